@@ -1,0 +1,33 @@
+"""Turn each lesson script into its executed source notebook, outputs kept for nbval."""
+import glob
+import os
+
+import nbformat
+from nbclient import NotebookClient
+
+from .lesson_script import read
+
+EXECUTION_TIMEOUT = 300
+
+
+def lesson_scripts(source_dir: str) -> list[str]:
+    """``source/NN_x/NN_x.py``: one script per assignment, named like its folder."""
+    return sorted(p for p in glob.glob(os.path.join(source_dir, "*", "*.py"))
+                  if os.path.basename(p)[:-3] == os.path.basename(os.path.dirname(p)))
+
+
+def execute(notebook: nbformat.NotebookNode, cwd: str) -> nbformat.NotebookNode:
+    client = NotebookClient(notebook, timeout=EXECUTION_TIMEOUT, kernel_name="python3",
+                            resources={"metadata": {"path": cwd}})
+    client.execute()
+    for cell in notebook.cells:  # execution counts and timing only add noise to diffs
+        cell.metadata.pop("execution", None)
+    return notebook
+
+
+def build(script: str) -> str:
+    """Write the executed notebook beside its script; returns the notebook's path."""
+    notebook = execute(read(script), os.path.dirname(os.path.abspath(script)))
+    target = script[:-3] + ".ipynb"
+    nbformat.write(notebook, target)
+    return target

@@ -1,0 +1,73 @@
+"""``autograd-course``: the instructor's commands, each one nbgrader step or a short pipeline."""
+import argparse
+import os
+import sys
+
+from . import build_source, pipeline
+from .course_dir import assignments
+from .validate import failing_cells
+
+
+def _build(args) -> int:
+    scripts = build_source.lesson_scripts(os.path.join(args.root, "source"))
+    for script in scripts:
+        if args.lessons and not any(name in script for name in args.lessons):
+            continue
+        print("executed", build_source.build(script))
+    return 0
+
+
+def _release(args) -> int:
+    for assignment in pipeline.generate_release(args.root, args.lessons or None):
+        print("released", assignment)
+    return 0
+
+
+def _grade(args) -> int:
+    worst = 0
+    for assignment in args.lessons or assignments(args.root):
+        report = pipeline.autograde(args.root, assignment)
+        print(f"{assignment}: " + "\n  ".join(report.lines()))
+        problems = pipeline.generate_feedback(args.root, assignment, report.graded)
+        for student, why in problems.items():
+            print(f"  no feedback for {student}: {why}")
+        worst = max(worst, 1 if report.failed or problems else 0)
+    count = pipeline.export_grades(args.root, args.csv)
+    print(f"wrote {count} grade rows to {args.csv}")
+    return worst
+
+
+def _validate(args) -> int:
+    status = 0
+    for path in args.notebooks:
+        failures = failing_cells(path)
+        print(f"{path}: {'passes' if not failures else f'{len(failures)} failing test cell(s)'}")
+        for failure in failures:
+            print("   ", failure.strip().splitlines()[-1] if failure.strip() else "(no message)")
+        status = status or (1 if failures else 0)
+    return status
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="autograd-course", description=__doc__)
+    parser.add_argument("--root", default=".", help="the course directory (holds nbgrader_config.py)")
+    commands = parser.add_subparsers(dest="command", required=True)
+    build = commands.add_parser("build", help="execute lesson scripts into source/ notebooks (outputs kept)")
+    build.add_argument("lessons", nargs="*")
+    build.set_defaults(run=_build)
+    release = commands.add_parser("release", help="generate release/ from source/ with nbgrader")
+    release.add_argument("lessons", nargs="*")
+    release.set_defaults(run=_release)
+    grade = commands.add_parser("grade", help="autograde submitted/, write feedback/ and a grades CSV")
+    grade.add_argument("lessons", nargs="*")
+    grade.add_argument("--csv", default="grades.csv")
+    grade.set_defaults(run=_grade)
+    validate = commands.add_parser("validate", help="run a notebook's tests; exit 1 if any fails")
+    validate.add_argument("notebooks", nargs="+")
+    validate.set_defaults(run=_validate)
+    args = parser.parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,75 @@
+"""Read a lesson written as a percent-format script into an nbgrader notebook.
+
+Lessons are authored as text (``source/NN_x/NN_x.py``) so that reviews read like prose and code,
+not notebook JSON. A cell starts with a header line:
+
+    # %%                                    code
+    # %% [markdown]                         prose (each line starts with "# ")
+    # %% solution ID                        the student's answer cell (BEGIN/END SOLUTION inside)
+    # %% tests ID points=N                  an autograded test cell (BEGIN/END HIDDEN TESTS inside)
+    # %% [markdown] answer ID points=N      a written answer, graded by hand
+"""
+import re
+
+import nbformat
+
+HEADER = re.compile(r"^# %%(?P<markdown> \[markdown\])?(?: (?P<role>solution|tests|answer) (?P<id>[\w-]+))?"
+                    r"(?: points=(?P<points>\d+(?:\.\d+)?))?\s*$")
+
+KERNEL = {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
+          "language_info": {"name": "python"}}
+
+
+def nbgrader_metadata(role: str | None, grade_id: str | None, points: str | None) -> dict | None:
+    """The schema-3 metadata nbgrader's own "Create Assignment" toolbar writes for each role."""
+    if role is None:
+        return None
+    meta = {"grade": role in ("tests", "answer"), "grade_id": grade_id, "locked": role == "tests",
+            "schema_version": 3, "solution": role in ("solution", "answer"), "task": False}
+    if meta["grade"]:
+        if points is None:
+            raise ValueError(f"cell {grade_id}: graded cells need points=N")
+        meta["points"] = float(points) if "." in points else int(points)
+    return meta
+
+
+def _markdown_text(lines: list[str]) -> str:
+    return "\n".join(line[2:] if line.startswith("# ") else line.lstrip("#") for line in lines)
+
+
+def parse(text: str) -> nbformat.NotebookNode:
+    cells, current = [], None
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.startswith("# %%"):
+            match = HEADER.match(line)
+            if not match:
+                raise ValueError(f"line {number}: cannot read cell header {line!r}")
+            current = {"header": match.groupdict(), "lines": []}
+            cells.append(current)
+        elif current is None:
+            if line.strip():
+                raise ValueError(f"line {number}: text before the first '# %%' header")
+        else:
+            current["lines"].append(line)
+    notebook = nbformat.v4.new_notebook(metadata=KERNEL)
+    for index, cell in enumerate(cells):
+        head, lines = cell["header"], cell["lines"]
+        while lines and not lines[-1].strip():
+            lines.pop()
+        meta = nbgrader_metadata(head["role"], head["id"], head["points"])
+        if head["markdown"]:
+            new = nbformat.v4.new_markdown_cell(_markdown_text(lines))
+        else:
+            if head["role"] == "answer":
+                raise ValueError(f"cell {head['id']}: a written answer must be a [markdown] cell")
+            new = nbformat.v4.new_code_cell("\n".join(lines))
+        new.id = head["id"] or f"cell-{index:03d}"
+        if meta:
+            new.metadata["nbgrader"] = meta
+        notebook.cells.append(new)
+    return notebook
+
+
+def read(path) -> nbformat.NotebookNode:
+    with open(path, encoding="utf-8") as handle:
+        return parse(handle.read())

@@ -1,0 +1,104 @@
+"""The instructor's pipeline, step by step: release, autograde, feedback, export.
+
+Each step is nbgrader's own command, run through its Python API so a failure has a real
+result. A submission that cannot be graded is reported and skipped; it never stops the others.
+"""
+import csv
+import os
+from dataclasses import dataclass, field
+
+from .course_dir import assignments, open_api, submitted_students
+
+
+class PipelineError(RuntimeError):
+    """An nbgrader step failed for the course itself (not for one submission)."""
+
+
+@dataclass
+class GradingReport:
+    graded: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)  # student -> why
+
+    def lines(self) -> list[str]:
+        out = [f"graded {len(self.graded)} submission(s)"]
+        out += [f"could not grade {student}: {why}" for student, why in sorted(self.failed.items())]
+        return out
+
+
+def _last_error_line(result: dict) -> str:
+    text = (result.get("error") or result.get("log") or "unknown error").strip().splitlines()
+    interesting = [line for line in text if "Error" in line or "error" in line]
+    return (interesting or text or ["unknown error"])[-1].strip()
+
+
+def generate_release(root: str, only: list[str] | None = None) -> list[str]:
+    api = open_api(root)
+    done = []
+    for assignment in only or assignments(root):
+        result = api.generate_assignment(assignment, force=True)
+        if not result["success"]:
+            raise PipelineError(f"generate_assignment {assignment} failed:\n{result.get('error') or result.get('log')}")
+        done.append(assignment)
+    return done
+
+
+def autograde(root: str, assignment: str, students: list[str] | None = None) -> GradingReport:
+    api = open_api(root)
+    report = GradingReport()
+    for student in students or submitted_students(root, assignment):
+        try:
+            result = api.autograde(assignment, student, force=True, create=True)
+        except Exception as error:  # a broken submission must not stop the others
+            result = {"success": False, "error": f"{type(error).__name__}: {error}"}
+        if result["success"]:
+            report.graded.append(student)
+        else:
+            report.failed[student] = _last_error_line(result)
+    return report
+
+
+def generate_feedback(root: str, assignment: str, students: list[str]) -> dict[str, str]:
+    """Feedback HTML per student (hidden tests removed by autograder.feedback.HideHiddenTests)."""
+    api = open_api(root)
+    problems = {}
+    for student in students:
+        result = api.generate_feedback(assignment, student, force=True)
+        if not result["success"]:
+            problems[student] = _last_error_line(result)
+    return problems
+
+
+def scores(root: str) -> list[dict]:
+    """One row per student and assignment, with autograded and total points from the gradebook."""
+    api = open_api(root)
+    rows = []
+    with api.gradebook as gradebook:
+        for assignment in gradebook.assignments:
+            for student in gradebook.students:
+                try:
+                    submission = gradebook.find_submission(assignment.name, student.id)
+                except Exception:
+                    continue  # this student did not submit this assignment
+                rows.append({"assignment": assignment.name, "student": student.id,
+                             "score": submission.score, "max_score": submission.max_score,
+                             "code_score": submission.code_score, "max_code_score": submission.max_code_score,
+                             "needs_manual_grade": submission.needs_manual_grade})
+    return rows
+
+
+def export_grades(root: str, path: str) -> int:
+    rows = scores(root)
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]) if rows else ["assignment", "student"])
+        writer.writeheader()
+        writer.writerows(rows)
+    return len(rows)
+
+
+def cell_scores(root: str, assignment: str, student: str) -> dict[str, float]:
+    """grade_id -> points earned, for the tests that prove each check can fail."""
+    api = open_api(root)
+    with api.gradebook as gradebook:
+        submission = gradebook.find_submission(assignment, student)
+        return {grade.name: grade.score for notebook in submission.notebooks for grade in notebook.grades}

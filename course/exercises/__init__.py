@@ -1,0 +1,1 @@
+"""One module per lesson; each exercise is an ``Exercise`` whose trial asks PyTorch for the truth."""

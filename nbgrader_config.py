@@ -1,0 +1,20 @@
+"""The repository root is the nbgrader course directory: source/, release/, submitted/, ...
+
+Tests copy this file into a temporary course directory, so it must not depend on the cwd.
+"""
+c = get_config()  # noqa: F821  (provided by nbgrader when it loads this file)
+
+c.CourseDirectory.course_id = "autograd-course"
+# Lesson scripts (NN_x.py) are the text form of the notebooks, not files for students.
+c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "*.py"]
+
+# A hanging submission loses the cell that hangs, not the whole run.
+c.Execute.timeout = 120
+c.Execute.interrupt_on_timeout = True
+
+# Feedback shows outcomes and messages, never the hidden tests or their tracebacks.
+c.GenerateFeedback.preprocessors = [
+    "nbgrader.preprocessors.GetGrades",
+    "autograder.feedback.HideHiddenTests",
+    "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
+]
