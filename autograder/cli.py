@@ -48,6 +48,20 @@ def _validate(args) -> int:
     return status
 
 
+def _prove(args) -> int:
+    import tempfile
+
+    from .prove import prove_assignment
+    ok = True
+    with tempfile.TemporaryDirectory() as workdir:
+        for assignment in args.lessons or assignments(args.root):
+            proof = prove_assignment(args.root, workdir, assignment, args.corpus)
+            print("\n".join(proof.lines()))
+            ok = ok and proof.solution_score == proof.max_code_score and proof.blank_score == 0 and \
+                all(c.points_lost > 0 and c.message_shown and c.other_tests_intact for c in proof.caught)
+    return 0 if ok else 1
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="autograd-course", description=__doc__)
     parser.add_argument("--root", default=".", help="the course directory (holds nbgrader_config.py)")
@@ -65,6 +79,10 @@ def main(argv=None) -> int:
     validate = commands.add_parser("validate", help="run a notebook's tests; exit 1 if any fails")
     validate.add_argument("notebooks", nargs="+")
     validate.set_defaults(run=_validate)
+    prove = commands.add_parser("prove", help="grade solution, blank and the wrong-answer corpus in a scratch copy")
+    prove.add_argument("lessons", nargs="*")
+    prove.add_argument("--corpus", default="tests/wrong_submissions")
+    prove.set_defaults(run=_prove)
     args = parser.parse_args(argv)
     return args.run(args)
 

@@ -1,0 +1,36 @@
+# Two entry points: `make lab` (take the course) and `make test` (prove it works).
+# Both set up .venv from requirements-lock.txt first; torch is installed on its own, first,
+# so that nothing else can pull a multi-GB CUDA build.
+VENV   ?= .venv
+PYTHON ?= python3
+BIN    := $(VENV)/bin
+PORT   ?= 8888
+
+.PHONY: setup release lab test browser-deps clean
+
+setup: $(VENV)/.installed
+
+$(VENV)/.installed: requirements-lock.txt pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet torch==2.13.0
+	$(BIN)/python -m pip install --quiet --no-deps -r requirements-lock.txt
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	touch $@
+
+release: setup
+	$(BIN)/autograd-course release
+
+lab: release
+	cd release && ../$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) --no-browser
+
+# The browser test drives Debian's Chromium; install it when it is missing and we may.
+browser-deps:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && apt-get install -y -q chromium; \
+	  else echo "The browser test needs Chromium: sudo apt-get install -y chromium"; exit 1; fi; }
+
+test: setup browser-deps
+	$(BIN)/pytest --nbval
+
+clean:
+	rm -rf $(VENV) submitted autograded feedback gradebook.db test-artifacts

@@ -1,0 +1,94 @@
+"""nbgrader's Execute step, made to survive a submission that kills its kernel.
+
+Plain nbgrader lets ``DeadKernelError`` escape, deletes the autograded notebook and gives the whole
+submission 0. Here the cell that killed the kernel gets a ``KernelDied`` error (so it scores 0), the
+kernel is restarted, the code cells above are re-run silently so their definitions exist again, and
+execution goes on. If the kernel dies while re-running them, or too often, the cells left are marked
+as not run (so their tests score 0) and the notebook still completes, so every other grade is stored.
+"""
+from nbclient.exceptions import DeadKernelError
+from nbclient.util import ensure_async, run_sync
+from nbformat.notebooknode import NotebookNode
+from nbgrader.preprocessors import Execute
+from traitlets import Integer, Unicode
+
+
+def error_output(ename: str, evalue: str) -> NotebookNode:
+    """An error output as the kernel would send it (ANSI red name, like nbgrader's timeout error)."""
+    return NotebookNode(output_type="error", ename=ename, evalue=evalue,
+                        traceback=[f"\x1b[0;31m{ename}\x1b[0m: {evalue}"])
+
+
+class ResilientExecute(Execute):
+
+    max_kernel_deaths = Integer(
+        3,
+        help="How many kernel deaths in one notebook are answered by a restart. "
+             "At the next one, the cells left are marked as not run.",
+    ).tag(config=True)
+
+    died_message = Unicode(
+        "the kernel died while running this cell (os._exit, a crash, or running out of memory)",
+        help="Error value given to the cell whose execution killed the kernel.",
+    ).tag(config=True)
+
+    not_run_message = Unicode(
+        "this cell was not run: the kernel died too often above it",
+        help="Error value given to each code cell left after giving up on the notebook.",
+    ).tag(config=True)
+
+    died_ename = "KernelDied"
+    not_run_ename = "NotRun"
+
+    def preprocess(self, nb, resources=None, km=None):
+        self._deaths = 0
+        self._gave_up = False
+        return super().preprocess(nb, resources, km)
+
+    def preprocess_cell(self, cell, resources, index):
+        if self._gave_up:
+            if cell.cell_type == "code" and cell.source.strip():
+                cell.outputs = [error_output(self.not_run_ename, self.not_run_message)]
+            return cell, self.resources
+        try:
+            return super().preprocess_cell(cell, resources, index)
+        except DeadKernelError:
+            self._deaths += 1
+            # the outputs it printed before dying stay: they help the student find where it died
+            cell.outputs.append(error_output(self.died_ename, self.died_message + self._recover(index)))
+            return cell, self.resources
+
+    def _recover(self, index: int) -> str:
+        """Restart and replay the cells above ``index``; says what happened to the cells after it."""
+        if self._deaths > self.max_kernel_deaths:
+            self._gave_up = True
+            return f"; it died {self._deaths} times in this notebook, so the cells after it were not run"
+        self.log.warning("Kernel died in cell %s; restarting it and re-running the cells above", index)
+        self._restart_kernel()
+        try:
+            self._replay(index)
+        except DeadKernelError:
+            self._gave_up = True
+            return "; it died again while re-running the cells above it, so the cells after it were not run"
+        return "; the cells after it were run in a fresh kernel"
+
+    async def _async_restart_kernel(self) -> None:
+        # same connection file and launch arguments (cwd, extra_arguments) as the first kernel
+        await ensure_async(self.kc.stop_channels())
+        await ensure_async(self.km.restart_kernel(now=True))
+        await self.async_start_new_kernel_client()
+
+    _restart_kernel = run_sync(_async_restart_kernel)
+
+    def _replay(self, index: int) -> None:
+        """Re-run the code cells above ``index`` silently: their outputs in the notebook are kept."""
+        for cell in self.nb.cells[:index]:
+            if self._replayable(cell):
+                self.wait_for_reply(self.kc.execute(cell.source, silent=True, store_history=False), cell)
+
+    def _replayable(self, cell: NotebookNode) -> bool:
+        # a cell that killed the kernel, or hung until its timeout, would only do it again
+        failed = {self.died_ename, self.not_run_ename, self.error_on_timeout.get("ename")}
+        return (cell.cell_type == "code" and bool(cell.source.strip())
+                and self.skip_cells_with_tag not in cell.metadata.get("tags", [])
+                and not any(o.output_type == "error" and o.ename in failed for o in cell.get("outputs", [])))

@@ -1,0 +1,90 @@
+"""A corpus of plausible wrong answers, and submissions built from it.
+
+A check that cannot fail is a defect. Each corpus file is one wrong version of one solution
+cell; grading a submission that carries it must cost exactly the points of that exercise's
+test. Since each test cell grades its own exercise, one submission can carry one wrong answer
+for every exercise at once, which keeps the proof fast.
+"""
+import copy
+import glob
+import os
+import re
+from dataclasses import dataclass
+
+import nbformat
+
+GRADE_CALL = re.compile(r"""grade\(\s*["']([\w.]+)["']""")
+
+
+@dataclass(frozen=True)
+class WrongAnswer:
+    assignment: str
+    name: str
+    replaces: str      # the solution cell's grade_id
+    expect: str        # a fragment the failure message must contain
+    code: str
+
+    @property
+    def test_id(self) -> str:
+        return f"test_{self.replaces}"
+
+
+def _header(text: str, key: str, path: str) -> str:
+    match = re.search(rf"^# {key}: (.+)$", text, re.MULTILINE)
+    if not match:
+        raise ValueError(f"{path}: missing '# {key}: ...' header")
+    return match.group(1).strip()
+
+
+def load_corpus(corpus_dir: str) -> list[WrongAnswer]:
+    answers = []
+    for path in sorted(glob.glob(os.path.join(corpus_dir, "*", "*.py"))):
+        text = open(path, encoding="utf-8").read()
+        answers.append(WrongAnswer(assignment=os.path.basename(os.path.dirname(path)),
+                                   name=os.path.basename(path)[:-3], replaces=_header(text, "replaces", path),
+                                   expect=_header(text, "expect", path), code=text))
+    return answers
+
+
+def cells_by_id(notebook) -> dict:
+    return {cell.id: cell for cell in notebook.cells}
+
+
+def grade_path(source_notebook, test_id: str) -> str:
+    """The exercise a hidden test grades, read from the test cell itself: ``"backward.vjp"``."""
+    match = GRADE_CALL.search(cells_by_id(source_notebook)[test_id].source)
+    if not match:
+        raise ValueError(f"test cell {test_id} has no grade(\"module.exercise\", ...) call")
+    return match.group(1)
+
+
+def solution_cells(source_notebook) -> dict[str, str]:
+    """grade_id -> source of every solution code cell (the markers are harmless comments)."""
+    return {cell.id: cell.source for cell in source_notebook.cells
+            if cell.cell_type == "code" and cell.metadata.get("nbgrader", {}).get("solution")}
+
+
+def build_submission(release_notebook, replacements: dict[str, str]):
+    """The release notebook with some solution cells answered: what a student hands in."""
+    notebook = copy.deepcopy(release_notebook)
+    cells = cells_by_id(notebook)
+    for cell_id, code in replacements.items():
+        cells[cell_id].source = code
+    return notebook
+
+
+def rounds(answers: list[WrongAnswer]) -> list[dict[str, WrongAnswer]]:
+    """Round k holds the k-th wrong answer of every exercise that has one."""
+    by_cell: dict[str, list[WrongAnswer]] = {}
+    for answer in answers:
+        by_cell.setdefault(answer.replaces, []).append(answer)
+    depth = max((len(v) for v in by_cell.values()), default=0)
+    return [{cell: wrong[k] for cell, wrong in by_cell.items() if k < len(wrong)} for k in range(depth)]
+
+
+def write_submission(root: str, student: str, assignment: str, notebook_name: str, notebook) -> str:
+    folder = os.path.join(root, "submitted", student, assignment)
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, notebook_name)
+    nbformat.write(notebook, path)
+    return path

@@ -1,0 +1,91 @@
+"""The real nbgrader round trip, per lesson: generate, submit, autograde, feedback.
+
+Proves the rules that make the grading real: the source solution scores full marks, the blank
+release scores 0 autograded points, and each wrong answer in tests/wrong_submissions loses the
+points of the test it targets (and only those), with its message in the student's output.
+"""
+import os
+
+import pytest
+
+from autograder import pipeline
+from autograder.course_dir import assignments
+from autograder.prove import prove_assignment
+from autograder.wrong_answers import build_submission
+from conftest import ROOT
+
+BAD_INPUT_LESSON = "02_backward"
+
+
+def bad_inputs(release, solutions):
+    """Submissions that must each get a clear outcome without hurting anyone else's."""
+    def with_cell(cell_id, code):
+        return build_submission(release, {**solutions, cell_id: code})
+    return {
+        "broken_json": '{"cells": [ this is not a notebook',
+        "hangs": with_cell("grad_via_backward", "def grad_via_backward(f, x):\n    while True:\n        pass"),
+        "crashes_kernel": with_cell("vjp", "import os\ndef vjp(f, x, v):\n    os._exit(1)"),
+        "patches_torch": with_cell("grad_via_backward",
+                                   "torch.allclose = lambda *a, **k: True\n"
+                                   "def grad_via_backward(f, x):\n    return torch.zeros_like(x)"),
+        "edits_test_cell": build_submission(build_submission(release, solutions), {"test_vjp": "pass"}),
+    }
+
+
+@pytest.fixture(scope="module", params=assignments(ROOT))
+def proof(request, tmp_path_factory):
+    assignment = request.param
+    extras = bad_inputs if assignment == BAD_INPUT_LESSON else None
+    result = prove_assignment(ROOT, str(tmp_path_factory.mktemp("course")), assignment,
+                              os.path.join(ROOT, "tests", "wrong_submissions"),
+                              extra_submissions=extras, cell_timeout=15 if extras else None)
+    print("\n".join(result.lines()))
+    return result
+
+
+def test_solution_scores_full_marks(proof):
+    assert proof.max_code_score > 0
+    assert proof.solution_score == proof.max_code_score
+
+
+def test_blank_release_scores_zero(proof):
+    assert proof.blank_score == 0
+
+
+def test_each_wrong_answer_loses_its_points_and_says_why(proof):
+    assert proof.caught, "no wrong answers were graded"
+    for caught in proof.caught:
+        assert caught.points_lost > 0, f"{caught.answer} did not lose the points of {caught.test_id}"
+        assert caught.message_shown, f"{caught.answer}: its expected message is not in {caught.test_id}'s output"
+        assert caught.other_tests_intact, f"the round with {caught.answer} cost points in other tests"
+
+
+def test_feedback_shows_messages_but_no_hidden_tests(proof):
+    pipeline.generate_feedback(proof.root, proof.assignment, ["wrong_1"])
+    html_path = os.path.join(proof.root, "feedback", "wrong_1", proof.assignment, f"{proof.assignment}.html")
+    html = open(html_path, encoding="utf-8").read()
+    assert "HIDDEN TESTS" not in html and "from autograder" not in html and "grade(" not in html
+    first = next(c for c in proof.caught if c.answer)
+    expected = next(a for a in __import__("autograder.wrong_answers", fromlist=["x"]).load_corpus(
+        os.path.join(ROOT, "tests", "wrong_submissions")) if a.name == first.answer)
+    assert expected.expect.split("`")[0][:20] in html.replace("&#x27;", "'").replace("&quot;", '"')
+
+
+def _cell_scores(proof, student):
+    return pipeline.cell_scores(proof.root, proof.assignment, student)
+
+
+def test_bad_inputs_get_clear_outcomes_and_cost_nothing_else(proof):
+    if proof.assignment != BAD_INPUT_LESSON:
+        pytest.skip(f"bad inputs are tried on {BAD_INPUT_LESSON} only")
+    # the broken file is reported, and every other submission was still graded and stored
+    assert "broken_json" in proof.grading_failures
+    graded = {row["student"] for row in pipeline.scores(proof.root)}
+    assert {"solution", "blank", "hangs", "patches_torch", "edits_test_cell"} <= graded
+    full = _cell_scores(proof, "solution")
+    hangs = _cell_scores(proof, "hangs")
+    assert hangs["test_grad_via_backward"] == 0
+    assert all(hangs[t] == full[t] for t in full if t.startswith("test_") and t != "test_grad_via_backward")
+    cheat = _cell_scores(proof, "patches_torch")
+    assert sum(cheat[t] for t in cheat if t.startswith("test_")) == 0
+    assert _cell_scores(proof, "edits_test_cell") == full  # nbgrader restores the locked test cell

@@ -1,0 +1,54 @@
+"""Every corpus entry fails the check it targets, in-process and fast, with the message it names;
+every source solution passes; every graded test has at least one wrong answer aimed at it."""
+import os
+
+import nbformat
+import pytest
+import torch
+
+from autograder import grade
+from autograder.grade import GradingFailure
+from autograder.wrong_answers import grade_path, load_corpus, solution_cells
+from conftest import ROOT
+
+CORPUS = load_corpus(os.path.join(ROOT, "tests", "wrong_submissions"))
+ASSIGNMENTS = sorted({os.path.basename(os.path.dirname(p)) for p in
+                      __import__("glob").glob(os.path.join(ROOT, "source", "*", "*.ipynb"))})
+
+
+def source_notebook(assignment):
+    return nbformat.read(os.path.join(ROOT, "source", assignment, f"{assignment}.ipynb"), as_version=4)
+
+
+def define(code: str, name: str):
+    """Run a solution cell as a notebook would (module __main__) and fetch its function."""
+    namespace = {"__name__": "__main__", "torch": torch, "nn": torch.nn}
+    exec(compile(code, f"<cell {name}>", "exec"), namespace)
+    return namespace[name]
+
+
+def graded_tests(notebook):
+    return [c.id for c in notebook.cells if c.metadata.get("nbgrader", {}).get("grade") and c.cell_type == "code"]
+
+
+@pytest.mark.parametrize("answer", CORPUS, ids=[f"{a.assignment}/{a.name}" for a in CORPUS])
+def test_wrong_answer_fails_its_check(answer):
+    path = grade_path(source_notebook(answer.assignment), answer.test_id)
+    with pytest.raises(GradingFailure) as failure:
+        grade(path, define(answer.code, answer.replaces))
+    assert answer.expect in str(failure.value)
+    assert "seed" in str(failure.value)
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_source_solutions_pass_the_grader(assignment):
+    notebook = source_notebook(assignment)
+    for cell_id, code in solution_cells(notebook).items():
+        grade(grade_path(notebook, f"test_{cell_id}"), define(code, cell_id))
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_every_graded_test_has_a_wrong_answer(assignment):
+    targeted = {a.test_id for a in CORPUS if a.assignment == assignment}
+    missing = set(graded_tests(source_notebook(assignment))) - targeted
+    assert not missing, f"no wrong answer in tests/wrong_submissions/{assignment} targets {sorted(missing)}"

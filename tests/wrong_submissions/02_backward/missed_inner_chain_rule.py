@@ -1,0 +1,4 @@
+# replaces: hand_derivative
+# expect: chain rule
+def hand_derivative(x):
+    return torch.cos(x**2) * torch.exp(-x) - torch.sin(x**2) * torch.exp(-x)

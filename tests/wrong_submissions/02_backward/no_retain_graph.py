@@ -1,0 +1,10 @@
+# replaces: two_losses
+# expect: retain_graph=True
+def two_losses(x):
+    x = x.detach().clone().requires_grad_(True)
+    h = torch.sin(x) * x
+    h.sum().backward()
+    first = x.grad.clone()
+    x.grad = None
+    (h**2).mean().backward()
+    return first, x.grad
