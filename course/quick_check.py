@@ -1,0 +1,63 @@
+"""A multiple-choice question with instant feedback, for checking understanding, not for grades.
+
+The answer stays in this Python object. Nothing that is displayed or synced to the browser (the
+widgets' state, which nbconvert also saves into the notebook, and the text fallback) says which
+option is right until the learner picks it.
+"""
+import html
+
+import ipywidgets as widgets
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+class QuickCheck:
+    def __init__(self, question: str, options: list[str], answer_index: int, explanation: str):
+        if not 2 <= len(options) <= len(LETTERS):
+            raise ValueError(f"a quick check needs 2 to {len(LETTERS)} options, got {len(options)}")
+        if not 0 <= answer_index < len(options):
+            raise ValueError(f"answer_index {answer_index} is not an index into {len(options)} options")
+        self.question, self.options = question, list(options)
+        self._answer, self._explanation = answer_index, explanation
+        self.choices = widgets.RadioButtons(
+            options=[(f"{LETTERS[i]}) {text}", i) for i, text in enumerate(self.options)],
+            value=None, layout=widgets.Layout(width="auto"),
+        )
+        self.feedback = widgets.HTML()
+        self.widget = widgets.VBox([
+            widgets.HTML(f"<b>Quick check</b> (not graded): {html.escape(question)}"),
+            self.choices,
+            self.feedback,
+        ])
+        self.choices.observe(self._picked, names="value")
+
+    def _picked(self, change):
+        picked = change["new"]
+        if picked is None:
+            self.feedback.value = ""
+        elif picked == self._answer:
+            self.feedback.value = f"✅ <b>Right.</b> {html.escape(self._explanation)}"
+        else:
+            self.feedback.value = (f"❌ <b>Not {LETTERS[picked]}.</b> "
+                                   "Think it through once more and pick another option.")
+
+    def text(self) -> str:
+        """The question and options, without the answer: what a text-only output shows."""
+        lines = [f"Quick check (not graded): {self.question}"]
+        lines += [f"  {LETTERS[i]}) {text}" for i, text in enumerate(self.options)]
+        lines.append("(run the notebook in Jupyter to pick an answer and get feedback)")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return self.text()
+
+    def _repr_mimebundle_(self, **kwargs):
+        render = self.widget._repr_mimebundle_  # None once the widget is closed
+        bundle = dict(render(**kwargs) or {}) if render else {}
+        bundle["text/plain"] = self.text()
+        return bundle
+
+
+def quick_check(question, options, answer_index, explanation) -> QuickCheck:
+    """Ask `question`; make it the last line of a cell to show it."""
+    return QuickCheck(question, options, answer_index, explanation)
