@@ -20,8 +20,11 @@
 # %%
 import torch
 
+from course.draw_graph import draw_graph
 from course.exercises import backward as check
 from course.pitfall import shows_error, shows_warning
+from course.quick_check import quick_check
+from course.slope_explorer import slope_explorer
 
 # %% [markdown]
 # ## 1. The forward pass builds the graph, `backward()` walks it
@@ -49,6 +52,22 @@ L = a * b + b**2
 L.backward()
 print("a.grad =", a.grad)
 print("b.grad =", b.grad)
+
+# %% [markdown]
+# Here is the graph that `backward()` walked, drawn from the output down to the leaves. Each
+# operation node is the backward function autograd recorded; after `backward()`, each leaf
+# shows the gradient that landed in its `.grad`. Note that `b` feeds two operations: its
+# gradient is the sum of what arrives along both paths.
+
+# %%
+draw_graph(L, names={"a": a, "b": b, "L": L}, title="L = a*b + b**2 after L.backward()")
+
+# %% [markdown]
+# A gradient is a slope. Move the slider: the tangent touches $f(x) = \sin(x)\,x$ at the
+# point you choose, and its slope is exactly what `backward()` puts in `x.grad` there.
+
+# %%
+slope_explorer(lambda t: torch.sin(t) * t, -4.0, 4.0, at=1.0)
 
 # %% [markdown]
 # The same holds for tensors of any shape: `.grad` has the shape of its leaf. For
@@ -95,6 +114,15 @@ x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 y = x * 2
 with shows_error(RuntimeError):
     y.backward()
+
+# %%
+quick_check(
+    "y = x * 2 for a tensor x of shape (3,) with requires_grad=True. Which call works?",
+    ["y.backward()", "y.sum().backward()", "y[0].grad", "x.backward()"],
+    1,
+    "y.sum() is a scalar, so backward() can start from it; it computes the gradient of the sum, "
+    "which here puts 2 in every entry of x.grad.",
+)
 
 # %% [markdown]
 # ## 3. `gradient=`: a vector-Jacobian product
@@ -204,6 +232,16 @@ y.backward(retain_graph=True)
 print("after one backward: ", x.grad)    # 3x^2 = 12
 y.backward()
 print("after two backwards:", x.grad)    # 12 + 12
+
+# %%
+quick_check(
+    "You call loss.backward(retain_graph=True) and then loss.backward() again on the same graph. "
+    "What does x.grad hold?",
+    ["the gradient once", "twice the gradient", "None", "an error is raised"],
+    1,
+    "retain_graph=True keeps the graph so the second call works, and backward() adds into .grad: "
+    "two calls, twice the gradient.",
+)
 
 # %% [markdown]
 # ### Exercise 4: two losses on one graph
