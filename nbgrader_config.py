@@ -18,3 +18,15 @@ c.GenerateFeedback.preprocessors = [
     "autograder.feedback.HideHiddenTests",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
+
+# A submission that kills its kernel loses the cell that killed it, not the whole run: autograde's
+# default pipeline, with nbgrader's Execute replaced by autograder.resilient_execute.ResilientExecute.
+c.Autograde.autograde_preprocessors = [
+    "autograder.resilient_execute.ResilientExecute",
+    "nbgrader.preprocessors.IgnorePattern",
+    "nbconvert.preprocessors.ClearMetadataPreprocessor",
+    "nbgrader.preprocessors.LimitOutput",
+    "nbgrader.preprocessors.SaveAutoGrades",
+    "nbgrader.preprocessors.AssignLatePenalties",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]

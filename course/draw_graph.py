@@ -245,6 +245,7 @@ def _legend(fig: Figure):
 
 def _message_figure(title: str, message: str) -> Figure:
     fig = plt.figure(figsize=(6, 1.8))
+    fig.add_subplot().axis("off")  # a figure without axes is not rendered inline at all
     fig.suptitle(title, fontsize=12)
     fig.text(0.5, 0.45, textwrap.fill(message, 80), ha="center", va="center", fontsize=10)
     return fig

@@ -23,6 +23,8 @@ KNOWN_ERRORS = [
      "requires_grad can only be set on leaves; detach() the result to make a new leaf."),
     ("Inference tensors cannot be saved for backward",
      "a tensor made under inference_mode() can never join a graph; use no_grad() or clone it outside."),
+    ("Inplace update to inference tensor outside InferenceMode",
+     "tensors made under inference_mode() stay read-only outside it; clone() them to get a normal tensor."),
     ("modified by an inplace operation",
      "a tensor that backward() needs was changed in place after the forward pass; use an "
      "out-of-place operation (x = x + 1, not x += 1)."),

@@ -81,11 +81,15 @@ def test_bad_inputs_get_clear_outcomes_and_cost_nothing_else(proof):
     # the broken file is reported, and every other submission was still graded and stored
     assert "broken_json" in proof.grading_failures
     graded = {row["student"] for row in pipeline.scores(proof.root)}
-    assert {"solution", "blank", "hangs", "patches_torch", "edits_test_cell"} <= graded
+    assert {"solution", "blank", "hangs", "crashes_kernel", "patches_torch", "edits_test_cell"} <= graded
+    assert "crashes_kernel" not in proof.grading_failures
     full = _cell_scores(proof, "solution")
     hangs = _cell_scores(proof, "hangs")
     assert hangs["test_grad_via_backward"] == 0
     assert all(hangs[t] == full[t] for t in full if t.startswith("test_") and t != "test_grad_via_backward")
+    crashed = _cell_scores(proof, "crashes_kernel")  # only the cell that killed the kernel loses
+    assert crashed["test_vjp"] == 0
+    assert all(crashed[t] == full[t] for t in full if t.startswith("test_") and t != "test_vjp")
     cheat = _cell_scores(proof, "patches_torch")
     assert sum(cheat[t] for t in cheat if t.startswith("test_")) == 0
     assert _cell_scores(proof, "edits_test_cell") == full  # nbgrader restores the locked test cell
