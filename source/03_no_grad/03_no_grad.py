@@ -1,0 +1,556 @@
+# %% [markdown]
+# # Lesson 3: Turning autograd off
+#
+# Lesson 2 walked the graph backwards. This lesson is about the times you want *no* graph:
+# evaluating a model, updating its parameters, logging a loss, handing numbers to NumPy, or
+# training only part of a network.
+#
+# **You will learn** how `torch.no_grad()`, `torch.set_grad_enabled()` and
+# `torch.inference_mode()` stop the recording, why `model.eval()` is a different switch, how
+# `detach()` cuts one tensor out of the graph (and why `.data` is risky), how to update
+# parameters in place, and how to freeze parameters for fine-tuning.
+#
+# **Time:** about 50 minutes. **Exercises:** five autograded, one written answer.
+#
+# **How the exercises work.** Each exercise is a function for you to complete. Run the cell
+# below it to check your answer: it says *correct*, *not attempted*, or what is wrong in autograd
+# terms. Stuck? `check.NAME.hint()` gives a nudge; call it again for a bigger one. When you
+# submit, the grader runs the same checks on fresh random inputs, so a number copied from an
+# output here will not pass. If it reports a seed, `check.NAME(your_function, seed=...)` replays
+# that exact case.
+
+# %%
+import matplotlib.pyplot as plt
+import torch
+from torch import nn
+
+from course.draw_graph import draw_graph
+from course.exercises import no_grad as check
+from course.gradient_plot import plot_gradient
+from course.graph_text import graph_text
+from course.pitfall import shows_error, shows_warning
+from course.quick_check import quick_check
+
+# %% [markdown]
+# ## 1. `torch.no_grad()`: nothing is recorded
+#
+# Recording costs memory: every operation keeps the values its backward step will need. Inside
+# `with torch.no_grad():` autograd records nothing. Results get no `grad_fn` and do not require
+# grad, even when their inputs do.
+
+# %%
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+
+y = (w * x).sum()
+print("recorded:      requires_grad =", y.requires_grad, " grad_fn =", y.grad_fn.name())
+
+with torch.no_grad():
+    y_off = (w * x).sum()
+print("under no_grad: requires_grad =", y_off.requires_grad, " grad_fn =", y_off.grad_fn)
+
+# %% [markdown]
+# Here is what autograd recorded for `y`: a multiplication and a sum, down to the two leaves
+# whose `.grad` a `backward()` would fill.
+
+# %%
+draw_graph(y, names={"x": x, "w": w, "y": y})
+
+# %% [markdown]
+# The same computation under `no_grad()` leaves nothing to draw: `y_off` is a plain tensor, as
+# if you had typed its value in.
+
+# %%
+print(graph_text(y_off))
+
+# %% [markdown]
+# `no_grad()` is a mode of the recorder, not a property of tensors: `x` and `w` still require
+# grad, and recording resumes when the block ends.
+
+# %%
+print("x.requires_grad =", x.requires_grad, " recording now:", torch.is_grad_enabled())
+
+# %% [markdown]
+# Used as a decorator, it switches recording off for every call of a function, and back on
+# when the call returns.
+
+# %%
+@torch.no_grad()
+def predict(w, x):
+    return (w * x).sum()
+
+out = predict(w, x)
+print("requires_grad =", out.requires_grad, " recording after the call:", torch.is_grad_enabled())
+
+# %%
+quick_check(
+    "Inside `with torch.no_grad():`, what is `x.requires_grad` for a leaf `x` made with requires_grad=True?",
+    ["False, until the block ends", "True: only results computed inside the block are not recorded",
+     "False for good: no_grad() freezes the tensors it touches"],
+    1,
+    "no_grad() changes the recorder, not the tensors. x keeps requires_grad=True; results computed "
+    "inside the block have requires_grad=False and no grad_fn.",
+)
+
+# %% [markdown]
+# ## 2. `torch.set_grad_enabled(flag)`: one switch for both cases
+#
+# Training and evaluation often share one function. `torch.set_grad_enabled(flag)` records when
+# `flag` is True and not when it is False. As a `with` block it restores the previous mode
+# afterwards.
+
+# %%
+def run_batch(w, x, train):
+    with torch.set_grad_enabled(train):
+        return (w * x).sum()
+
+print("train=True: ", run_batch(w, x, train=True).requires_grad)
+print("train=False:", run_batch(w, x, train=False).requires_grad)
+print("recording now:", torch.is_grad_enabled())
+
+# %% [markdown]
+# Called as a plain function, `torch.set_grad_enabled(False)` switches recording off until you
+# switch it on again, for every cell that follows. Prefer the `with` form.
+#
+# ## 3. `torch.inference_mode()`: stricter, for pure prediction
+#
+# `inference_mode()` also stops the recording, and goes further: it skips the bookkeeping (such
+# as version counters) that would let its results join a graph later. That makes it a little
+# faster, and marks its results for good as *inference tensors*.
+
+# %%
+with torch.inference_mode():
+    y_inf = (w * x).sum()
+with torch.no_grad():
+    y_ng = (w * x).sum()
+print("inference_mode: requires_grad =", y_inf.requires_grad, " is_inference =", y_inf.is_inference())
+print("no_grad:        requires_grad =", y_ng.requires_grad, " is_inference =", y_ng.is_inference())
+
+# %% [markdown]
+# The price: an inference tensor can never take part in a computation autograd records. A
+# `no_grad()` result can, as a constant. Here is PyTorch's own message:
+
+# %%
+with torch.inference_mode():
+    scale = torch.tensor([1.0, 2.0, 3.0]) * 2
+with shows_error(RuntimeError):
+    (w * scale).sum()
+
+# %% [markdown]
+# The way out is the one PyTorch names: `clone()` makes a normal tensor.
+
+# %%
+w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+(w * scale.clone()).sum().backward()
+print("w.grad =", w.grad)
+
+# %% [markdown]
+# Nor can an inference tensor be changed in place outside inference mode. So use
+# `inference_mode()` for code that only predicts, and `no_grad()` when the results may flow
+# back into training.
+
+# %%
+with shows_error(RuntimeError):
+    scale.add_(1)
+
+# %% [markdown]
+# ## 4. `model.eval()` is a different switch
+#
+# `model.eval()` sets the `training` flag of a module and all its submodules. That changes what
+# some layers *compute*: Dropout stops dropping, BatchNorm uses its running statistics. It does
+# nothing to autograd:
+
+# %%
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Dropout(p=0.5), nn.Linear(8, 1))
+inputs = torch.randn(3, 4)
+
+model.eval()
+out = model(inputs)
+print("after eval(): training =", model.training, " requires_grad =", out.requires_grad,
+      " grad_fn =", out.grad_fn.name())
+
+# %% [markdown]
+# And the other way round: `inference_mode()` (or `no_grad()`) does not put the model in eval
+# mode. In train mode Dropout still drops a random half of the units, so two runs on the same
+# input differ:
+
+# %%
+model.train()
+with torch.inference_mode():
+    first, second = model(inputs), model(inputs)
+print("training =", model.training, " same output twice:", torch.equal(first, second))
+
+# %% [markdown]
+# To evaluate, you want both: eval mode for the layers, `no_grad()` for autograd.
+#
+# ### Exercise 1: evaluate a model
+#
+# Complete `evaluate(model, x)`: return `model(x)` computed in eval mode and without a graph
+# (the result must not require grad nor have a `grad_fn`). The caller's model may be in train
+# or eval mode: leave it in the mode you found it in (`model.training` tells you which).
+
+# %% solution evaluate
+def evaluate(model, x):
+    """model(x) in eval mode, with no graph; the model is left in the mode it came in."""
+    ### BEGIN SOLUTION
+    was_training = model.training
+    model.eval()
+    with torch.no_grad():
+        out = model(x)
+    model.train(was_training)
+    return out
+    ### END SOLUTION
+
+# %% tests test_evaluate points=2
+check.evaluate(evaluate)
+### BEGIN HIDDEN TESTS
+from autograder import grade; grade("no_grad.evaluate", evaluate)
+### END HIDDEN TESTS
+
+# %%
+quick_check(
+    "You call `model.eval()` and then `loss = loss_fn(model(x), y)`. What does autograd do?",
+    ["Nothing: eval() switches recording off", "It records the graph as usual",
+     "It records, but loss.backward() refuses to run"],
+    1,
+    "eval() only changes how layers such as Dropout and BatchNorm compute. The graph is recorded "
+    "(and kept in memory) unless you also use no_grad() or inference_mode().",
+)
+
+# %% [markdown]
+# ## 5. `detach()`: one tensor out of the graph
+#
+# `no_grad()` stops the recording for a whole block. `detach()` is the fine-grained tool: it
+# returns a tensor with the same values and no history. Gradients stop there; to the graph it is
+# a constant.
+
+# %%
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+y = (w * x.detach()).sum()
+y.backward()
+print("w.grad =", w.grad)
+print("x.grad =", x.grad)
+
+# %% [markdown]
+# Compare with the graph of section 1: `x` is gone, and only `w` receives a gradient.
+
+# %%
+draw_graph(y, names={"x": x, "w": w, "y": y})
+
+# %% [markdown]
+# `detach()` does not copy. The detached tensor shares storage with the original, so an
+# in-place change to one shows in the other. `detach().clone()` makes an independent copy.
+
+# %%
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+shared = x.detach()
+copied = x.detach().clone()
+with torch.no_grad():
+    x[0] = 100.0
+print("shared =", shared)
+print("copied =", copied)
+
+# %% [markdown]
+# A *stop-gradient* keeps a value in the forward pass and hides it from the backward pass. A
+# well-known use is the straight-through trick: `x + (round(x) - x).detach()` has the value
+# `round(x)`, but its gradient is that of `x` alone, 1 everywhere. The real derivative of a
+# staircase is 0 on every step; the plot shows what autograd reports instead, and why networks
+# with rounding inside can still learn.
+
+# %%
+def round_straight_through(x):
+    return x + (torch.round(x) - x).detach()
+
+plot_gradient(round_straight_through, -2, 2, at=0.8)
+
+# %% [markdown]
+# ### Exercise 2: a stop-gradient
+#
+# Complete `stop_gradient_product(x)`: `x` requires grad. Return $z = x \cdot x^2$ (elementwise)
+# with the $x^2$ factor detached, so that $z$ has the value $x^3$ but $dz/dx = x^2$, not
+# $3x^2$. The check calls backward on your `z`, so build it from the `x` you are given.
+
+# %% solution stop_gradient_product
+def stop_gradient_product(x):
+    """z = x * x**2 with the x**2 factor treated as a constant by autograd."""
+    ### BEGIN SOLUTION
+    return x * (x**2).detach()
+    ### END SOLUTION
+
+# %% tests test_stop_gradient_product points=2
+check.stop_gradient_product(stop_gradient_product)
+### BEGIN HIDDEN TESTS
+from autograder import grade; grade("no_grad.stop_gradient_product", stop_gradient_product)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ### `.data`: the old way, and why not
+#
+# Older code uses `.data` where we use `detach()`. Both share storage, but only `detach()`
+# tells autograd when you change the values in place. Sigmoid's backward uses its own output;
+# change that output through `detach()` and `backward()` refuses, naming the culprit:
+
+# %%
+a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+out = torch.sigmoid(a)
+out.detach().zero_()
+with shows_error(RuntimeError):
+    out.sum().backward()
+
+# %% [markdown]
+# Through `.data`, the same change goes unnoticed, and `backward()` returns a wrong gradient
+# without a word. (The true gradient, $\sigma(a)(1 - \sigma(a))$, is never 0.)
+
+# %%
+a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+out = torch.sigmoid(a)
+out.data.zero_()
+out.sum().backward()
+print("a.grad =", a.grad)
+
+# %%
+quick_check(
+    "After `d = x.detach()` you run `d.mul_(2)`. What happens to x?",
+    ["Nothing: d is a copy", "x's values are doubled too: d shares x's storage",
+     "PyTorch raises an error, because x requires grad"],
+    1,
+    "detach() returns a new tensor object over the same storage, with no history. Use "
+    "detach().clone() when you need values that stay put.",
+)
+
+# %% [markdown]
+# ## 6. From tensors to NumPy
+#
+# NumPy knows nothing about graphs, so `.numpy()` refuses a tensor that requires grad:
+
+# %%
+t = torch.tensor([1.0, 2.0], requires_grad=True)
+with shows_error(RuntimeError):
+    t.numpy()
+
+# %% [markdown]
+# `t.detach().numpy()` works, but `.numpy()` shares memory too: the array is a view of the
+# tensor's storage. If `t` is a parameter that an optimizer later updates in place, your
+# "saved" array changes with it.
+
+# %%
+t = torch.tensor([1.0, 2.0], requires_grad=True)
+saved = t.detach().numpy()
+with torch.no_grad():
+    t += 10
+print("the array after an in-place update of t:", saved)
+
+# %% [markdown]
+# ### Exercise 3: a NumPy snapshot
+#
+# Complete `to_numpy(t)`: return a NumPy array with the values, shape and dtype of `t`, for any
+# tensor `t` (requiring grad or not), that later in-place changes to `t` do not affect.
+
+# %% solution to_numpy
+def to_numpy(t):
+    """A NumPy copy of t's values, independent of t's storage."""
+    ### BEGIN SOLUTION
+    return t.detach().clone().numpy()
+    ### END SOLUTION
+
+# %% tests test_to_numpy points=1
+check.to_numpy(to_numpy)
+### BEGIN HIDDEN TESTS
+from autograder import grade; grade("no_grad.to_numpy", to_numpy)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 7. Updating parameters by hand
+#
+# A gradient descent step moves each parameter against its gradient: $w \leftarrow w -
+# \mathrm{lr} \cdot \nabla w$. Written naively, it fails. Changing a leaf that requires grad in
+# place while autograd records is refused: the update itself would become part of the graph.
+
+# %%
+w = torch.tensor([1.0, -2.0], requires_grad=True)
+(w**2).sum().backward()
+with shows_error(RuntimeError):
+    w -= 0.1 * w.grad
+
+# %% [markdown]
+# Written out of place, it runs, but it makes a new tensor: `w` is now the result of a
+# subtraction, not a leaf. The next `backward()` leaves its `.grad` at None (with a warning),
+# and the original leaf, the one a model holds, never changes.
+
+# %%
+w = torch.tensor([1.0, -2.0], requires_grad=True)
+(w**2).sum().backward()
+w = w - 0.1 * w.grad
+print("is_leaf =", w.is_leaf, " grad_fn =", w.grad_fn.name())
+(w**2).sum().backward()
+with shows_warning():
+    print("w.grad after the next backward:", w.grad)
+
+# %% [markdown]
+# The right way: update in place inside `no_grad()`, then reset `.grad` so the next
+# `backward()` starts from nothing (gradients add up, lesson 2). Here that fits a line to noisy
+# points; `loss.item()` records each loss as a plain number.
+
+# %%
+torch.manual_seed(0)
+xs = torch.linspace(-1, 1, 20)
+ys = 3 * xs - 0.5 + 0.1 * torch.randn(20)
+slope = torch.zeros((), requires_grad=True)
+bias = torch.zeros((), requires_grad=True)
+
+losses = []
+for step in range(40):
+    loss = ((slope * xs + bias - ys) ** 2).mean()
+    loss.backward()
+    with torch.no_grad():
+        for p in (slope, bias):
+            p -= 0.2 * p.grad
+            p.grad = None
+    losses.append(loss.item())
+print(f"slope = {slope.item():.2f}, bias = {bias.item():.2f}, still leaves: {slope.is_leaf and bias.is_leaf}")
+
+# %%
+fig, ax = plt.subplots(figsize=(6, 3.5))
+ax.plot(losses, marker="o", markersize=3, color="#0072B2")
+ax.set(xlabel="step", ylabel="loss (mean squared error)", yscale="log",
+       title="Gradient descent: in-place updates under no_grad()")
+ax.grid(True, alpha=0.3)
+plt.close(fig)
+fig
+
+# %% [markdown]
+# ### Keep the number, not the tensor
+#
+# Why `loss.item()` above? `total_loss += loss` adds *tensors*, and autograd records the sum:
+# `total_loss` gets a `grad_fn`, and its graph reaches back into every batch, keeping all their
+# saved values in memory for as long as `total_loss` lives.
+
+# %%
+w = torch.tensor([1.0, -2.0, 0.5], requires_grad=True)
+total_loss = 0
+for batch in range(3):
+    loss = (w**2).sum() * (batch + 1)
+    total_loss += loss
+print("total_loss.grad_fn =", total_loss.grad_fn.name())
+
+# %%
+draw_graph(total_loss, names={"w": w, "total_loss": total_loss})
+
+# %% [markdown]
+# `loss.item()` gives a Python float (and `loss.detach()` a tensor without history), so each
+# batch's graph is freed as soon as you are done with it:
+
+# %%
+total_loss = 0.0
+for batch in range(3):
+    loss = (w**2).sum() * (batch + 1)
+    total_loss += loss.item()
+print("total_loss =", total_loss, "of type", type(total_loss).__name__)
+
+# %% [markdown]
+# ### Exercise 4: an in-place SGD step
+#
+# Complete `sgd_step(params, lr)`. For each tensor `p` in the list `params`: subtract
+# `lr * p.grad` from it in place, then set `p.grad` to None. Skip tensors whose `.grad` is None
+# (they took no part in the loss), as PyTorch's optimizers do. Afterwards the list must hold the
+# same tensor objects, still leaves that require grad. Return nothing.
+
+# %% solution sgd_step
+def sgd_step(params, lr):
+    """One in-place gradient descent step on each tensor of params that has a gradient."""
+    ### BEGIN SOLUTION
+    with torch.no_grad():
+        for p in params:
+            if p.grad is not None:
+                p -= lr * p.grad
+                p.grad = None
+    ### END SOLUTION
+
+# %% tests test_sgd_step points=2
+check.sgd_step(sgd_step)
+### BEGIN HIDDEN TESTS
+from autograder import grade; grade("no_grad.sgd_step", sgd_step)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 8. Freezing parameters
+#
+# Fine-tuning often trains only the last layer of a pretrained network. `requires_grad_(False)`
+# on a parameter freezes it: autograd records nothing through it, and `backward()` leaves its
+# `.grad` at None. Unlike `no_grad()`, this is a property of the tensor, and it lasts.
+
+# %%
+torch.manual_seed(0)
+net = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
+for p in net[0].parameters():
+    p.requires_grad_(False)
+net(torch.randn(5, 3)).sum().backward()
+for name, p in net.named_parameters():
+    print(f"{name:9} requires_grad={p.requires_grad!s:5}  grad is None: {p.grad is None}")
+
+# %% [markdown]
+# `module.requires_grad_(flag)` sets the flag on all of a module's parameters at once. Backward
+# then stops early, since nothing below the frozen layers needs a gradient. Hand only the
+# trainable parameters to an optimizer:
+
+# %%
+net.requires_grad_(False)
+net[2].requires_grad_(True)
+trainable = [p for p in net.parameters() if p.requires_grad]
+optimizer = torch.optim.SGD(trainable, lr=0.1)
+print("tensors the optimizer trains:", len(trainable))
+
+# %% [markdown]
+# ### Exercise 5: fine-tune the last layer
+#
+# Complete `freeze_all_but_last(model)`: `model` is an `nn.Sequential` of `Linear` layers and
+# activations, of any depth. Freeze every parameter except those of the last layer that *has*
+# parameters, which must keep requiring grad. Careful: the model may end with an activation,
+# which has none. Change the model in place; return nothing.
+
+# %% solution freeze_all_but_last
+def freeze_all_but_last(model):
+    """Only the last layer with parameters keeps requires_grad=True."""
+    ### BEGIN SOLUTION
+    model.requires_grad_(False)
+    with_parameters = [layer for layer in model if list(layer.parameters())]
+    with_parameters[-1].requires_grad_(True)
+    ### END SOLUTION
+
+# %% tests test_freeze_all_but_last points=2
+check.freeze_all_but_last(freeze_all_but_last)
+### BEGIN HIDDEN TESTS
+from autograder import grade; grade("no_grad.freeze_all_but_last", freeze_all_but_last)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## Written answer
+#
+# **What do `model.eval()` and `torch.no_grad()` each change, and why does a validation loop
+# need both?** Answer in two or three sentences.
+
+# %% [markdown] answer eval_and_no_grad points=2
+# model.eval() sets the training flag of every module, so layers such as Dropout and BatchNorm
+# compute their evaluation behaviour (no dropping, running statistics); autograd still records.
+# torch.no_grad() stops the recording, so no graph and no saved values are kept, but it leaves
+# the layers in whatever mode they are in. Validation needs eval-mode outputs and no graph, so
+# it needs both, and model.train() afterwards before training resumes.
+
+# %% [markdown]
+# ## Summary
+#
+# - `torch.no_grad()` (a `with` block or a decorator) records nothing: results have no
+#   `grad_fn`. `torch.set_grad_enabled(flag)` does the same when `flag` is False.
+# - `torch.inference_mode()` is stricter: its results are inference tensors that can never join
+#   a graph (clone them if they must).
+# - `model.eval()` changes how layers compute, not whether autograd records; evaluate with both.
+# - `detach()` cuts one tensor out of the graph but shares its storage; `detach().clone()`
+#   copies. Prefer `detach()` to `.data`, which can silently give wrong gradients.
+# - `.numpy()` needs `detach()` first and shares memory; copy for a snapshot.
+# - Update parameters in place inside `no_grad()` and reset `.grad`; `w = w - ...` makes a
+#   non-leaf. Log losses with `.item()`, not by adding tensors.
+# - `requires_grad_(False)` freezes parameters for fine-tuning.
+#
+# Next, lesson 4: reading and zeroing `.grad`.

@@ -1,0 +1,4 @@
+# replaces: to_numpy
+# expect: not a numpy.ndarray
+def to_numpy(t):
+    return t.detach().tolist()
