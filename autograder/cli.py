@@ -1,6 +1,7 @@
 """``autograd-course``: the instructor's commands, each one nbgrader step or a short pipeline."""
 import argparse
 import os
+import re
 import sys
 
 from . import build_source, pipeline
@@ -43,7 +44,7 @@ def _validate(args) -> int:
         failures = failing_cells(path)
         print(f"{path}: {'passes' if not failures else f'{len(failures)} failing test cell(s)'}")
         for failure in failures:
-            print("   ", failure.strip().splitlines()[-1] if failure.strip() else "(no message)")
+            print("   ", re.sub(r"<[^>]+>", "", failure.strip().splitlines()[-1]) if failure.strip() else "(no message)")
         status = status or (1 if failures else 0)
     return status
 

@@ -1,0 +1,440 @@
+# %% [markdown]
+# # Lesson 1: `requires_grad` and the computational graph
+#
+# PyTorch finds gradients by remembering how each result was made. This lesson is about that
+# memory: the graph autograd records while your code runs.
+#
+# **You will learn** when PyTorch records operations, what a *leaf* is and why it matters, how to
+# walk the recorded graph from an output back to its inputs, why a value used twice is still one
+# node, which results require grad, and why ordinary Python `if` and `for` are fine in a forward
+# pass.
+#
+# **Time:** about 45 minutes. **Exercises:** five autograded, one written answer.
+#
+# **How the exercises work.** Each exercise is a function for you to complete. Run the cell
+# below it to check your answer: it says *correct*, *not attempted*, or what is wrong in autograd
+# terms. Stuck? `check.NAME.hint()` gives a nudge; call it again for a bigger one. When you
+# submit, the grader runs the same checks on fresh random inputs, so a number copied from an
+# output here will not pass. If it reports a seed, `check.NAME(your_function, seed=...)` replays
+# that exact case.
+
+# %%
+import torch
+from torch import nn
+
+from course.draw_graph import draw_graph
+from course.exercises import graph as check
+from course.gradient_plot import plot_gradient
+from course.graph_text import graph_text
+from course.pitfall import shows_error, shows_warning
+from course.quick_check import quick_check
+
+# %% [markdown]
+# ## 1. Recording starts with `requires_grad`
+#
+# A tensor you create does not require grad unless you ask. Operations on it are computed and
+# forgotten: the result has no `grad_fn`, the attribute where a tensor would remember its origin.
+
+# %%
+a = torch.tensor([1.0, 2.0, 3.0])
+b = a * 2
+print("a.requires_grad:", a.requires_grad)
+print("b.grad_fn:", b.grad_fn)
+
+# %% [markdown]
+# Ask with `requires_grad=True`, and every operation that uses the tensor is recorded. The result
+# keeps the operation that made it in `grad_fn`: a *backward node*, named after the operation.
+
+# %%
+a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+b = a * 2
+print("b.requires_grad:", b.requires_grad)
+print("b.grad_fn:", type(b.grad_fn).__name__)
+
+# %% [markdown]
+# One input that requires grad is enough: a result requires grad if *any* of its inputs does.
+# Below, `data` is plain data, but `w` requires grad, so `out` is recorded.
+
+# %%
+w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+data = torch.tensor([1.0, 2.0, 3.0])
+out = (w * data).sum()
+print("out.requires_grad:", out.requires_grad, "| made by", type(out.grad_fn).__name__)
+
+# %% [markdown]
+# ## 2. Leaves and results
+#
+# A tensor you create yourself is a **leaf**: no recorded operation made it, so its `grad_fn` is
+# `None`. A tensor made by a recorded operation is a **result**: its `grad_fn` is set and
+# `is_leaf` is `False`. Gradients (lesson 2) are stored only in leaves: they are the inputs you
+# want to adjust.
+
+# %%
+x = torch.tensor(2.0, requires_grad=True)
+y = x**2 + 1
+for name, t in [("x", x), ("y", y)]:
+    made_by = type(t.grad_fn).__name__ if t.grad_fn is not None else None
+    print(f"{name}: is_leaf={t.is_leaf}, grad_fn={made_by}")
+
+# %% [markdown]
+# Only floating-point (and complex) tensors can require grad. A gradient is a rate of change, and
+# an integer cannot change by a little. PyTorch refuses:
+
+# %%
+with shows_error(RuntimeError):
+    counts = torch.tensor([1, 2, 3], requires_grad=True)
+
+# %% [markdown]
+# Choose a floating-point dtype when you create the tensor, and it works:
+
+# %%
+counts = torch.tensor([1, 2, 3], dtype=torch.float64, requires_grad=True)
+print(counts.dtype, "| is_leaf:", counts.is_leaf)
+
+# %% [markdown]
+# `requires_grad` is a setting of leaves. A result requires grad because one of its inputs does;
+# switching that off would silently cut the graph, so PyTorch does not let you:
+
+# %%
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = x * 3
+with shows_error(RuntimeError):
+    y.requires_grad = False
+
+# %% [markdown]
+# The order of the steps matters. Here `torch.rand(...)` makes a float32 leaf that requires grad,
+# but `.double()` is an operation on it. It is recorded, so `x` is a result, not a leaf:
+
+# %%
+torch.manual_seed(0)
+x = torch.rand(3, requires_grad=True).double()
+print("is_leaf:", x.is_leaf, "| grad_fn:", type(x.grad_fn).__name__)
+
+# %% [markdown]
+# `backward()` fills the `.grad` of the float32 leaf, which nobody kept a name for. `x.grad`
+# stays `None`, and PyTorch warns when you read it:
+
+# %%
+x.sum().backward()
+with shows_warning():
+    print("x.grad is", x.grad)
+
+# %% [markdown]
+# Choose the dtype first, then ask for gradients, and `x` is a leaf again:
+
+# %%
+torch.manual_seed(0)
+x = torch.rand(3, dtype=torch.float64, requires_grad=True)
+x.sum().backward()
+print("is_leaf:", x.is_leaf, "| x.grad:", x.grad)
+
+# %%
+quick_check(
+    "x = torch.ones(2, requires_grad=True); z = x.to(torch.float64); z.sum().backward(). "
+    "Which tensor has a .grad afterwards?",
+    ["z only", "x only", "both x and z", "neither"],
+    1,
+    "x is the leaf. z was made by a recorded operation (ToCopyBackward0), so it is a result, "
+    "and results keep no .grad.",
+)
+
+# %% [markdown]
+# ### Exercise 1: a float64 leaf from any data
+#
+# Complete `make_leaf(data)`. `data` is a list of numbers or a tensor of any dtype; it may even be
+# a result with a `grad_fn`. Return a **new** float64 tensor with the same values that requires
+# grad and is a leaf. It must not share memory with a tensor you were given, nor change it.
+
+# %% solution make_leaf
+def make_leaf(data):
+    """A new float64 leaf tensor with data's values, requiring grad."""
+    ### BEGIN SOLUTION
+    x = torch.as_tensor(data, dtype=torch.float64)
+    return x.detach().clone().requires_grad_(True)
+    ### END SOLUTION
+
+# %% tests test_make_leaf points=1
+check.make_leaf(make_leaf)
+### BEGIN HIDDEN TESTS
+from autograder import grade; grade("graph.make_leaf", make_leaf)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 3. Walking the graph
+#
+# Each backward node lists where the gradient goes next in `next_functions`: one `(node, index)`
+# pair per input of the operation. An input that does not require grad shows up as `None`: no
+# gradient goes there. Here the `None` is the constant `3`.
+
+# %%
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = torch.sin(x * 3).sum()
+node = y.grad_fn
+for _ in range(3):
+    print(type(node).__name__, "->", [type(n).__name__ if n is not None else None
+                                      for n, _ in node.next_functions])
+    node = node.next_functions[0][0]
+
+# %% [markdown]
+# The walk ends at an `AccumulateGrad` node, one per leaf. It is the node that will add the
+# gradient into the leaf's `.grad`, and it keeps the leaf itself in `.variable`:
+
+# %%
+print(type(node).__name__, "| next_functions:", node.next_functions)
+print("node.variable is x:", node.variable is x)
+
+# %% [markdown]
+# The course's `graph_text` does the whole walk for you and prints it as a tree, output first.
+# The names you pass label the tensors you know:
+
+# %%
+print(graph_text(y, names={"x": x, "y": y}))
+
+# %% [markdown]
+# ### Exercise 2: the names along a chain
+#
+# In a *chain* every operation has exactly one input that requires grad, like `y` above.
+# Complete `grad_fn_names(y)` to return the class names of the nodes from `y.grad_fn` down to the
+# leaf's `AccumulateGrad`, included. For the `y` above that is
+# `['SumBackward0', 'SinBackward0', 'MulBackward0', 'AccumulateGrad']`. Constants can sit on
+# either side of an operation, so the `None` entry can come first.
+
+# %% solution grad_fn_names
+def grad_fn_names(y):
+    """Class names of the backward nodes from y.grad_fn down to the leaf's AccumulateGrad."""
+    ### BEGIN SOLUTION
+    names = []
+    node = y.grad_fn
+    while node is not None:
+        names.append(type(node).__name__)
+        following = [n for n, _ in node.next_functions if n is not None]
+        node = following[0] if following else None
+    return names
+    ### END SOLUTION
+
+# %% tests test_grad_fn_names points=2
+check.grad_fn_names(grad_fn_names)
+### BEGIN HIDDEN TESTS
+from autograder import grade; grade("graph.grad_fn_names", grad_fn_names)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 4. A value used twice is one node
+#
+# Graphs are not always chains. In `h * h + h`, the result `h` feeds the multiplication twice and
+# the addition once, but it is still one node. During backward its three gradient contributions
+# are added up. `draw_graph` shows it: the output on top, leaves at the bottom, arrows in the
+# direction gradients flow (×2 marks the double arrow).
+
+# %%
+x = torch.tensor([0.5, 1.5], requires_grad=True)
+h = torch.exp(x)
+y = (h * h + h).sum()
+draw_graph(y, names={"x": x, "h": h, "y": y})
+
+# %% [markdown]
+# A walk that follows every arrow without remembering where it has been reaches `h` three times,
+# and everything below `h` too. `graph_text` remembers, and writes "(shown above)" instead of
+# repeating a node:
+
+# %%
+print(graph_text(y, names={"x": x, "h": h}))
+
+# %% [markdown]
+# ### Exercise 3: count the distinct nodes
+#
+# Complete `count_nodes(y)` to return how many distinct backward nodes the graph behind `y` has,
+# `AccumulateGrad` nodes included. For the `y` above the answer is 5. The check builds random
+# graphs in which results are shared along several paths.
+
+# %% solution count_nodes
+def count_nodes(y):
+    """The number of distinct nodes reachable from y.grad_fn, AccumulateGrad included."""
+    ### BEGIN SOLUTION
+    seen = set()
+    stack = [y.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        stack.extend(n for n, _ in node.next_functions)
+    return len(seen)
+    ### END SOLUTION
+
+# %% tests test_count_nodes points=2
+check.count_nodes(count_nodes)
+### BEGIN HIDDEN TESTS
+from autograder import grade; grade("graph.count_nodes", count_nodes)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 5. What requires grad, and what does not
+#
+# `t.detach()` returns a new leaf with the same values and no history. It does not require grad,
+# so a result computed from it is a constant as far as autograd knows, and the graph stops there.
+# In the drawing, nothing leads from the multiplication to `scale`:
+
+# %%
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+scale = x.detach().mean()
+y = (x * scale).sum()
+print("scale: requires_grad =", scale.requires_grad, "| is_leaf =", scale.is_leaf)
+draw_graph(y, names={"x": x, "y": y}, title="x.detach() cuts a branch: no arrow goes to scale")
+
+# %% [markdown]
+# The weights of a model are `nn.Parameter`s: leaves that require grad by default, without you
+# asking. That is why `backward()` on a loss fills every layer's `.grad`.
+
+# %%
+weight = nn.Parameter(torch.zeros(2, 3))
+print("requires_grad:", weight.requires_grad, "| is_leaf:", weight.is_leaf)
+layer = nn.Linear(3, 2)
+print([(name, p.requires_grad) for name, p in layer.named_parameters()])
+
+# %%
+quick_check(
+    "a = torch.ones(2, requires_grad=True); b = torch.ones(2); c = a + b. "
+    "What are c.requires_grad and c.is_leaf?",
+    ["True and True", "True and False", "False and True", "False and False"],
+    1,
+    "a requires grad, so the addition is recorded: c requires grad and has a grad_fn "
+    "(AddBackward0), which makes it a result, not a leaf.",
+)
+
+# %% [markdown]
+# ### Exercise 4: predict the flags
+#
+# `a` and `b` are float32 leaves; `a_requires` and `b_requires` say whether each requires grad.
+# Complete `predict_flags(a_requires, b_requires)` to return a dict mapping each of
+# `"a * b"`, `"a.detach()"`, `"a.double()"`, `"a + b.detach()"` and `"nn.Parameter(b)"` to the
+# pair `(requires_grad, is_leaf)` of that expression. Use the rules, not tensors: the check
+# switches off `torch.tensor`, `torch.rand` and the other ways to make one while your code runs,
+# then builds the real tensors for every combination of flags.
+
+# %% solution predict_flags
+def predict_flags(a_requires, b_requires):
+    """{expression: (requires_grad, is_leaf)} for the five expressions above."""
+    ### BEGIN SOLUTION
+    either = a_requires or b_requires
+    return {
+        "a * b": (either, not either),
+        "a.detach()": (False, True),
+        "a.double()": (a_requires, not a_requires),
+        "a + b.detach()": (a_requires, not a_requires),
+        "nn.Parameter(b)": (True, True),
+    }
+    ### END SOLUTION
+
+# %% tests test_predict_flags points=2
+check.predict_flags(predict_flags)
+### BEGIN HIDDEN TESTS
+from autograder import grade; grade("graph.predict_flags", predict_flags)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 6. A new graph on every forward pass
+#
+# Autograd records what actually ran, and each run records a new graph. So an ordinary Python
+# `if` decides what gets recorded, and a branch that was not taken leaves no trace:
+
+# %%
+def forward(x):
+    if x.sum() > 0:
+        return (x * 2).sum()
+    return torch.exp(x).sum()
+
+for values in ([1.0, 2.0], [-1.0, -2.0]):
+    x = torch.tensor(values, requires_grad=True)
+    print(f"x = {values}:")
+    print(graph_text(forward(x), names={"x": x}), end="\n\n")
+
+# %% [markdown]
+# A `for` loop simply records one node per pass. Here $x^3$ is built as two multiplications:
+
+# %%
+def power(x, n):
+    out = x
+    for _ in range(n - 1):
+        out = out * x
+    return out
+
+x = torch.tensor(2.0, requires_grad=True)
+print(graph_text(power(x, 3), names={"x": x}))
+
+# %% [markdown]
+# ### Exercise 5: a function with a recorded graph
+#
+# Complete `build_f(x)`. `x` is a leaf that requires grad (the check makes it, with values of
+# either sign, away from 0). Return, elementwise,
+#
+# $$f(x) = \log(x^2)\,\sin(x) + \frac{1}{x}$$
+#
+# built from `x` itself, so that its graph leads back to `x`. Do not call `backward()`: the check
+# walks the graph you recorded, then compares the value and the gradient with PyTorch's.
+
+# %% solution build_f
+def build_f(x):
+    """f(x) = log(x**2) * sin(x) + 1/x, recorded in a graph that ends at x."""
+    ### BEGIN SOLUTION
+    return torch.log(x**2) * torch.sin(x) + 1 / x
+    ### END SOLUTION
+
+# %% tests test_build_f points=2
+check.build_f(build_f)
+### BEGIN HIDDEN TESTS
+from autograder import grade; grade("graph.build_f", build_f)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# Once your `build_f` passes, here is the graph it records. Each term is its own branch, and all
+# branches meet at the one leaf `x`:
+
+# %%
+x = torch.tensor([0.5, 2.0], requires_grad=True)
+picture = None
+try:
+    picture = draw_graph(build_f(x), names={"x": x}, title="The graph of f(x) = log(x²) sin(x) + 1/x")
+except NotImplementedError:
+    print("Complete Exercise 5 first, then run this cell again.")
+picture
+
+# %% [markdown]
+# Autograd walks that graph backwards to get $f'(x)$ at every point at once. `plot_gradient` shows
+# $f$ with its tangent at $x = 1.5$ above the derivative autograd computes: the tangent's slope
+# is the height of the lower curve at the same $x$.
+
+# %%
+picture = None
+try:
+    picture = plot_gradient(build_f, 0.2, 4.0, at=1.5)
+except NotImplementedError:
+    print("Complete Exercise 5 first, then run this cell again.")
+picture
+
+# %% [markdown]
+# ## Written answer
+#
+# **Why can a forward pass use ordinary Python `if` statements and loops?** Explain in two or
+# three sentences, using what autograd records and when, and say what happens to a branch that
+# was not taken.
+
+# %% [markdown] answer dynamic_graph points=2
+# Autograd does not analyse the code: it records each operation as it actually runs, and every
+# forward pass builds a new graph from scratch. An `if` or a loop only decides which operations
+# run, so the graph holds exactly the path taken on this input, with one node per loop pass.
+# A branch that was not taken records nothing, so no gradient flows through it on that pass.
+
+# %% [markdown]
+# ## Summary
+#
+# - Operations are recorded only when some input requires grad; the result then requires grad too.
+# - Leaves are the tensors you create (`grad_fn is None`); results have a `grad_fn`. Only leaves
+#   get `.grad`, so convert the dtype *before* `requires_grad`.
+# - Only floating-point and complex tensors can require grad, and only leaves can change the flag.
+# - `grad_fn.next_functions` leads from the output to the `AccumulateGrad` node of each leaf; a
+#   shared result is one node, reached along several paths.
+# - `detach()` makes a new leaf with no history; `nn.Parameter` requires grad by default.
+# - The graph is rebuilt on every forward pass, so Python control flow is fine.
+#
+# Next, lesson 2: walking the graph backwards with `backward()`.
