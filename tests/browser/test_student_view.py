@@ -1,0 +1,200 @@
+"""What a student sees: each released lesson opened in real JupyterLab, in real Chromium.
+
+A person's path through the lesson: open it, Run > Run All Cells from the menu bar, read the
+outputs. The lesson must run to the end without a traceback, draw its pictures, show its widgets
+(so the widget extension works in this JupyterLab), say "Not attempted yet" for untouched stubs,
+and offer nbgrader's Validate button. In lesson 2 the test then types a right answer into one
+exercise and sees its self-check say "Correct".
+
+Screenshots go to test-artifacts/screenshots/ so a person can check what the assertions claim.
+"""
+import glob
+import os
+import re
+
+import pytest
+
+from .jupyterlab_server import jupyterlab
+
+pytestmark = pytest.mark.browser
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RELEASE = os.path.join(ROOT, "release")
+SCREENSHOTS = os.path.join(ROOT, "test-artifacts", "screenshots")
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+NOTEBOOKS = sorted(os.path.relpath(path, RELEASE) for path in glob.glob(os.path.join(RELEASE, "*", "*.ipynb")))
+
+try:
+    from playwright.sync_api import expect, sync_playwright
+except ImportError:
+    sync_playwright = None
+_missing = ("Python Playwright is not installed" if sync_playwright is None else
+            f"Chromium is not installed at {CHROMIUM}" if not os.path.exists(CHROMIUM) else None)
+if _missing:
+    if os.environ.get("CI"):
+        pytest.fail(f"browser tests cannot run on CI: {_missing}", pytrace=False)
+    pytest.skip(f"browser tests need a browser: {_missing}", allow_module_level=True)
+
+KERNEL_TIMEOUT_MS = 90_000
+RUN_ALL_TIMEOUT_MS = 240_000
+MAX_SCREENSHOT_HEIGHT = 16_000  # pixels; Chromium cannot capture much taller pages in one piece
+
+# The notebook's own toolbar says which kernel it has and whether it is busy. Right after the page
+# loads the indicator says "idle" while the toolbar still reads "No Kernel", so both are needed.
+KERNEL_IDLE = """() => {
+    const toolbar = document.querySelector('.jp-NotebookPanel-toolbar');
+    const name = toolbar?.querySelector('.jp-KernelName')?.textContent.trim();
+    const status = toolbar?.querySelector('.jp-Notebook-ExecutionIndicator')?.dataset.status;
+    return !!name && name !== 'No Kernel' && status === 'idle';
+}"""
+# Finished: the kernel is idle, nothing is queued ([*]) and something ran. An error stops Run All
+# and resets the queued prompts to [ ], so this also ends a run that broke half-way.
+RUN_FINISHED = """() => {
+    const prompts = Array.from(document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt'))
+        .map(p => p.textContent.trim());
+    return (""" + KERNEL_IDLE + """)() && !prompts.some(p => p.includes('*'))
+        && prompts.some(p => /\\[\\d+\\]/.test(p));
+}"""
+# Error outputs and stream stderr render identically in JupyterLab 4 (a .jp-RenderedText with
+# data-mime-type="application/vnd.jupyter.stderr"), so the output type comes from the notebook
+# model, which `expose_app_in_browser` makes reachable as window.jupyterapp.
+ERROR_OUTPUTS = """() => {
+    const cells = window.jupyterapp.shell.currentWidget.content.model.cells;
+    const errors = [];
+    for (let i = 0; i < cells.length; i++) {
+        const cell = cells.get(i);
+        if (cell.type !== 'code') continue;
+        for (let j = 0; j < cell.outputs.length; j++) {
+            const output = cell.outputs.get(j).toJSON();
+            if (output.output_type === 'error')
+                errors.push({cell: i, source: cell.sharedModel.getSource().slice(0, 200),
+                             error: output.ename + ': ' + output.evalue});
+        }
+    }
+    return errors;
+}"""
+BELOW_LAST_CELL = """e => {
+    e.scrollTo(0, 0);
+    const cells = e.querySelectorAll('.jp-Cell');
+    const last = cells[cells.length - 1].getBoundingClientRect().bottom;
+    return Math.ceil(last + 16 - e.getBoundingClientRect().bottom);
+}"""
+UNEXECUTED_CELLS = """() => Array.from(document.querySelectorAll('.jp-Notebook .jp-CodeCell'))
+    .map((cell, i) => [i, cell.querySelector('.jp-InputPrompt').textContent.trim()])
+    .filter(([i, prompt]) => !/\\[\\d+\\]/.test(prompt))"""
+
+EXERCISE_LESSON = "02_backward/02_backward.ipynb"
+EXERCISE_STUB = "def grad_via_backward(f, x):"
+EXERCISE_ANSWER = ("def grad_via_backward(f, x):\n"
+                   "    x = x.detach().clone().requires_grad_(True)\n"
+                   "    f(x).backward()\n"
+                   "    return x.grad")
+
+
+@pytest.fixture(scope="module")
+def lab():
+    with jupyterlab(RELEASE, extra_args=("--LabApp.expose_app_in_browser=True",)) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def run_lesson(lab, browser):
+    """Open a lesson in a fresh tab and Run > Run All Cells; once per lesson, shared by the tests."""
+    pages = {}
+
+    def run(path: str):
+        if path not in pages:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.set_default_timeout(30_000)
+            page.goto(lab.notebook_url(path))
+            page.wait_for_function(KERNEL_IDLE, timeout=KERNEL_TIMEOUT_MS)
+            page.get_by_role("menuitem", name="Run", exact=True).click()
+            page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+            page.wait_for_function(RUN_FINISHED, timeout=RUN_ALL_TIMEOUT_MS, polling=250)
+            pages[path] = page
+        return pages[path]
+
+    yield run
+    for page in pages.values():
+        page.close()
+
+
+def screenshot(page, name: str) -> str:
+    """The whole notebook, not just the first screen: grow the window until the notebook fits.
+
+    JupyterLab scrolls the notebook inside its own panel, so a "full page" screenshot alone would
+    stop at the window's edge. Cells are rendered lazily, so the height is measured again after
+    each resize until it stops changing. It is measured to the last cell: the scroll height also
+    holds the "scroll past end" room, which grows with the window.
+    """
+    os.makedirs(SCREENSHOTS, exist_ok=True)
+    path = os.path.join(SCREENSHOTS, f"{name}.png")
+    size = page.viewport_size
+    scroller = page.locator(".jp-NotebookPanel-notebook .jp-WindowedPanel-outer")
+    height = size["height"]
+    for _ in range(5):
+        hidden = scroller.evaluate(BELOW_LAST_CELL)
+        if hidden <= 0 or height >= MAX_SCREENSHOT_HEIGHT:
+            break
+        height = min(height + hidden, MAX_SCREENSHOT_HEIGHT)
+        page.set_viewport_size({"width": size["width"], "height": height})
+        page.wait_for_timeout(500)
+    scroller.evaluate("e => e.scrollTo(0, 0)")
+    page.wait_for_timeout(300)
+    page.screenshot(path=path, full_page=True)
+    page.set_viewport_size(size)
+    return path
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS)
+def test_run_all_shows_the_whole_lesson(run_lesson, path):
+    page = run_lesson(path)
+    name = os.path.dirname(path)
+    screenshot(page, name)
+    notebook = page.locator(".jp-NotebookPanel-notebook")
+
+    assert page.evaluate(ERROR_OUTPUTS) == [], f"{path}: Run All produced tracebacks"
+    assert page.evaluate(UNEXECUTED_CELLS) == [], f"{path}: code cells that never ran ([index, prompt])"
+    assert notebook.locator(".jp-RenderedImage img").count() >= 1, f"{path}: no rendered image"
+    assert notebook.locator(".jp-OutputArea-output .jupyter-widgets").count() >= 1, \
+        f"{path}: no rendered ipywidget (is the widget extension loaded?)"
+    assert notebook.get_by_text("Not attempted yet").count() >= 1, f"{path}: no 'Not attempted yet' self-check"
+    validate = page.locator(".jp-NotebookPanel-toolbar .validate-button")
+    expect(validate).to_have_text("Validate")
+    expect(validate).to_be_visible()
+
+
+def test_typed_answer_passes_its_self_check(run_lesson):
+    page = run_lesson(EXERCISE_LESSON)
+    cells = page.locator(".jp-Notebook .jp-Cell")
+    exercise = cells.filter(has=page.locator(".jp-InputArea", has_text=EXERCISE_STUB))
+    expect(exercise).to_have_count(1)
+    check = exercise.locator("xpath=following-sibling::div[contains(@class, 'jp-Cell')][1]")
+    expect(check.locator(".jp-OutputArea-output")).to_contain_text("Not attempted yet")
+
+    exercise.locator(".cm-content").click()
+    page.keyboard.press("ControlOrMeta+a")
+    # insert_text puts the text in as one input, like a paste, so the editor's auto-indent on
+    # Enter cannot double the indentation that the answer already has.
+    page.keyboard.insert_text(EXERCISE_ANSWER)
+    expect(exercise.locator(".cm-content")).to_have_text(EXERCISE_ANSWER.replace("\n", ""), use_inner_text=False)
+    page.keyboard.press("Shift+Enter")  # run the answer, move to the check
+    expect(check).to_have_class(re.compile(r"\bjp-mod-selected\b"))
+    page.keyboard.press("Shift+Enter")  # run the check
+    page.wait_for_function(RUN_FINISHED, timeout=60_000)
+    output = check.locator(".jp-OutputArea-output")
+    expect(output).to_contain_text("Correct:", timeout=30_000)
+    expect(output).not_to_contain_text("Incorrect")
+    check.scroll_into_view_if_needed()
+    os.makedirs(SCREENSHOTS, exist_ok=True)
+    page.screenshot(path=os.path.join(SCREENSHOTS, "02_backward-grad_via_backward-correct.png"))
