@@ -16,6 +16,10 @@ import nbformat
 HEADER = re.compile(r"^# %%(?P<markdown> \[markdown\])?(?: (?P<role>solution|tests|answer) (?P<id>[\w-]+))?"
                     r"(?: points=(?P<points>\d+(?:\.\d+)?))?\s*$")
 
+# Cells whose code would give the game away (a quick check's code holds its answer): JupyterLab
+# shows only their output until the student expands the input.
+COLLAPSED_CALLS = ("quick_check(",)
+
 KERNEL = {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
           "language_info": {"name": "python"}}
 
@@ -63,6 +67,8 @@ def parse(text: str) -> nbformat.NotebookNode:
             if head["role"] == "answer":
                 raise ValueError(f"cell {head['id']}: a written answer must be a [markdown] cell")
             new = nbformat.v4.new_code_cell("\n".join(lines))
+            if new.source.startswith(COLLAPSED_CALLS):
+                new.metadata["jupyter"] = {"source_hidden": True}
         new.id = head["id"] or f"cell-{index:03d}"
         if meta:
             new.metadata["nbgrader"] = meta

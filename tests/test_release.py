@@ -60,7 +60,7 @@ def test_course_package_holds_no_solution():
 def test_source_notebook_matches_its_lesson_script(assignment):
     script = read(os.path.join(ROOT, "source", assignment, f"{assignment}.py"))
     built = notebook("source", assignment)
-    summary = lambda nb: [(c.cell_type, c.source, nbgrader_meta(c)) for c in nb.cells]  # noqa: E731
+    summary = lambda nb: [(c.cell_type, c.source, nbgrader_meta(c), c.metadata.get("jupyter")) for c in nb.cells]  # noqa: E731,E501
     assert summary(built) == summary(script), f"rebuild it: autograd-course build {assignment[:2]}"
 
 
