@@ -32,6 +32,18 @@ KNOWN_ERRORS = [
      "the output does not depend on that input; pass allow_unused=True or check the inputs."),
 ]
 
+# A .grad that is None (never reached by backward(), frozen, or reset by zero_grad(), whose
+# set_to_none=True is the default) surfaces as one of these plain Python/PyTorch errors.
+_GRAD_IS_NONE = ("a tensor was None here. If it was a .grad: it is None until backward() reaches "
+                 "the tensor, for frozen or unused parameters, and after zero_grad() (set_to_none=True "
+                 "is the default). Skip those with `if p.grad is not None`.")
+KNOWN_ERRORS += [(fragment, _GRAD_IS_NONE) for fragment in (
+    "must be Tensor, not NoneType",
+    "'NoneType' object has no attribute 'zero_'",
+    "'NoneType' and 'Tensor'",
+    "'NoneType' object is not subscriptable",
+)]
+
 
 def explain_error(error: BaseException) -> str:
     """``TypeError: ...`` plus, for a known autograd error, what it means."""

@@ -1,0 +1,507 @@
+# %% [markdown]
+# # Lesson 4: reading and zeroing `.grad`
+#
+# In lesson 2 you saw that `backward()` *adds* into `.grad`. This lesson is about living with
+# that: reading `.grad`, resetting it, and putting the reset in the right place in a training loop.
+#
+# **You will learn** why `.grad` starts as `None` and then accumulates, the two ways to reset it
+# (`zero_()` and `None`), what `optimizer.zero_grad()` does by default, where it may go in a
+# training loop and the one place it must not, how to accumulate gradients over micro-batches,
+# and how to read the size of all gradients at once. You finish by writing a complete training
+# loop.
+#
+# **Time:** about 50 minutes. **Exercises:** six autograded, one written answer.
+#
+# **How the exercises work.** Each exercise is a function for you to complete. Run the cell
+# below it to check your answer: it says *correct*, *not attempted*, or what is wrong in autograd
+# terms. Stuck? `check.NAME.hint()` gives a nudge; call it again for a bigger one. When you
+# submit, the grader runs the same checks on fresh random inputs, so a number copied from an
+# output here will not pass. If it reports a seed, `check.NAME(your_function, seed=...)` replays
+# that exact case. Some checks put leftover values in `.grad` before they call your function, as
+# an earlier training step would.
+
+# %%
+import torch
+from torch import nn
+
+from course.draw_graph import draw_graph
+from course.exercises import zero_grad as check
+from course.grad_history_plot import plot_grad_history
+from course.pitfall import shows_error
+from course.quick_check import quick_check
+
+# %% [markdown]
+# ## 1. `.grad` starts as `None`
+#
+# A leaf has no gradient until a backward pass reaches it. PyTorch does not allocate a tensor of
+# zeros in advance: `.grad` is simply `None`. The first `backward()` that reaches the leaf stores
+# a new tensor there.
+
+# %%
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+print("before backward:", x.grad)
+(x**2).sum().backward()
+print("after backward: ", x.grad)
+
+# %% [markdown]
+# The parameters of a fresh layer are leaves too, so their `.grad` is `None` until the first
+# backward pass through the layer.
+
+# %%
+layer = nn.Linear(3, 2)
+print("weight.grad:", layer.weight.grad, "| bias.grad:", layer.bias.grad)
+
+# %% [markdown]
+# ## 2. Gradients add up
+#
+# `backward()` does not write `.grad`, it adds to it. Call it again on a new forward pass, and
+# the new gradient lands on top of the old one. For $y = x^2$ at $x = 1.5$ each call adds $2x = 3$.
+
+# %%
+x = torch.tensor(1.5, requires_grad=True)
+for call in range(1, 4):
+    (x**2).backward()
+    print(f"after backward #{call}: x.grad = {x.grad.item()}")
+
+# %% [markdown]
+# Why add? Because a leaf used twice must receive the sum of both paths. In $y = 3x + x^2$, the
+# leaf `x` feeds two operations. Each path sends its part of the gradient back ($3$ and $2x$), and
+# both arrive at the same node, `AccumulateGrad`, which adds them into `x.grad`:
+# $3 + 2 \cdot 1.5 = 6$.
+
+# %%
+x = torch.tensor(1.5, requires_grad=True)
+a = x * 3
+b = x**2
+y = a + b
+y.backward()
+print("x.grad =", x.grad)
+draw_graph(y, names={"x": x, "a": a, "b": b, "y": y},
+           title="x is used twice: both paths end in one AccumulateGrad")
+
+# %% [markdown]
+# `AccumulateGrad` cannot tell a second path in one backward pass from a second call to
+# `backward()`: it adds either way. That is what lets you sum gradients on purpose (section 6),
+# and why you must reset `.grad` when you do not want the sum.
+
+# %%
+quick_check(
+    "x = torch.tensor(2.0, requires_grad=True). You run (x * x + x).backward() twice, "
+    "with a new forward pass each time. What is x.grad?",
+    ["5", "10", "4", "None: the second call replaces the first"],
+    1,
+    "Each call adds the derivative 2x + 1 = 5, and nothing reset .grad in between: 5 + 5 = 10.",
+)
+
+# %% [markdown]
+# ### Exercise 1: watch `.grad` accumulate
+#
+# Complete `grad_history(f, x, k)`: `f` returns a scalar, `x` does *not* require grad. On a copy
+# of `x` that requires grad, call `backward()` on `f` $k$ times **without** resetting, and return
+# a tensor of shape `(k, *x.shape)` whose row `i` is what `.grad` held after call `i + 1`.
+
+# %% solution grad_history
+def grad_history(f, x, k):
+    """Rows: x.grad after 1, 2, ..., k backward() calls through f."""
+    ### BEGIN SOLUTION
+    x = x.detach().clone().requires_grad_(True)
+    saved = []
+    for _ in range(k):
+        f(x).backward()
+        saved.append(x.grad.clone())
+    return torch.stack(saved)
+    ### END SOLUTION
+
+# %% tests test_grad_history points=1
+check.grad_history(grad_history)
+### BEGIN HIDDEN TESTS
+from autograder import grade; grade("zero_grad.grad_history", grad_history)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 3. Two ways to reset: `zero_()` or `None`
+#
+# `x.grad.zero_()` fills the existing gradient with zeros, in place: the same tensor, the same
+# memory. `x.grad = None` drops the tensor; the next `backward()` then stores a new one instead
+# of adding to zeros, which skips one addition and frees the memory in between.
+
+# %%
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+(x**2).sum().backward()
+first = x.grad
+x.grad.zero_()
+print("after zero_():", x.grad, "| same tensor:", x.grad is first)
+x.grad = None
+print("after = None: ", x.grad)
+(x**2).sum().backward()
+print("next backward:", x.grad, "| same tensor:", x.grad is first)
+
+# %% [markdown]
+# The plot records one entry of `.grad` after each call: three backward passes add up, `zero_()`
+# brings it back to 0, setting it to `None` removes it, and the next backward starts afresh.
+
+# %%
+x = torch.tensor(1.5, requires_grad=True)
+steps = []
+for _ in range(3):
+    (x**2).backward()
+    steps.append(("backward()", x.grad.item()))
+x.grad.zero_()
+steps.append(("x.grad.zero_()", x.grad.item()))
+(x**2).backward()
+steps.append(("backward()", x.grad.item()))
+x.grad = None
+steps.append(("x.grad = None", None))
+(x**2).backward()
+steps.append(("backward()", x.grad.item()))
+plot_grad_history(steps, one_call=3.0)
+
+# %% [markdown]
+# `None` is not a tensor. Code that reads or updates `.grad` after a reset to `None` stops with a
+# `TypeError`, here a hand-written weight-decay term and a look at one entry:
+
+# %%
+w = torch.tensor([0.5, -1.0], requires_grad=True)
+w.grad = None
+with shows_error(TypeError):
+    with torch.no_grad():
+        w.grad += 0.01 * w
+with shows_error(TypeError):
+    print(w.grad[0])
+
+# %% [markdown]
+# ### Exercise 2: reset a list of parameters
+#
+# Complete `reset_grads(params, set_to_none)`: for every tensor in `params`, reset its `.grad` to
+# `None` when `set_to_none` is true, or zero the existing gradient **in place** when it is false.
+# Some parameters may have no gradient yet (`.grad is None`): leave those alone. Return nothing.
+
+# %% solution reset_grads
+def reset_grads(params, set_to_none):
+    """Reset .grad of each parameter: None, or zeros in the same tensor."""
+    ### BEGIN SOLUTION
+    for p in params:
+        if p.grad is not None:
+            if set_to_none:
+                p.grad = None
+            else:
+                p.grad.zero_()
+    ### END SOLUTION
+
+# %% tests test_reset_grads points=1
+check.reset_grads(reset_grads)
+### BEGIN HIDDEN TESTS
+from autograder import grade; grade("zero_grad.reset_grads", reset_grads)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 4. `optimizer.zero_grad()` sets `.grad` to `None`
+#
+# In a model you reset every parameter at once: `optimizer.zero_grad()` resets the parameters the
+# optimizer was given, `model.zero_grad()` those of the module. Both take `set_to_none`, and its
+# default is `True`: after `zero_grad()`, every `.grad` is `None`, not zeros.
+
+# %%
+model = nn.Linear(3, 1)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+model(torch.ones(2, 3)).sum().backward()
+print("after backward:         ", model.weight.grad)
+optimizer.zero_grad()
+print("after zero_grad():      ", model.weight.grad)
+model(torch.ones(2, 3)).sum().backward()
+optimizer.zero_grad(set_to_none=False)
+print("with set_to_none=False: ", model.weight.grad)
+
+# %% [markdown]
+# Old code was often written for zeros, when that was the default. After `zero_grad()` it now
+# meets `None`:
+
+# %%
+optimizer.zero_grad()
+with shows_error(TypeError):
+    with torch.no_grad():
+        for p in model.parameters():
+            p.grad += 1e-4 * p          # a hand-written weight decay, added before backward()
+
+# %% [markdown]
+# `None` also means "no gradient" to the optimizer: `step()` skips such a parameter entirely. A
+# tensor of zeros is a gradient of zero, and an optimizer with momentum still moves the parameter
+# with what it remembers from earlier steps.
+
+# %%
+for set_to_none in (True, False):
+    w = torch.tensor([1.0], requires_grad=True)
+    momentum_sgd = torch.optim.SGD([w], lr=0.1, momentum=0.9)
+    (3 * w).sum().backward()
+    momentum_sgd.step()                                  # w = 1 - 0.1 * 3 = 0.7
+    momentum_sgd.zero_grad(set_to_none=set_to_none)
+    momentum_sgd.step()                                  # no new backward() in between
+    print(f"set_to_none={set_to_none}: after the second step w = {w.item():.3f}")
+
+# %%
+quick_check(
+    "After optimizer.zero_grad() with its default arguments, what is p.grad for a parameter p?",
+    ["a tensor of zeros", "None", "unchanged until step() runs", "the previous gradient, halved"],
+    1,
+    "set_to_none=True is the default: the gradient tensors are dropped, and the next backward() "
+    "stores new ones.",
+)
+
+# %% [markdown]
+# ## 5. Where `zero_grad()` goes in a training loop
+#
+# One training step is four calls: reset the gradients, compute the loss (the forward pass), fill
+# `.grad` with `loss.backward()`, and let `optimizer.step()` apply it. `backward()` writes the
+# gradient and `step()` reads it, so the reset may go anywhere **except between those two**. At
+# the top of the step is the usual place; at the end, after `step()`, works too.
+#
+# Forget the reset and each step applies the sum of all gradients so far. With a loss whose
+# gradient is the same at every step, the moves grow: twice the step, then three times.
+
+# %%
+c = torch.tensor([1.0, -2.0])
+w = torch.zeros(2, requires_grad=True)
+optimizer = torch.optim.SGD([w], lr=0.1)
+for step in range(1, 4):
+    before = w.detach().clone()
+    (w * c).sum().backward()          # no zero_grad(): .grad keeps adding up
+    optimizer.step()
+    print(f"step {step}: w moved by {w.detach() - before}")
+
+# %% [markdown]
+# Reset between `backward()` and `step()`, and the step finds nothing to apply. No error, no
+# warning: the parameters just do not move.
+
+# %%
+w = torch.zeros(2, requires_grad=True)
+optimizer = torch.optim.SGD([w], lr=0.1)
+for step in range(1, 4):
+    (w * c).sum().backward()
+    optimizer.zero_grad()             # too late: wipes what backward() just computed
+    optimizer.step()
+    print(f"step {step}: w = {w.detach()}")
+
+# %% [markdown]
+# In the right place, every step moves by the same amount, `lr` times the gradient:
+
+# %%
+w = torch.zeros(2, requires_grad=True)
+optimizer = torch.optim.SGD([w], lr=0.1)
+for step in range(1, 4):
+    optimizer.zero_grad()
+    (w * c).sum().backward()
+    optimizer.step()
+    print(f"step {step}: w = {w.detach()}")
+
+# %%
+quick_check(
+    "Which of these orders of one training step is wrong?",
+    ["zero_grad(), forward, backward(), step()",
+     "forward, backward(), step(), zero_grad()",
+     "forward, backward(), zero_grad(), step()",
+     "forward, zero_grad(), backward(), step()"],
+    2,
+    "zero_grad() between backward() and step() throws away the gradient step() needs. Resetting "
+    "after the forward pass but before backward() is fine: the forward pass does not touch .grad.",
+)
+
+# %% [markdown]
+# ### Exercise 3: one training step
+#
+# Complete `train_step(model, optimizer, x, y, loss_fn)`: one step of training on the batch
+# `(x, y)`, and return the loss of that batch (computed before the step) as a Python float. The
+# check fills `.grad` with leftovers first, as a previous step would leave them.
+
+# %% solution train_step
+def train_step(model, optimizer, x, y, loss_fn):
+    """Reset, forward, backward, step; returns the batch loss as a float."""
+    ### BEGIN SOLUTION
+    optimizer.zero_grad()
+    loss = loss_fn(model(x), y)
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+    ### END SOLUTION
+
+# %% tests test_train_step points=2
+check.train_step(train_step)
+### BEGIN HIDDEN TESTS
+from autograder import grade; grade("zero_grad.train_step", train_step)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 6. Gradient accumulation: a big batch in small pieces
+#
+# When a batch does not fit in memory, split it into $k$ micro-batches and let `.grad` add up:
+# one forward and one `backward()` per micro-batch, then a single `step()`. Accumulation is now
+# what you want.
+#
+# The loss of the big batch is a mean over all its rows. With equal micro-batches, that is the
+# mean of the $k$ micro-batch losses, so divide each one by $k$ before `backward()`. Here the
+# accumulated gradient matches the full batch:
+
+# %%
+torch.manual_seed(0)
+model = nn.Linear(3, 1)
+x, y = torch.randn(8, 3), torch.randn(8, 1)
+loss_fn = nn.MSELoss()
+
+model.zero_grad()
+loss_fn(model(x), y).backward()
+full_batch = model.weight.grad.clone()
+
+k = 4
+model.zero_grad()
+for xb, yb in zip(x.chunk(k), y.chunk(k)):
+    (loss_fn(model(xb), yb) / k).backward()
+print("accumulated == full batch:", torch.allclose(model.weight.grad, full_batch))
+
+# %% [markdown]
+# In a training loop, the reset and the step then happen once every $k$ micro-batches:
+#
+# ```python
+# for i, (xb, yb) in enumerate(micro_batches):
+#     (loss_fn(model(xb), yb) / k).backward()
+#     if (i + 1) % k == 0:
+#         optimizer.step()
+#         optimizer.zero_grad()
+# ```
+#
+# ### Exercise 4: accumulate over micro-batches
+#
+# Complete `accumulated_grads(model, batches, loss_fn)`. `batches` is a list of `(x, y)` pairs,
+# all with the same number of rows, and `loss_fn` averages over rows. Leave in each parameter's
+# `.grad` the gradient of the mean loss over **all** rows, with one forward and one backward
+# pass per micro-batch. The model's `.grad` may hold leftovers. Do not step.
+
+# %% solution accumulated_grads
+def accumulated_grads(model, batches, loss_fn):
+    """Fill .grad with the full-batch gradient, one micro-batch at a time."""
+    ### BEGIN SOLUTION
+    model.zero_grad()
+    k = len(batches)
+    for x, y in batches:
+        (loss_fn(model(x), y) / k).backward()
+    ### END SOLUTION
+
+# %% tests test_accumulated_grads points=2
+check.accumulated_grads(accumulated_grads)
+### BEGIN HIDDEN TESTS
+from autograder import grade; grade("zero_grad.accumulated_grads", accumulated_grads)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 7. Reading `.grad`: the global gradient norm
+#
+# `.grad` is worth reading, too. The size of all gradients together tells you whether training
+# is exploding or stalling. The *global norm* lays every gradient end to end as one long vector
+# and takes its length: the square root of the sum of every squared entry.
+#
+# Not every parameter has a gradient. A frozen layer (`requires_grad_(False)`) or a part of the
+# model the loss did not use keeps `.grad` as `None`, and code that assumes a tensor stops:
+
+# %%
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 1))
+model[0].requires_grad_(False)                 # freeze the first layer
+model(torch.randn(5, 3)).sum().backward()
+for name, p in model.named_parameters():
+    print(f"{name:8} .grad is {'None' if p.grad is None else 'a tensor'}")
+with shows_error(TypeError):
+    norms = [torch.linalg.vector_norm(p.grad) for p in model.parameters()]
+
+# %% [markdown]
+# `torch.nn.utils.clip_grad_norm_` computes this norm, then rescales every gradient in place so
+# that the norm is at most `max_norm`. Here you compute the norm yourself, without changing any
+# `.grad`.
+#
+# ### Exercise 5: the global gradient norm
+#
+# Complete `grad_norm(model)`: return the global L2 norm of the gradients of all parameters of
+# `model` whose `.grad` is not `None`, as one number. Leave every `.grad` as it is.
+
+# %% solution grad_norm
+def grad_norm(model):
+    """The length of all gradients of model, laid end to end."""
+    ### BEGIN SOLUTION
+    norms = [torch.linalg.vector_norm(p.grad) for p in model.parameters() if p.grad is not None]
+    return torch.linalg.vector_norm(torch.stack(norms))
+    ### END SOLUTION
+
+# %% tests test_grad_norm points=1
+check.grad_norm(grad_norm)
+### BEGIN HIDDEN TESTS
+from autograder import grade; grade("zero_grad.grad_norm", grad_norm)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 8. A complete training loop
+#
+# Time to put it together: linear regression, trained by gradient descent.
+#
+# ### Exercise 6: fit a line
+#
+# Complete `fit_linear(x, y, steps, lr)`. `x` has shape `(n, d_in)` and `y` shape `(n, d_out)`.
+#
+# - Build `nn.Linear(d_in, d_out)` and set its weight and bias to **zeros** (inside
+#   `torch.no_grad()`, or with `nn.init.zeros_`), so every correct answer gives the same numbers.
+# - Train it with `torch.optim.SGD(model.parameters(), lr=lr)` on `nn.MSELoss()`, taking exactly
+#   `steps` steps, each on the whole of `x` and `y`.
+# - Return the trained model.
+#
+# The check runs its own reference training from the same zero start and compares your weight
+# and bias with it.
+
+# %% solution fit_linear
+def fit_linear(x, y, steps, lr):
+    """A linear model trained from zeros by full-batch SGD on the mean squared error."""
+    ### BEGIN SOLUTION
+    model = nn.Linear(x.shape[1], y.shape[1])
+    with torch.no_grad():
+        model.weight.zero_()
+        model.bias.zero_()
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    loss_fn = nn.MSELoss()
+    for _ in range(steps):
+        optimizer.zero_grad()
+        loss_fn(model(x), y).backward()
+        optimizer.step()
+    return model
+    ### END SOLUTION
+
+# %% tests test_fit_linear points=2
+check.fit_linear(fit_linear)
+### BEGIN HIDDEN TESTS
+from autograder import grade; grade("zero_grad.fit_linear", fit_linear)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## Written answer
+#
+# **Why does `backward()` add into `.grad` instead of overwriting it?** In two or three
+# sentences, give one reason from inside a single backward pass and one use of it across several
+# calls, and say what the adding costs you in a training loop.
+
+# %% [markdown] answer why_accumulate points=2
+# Inside one backward pass, a leaf used on several paths must get the sum of the gradients from
+# all paths (the chain rule for several variables), and AccumulateGrad does this by adding into
+# .grad. Because it also adds across calls, you can split a big batch into micro-batches, or
+# combine several losses, and get the sum without extra memory. The cost is that the gradient
+# of the previous step is still there, so every step must reset .grad (zero_grad()) before its
+# backward(), and never between backward() and step().
+
+# %% [markdown]
+# ## Summary
+#
+# - `.grad` is `None` until a backward pass reaches the leaf; after that, `backward()` **adds** into it.
+# - Adding is how a leaf used twice gets both paths' gradients, and how micro-batches accumulate.
+# - Reset with `.grad.zero_()` (same tensor, zeros) or `.grad = None` (no tensor; code that
+#   expects one raises `TypeError`, and optimizers skip the parameter).
+# - `optimizer.zero_grad()` and `model.zero_grad()` default to `set_to_none=True`.
+# - In a training step, reset anywhere except between `backward()` and `step()`; forgetting it
+#   applies the sum of all past gradients.
+# - To accumulate over $k$ micro-batches, divide each loss by $k$ and step once every $k$.
+# - The global gradient norm reads every `.grad` that is not `None`, as one long vector.
+#
+# That is the whole course: you can now read a training loop and say what autograd records
+# (lesson 1), computes (lesson 2), skips (lesson 3) and keeps (lesson 4).

@@ -1,0 +1,5 @@
+# replaces: grad_norm
+# expect: must be Tensor, not NoneType
+def grad_norm(model):
+    norms = [torch.linalg.vector_norm(p.grad) for p in model.parameters()]
+    return torch.linalg.vector_norm(torch.stack(norms))
