@@ -81,9 +81,17 @@ BELOW_LAST_CELL = """e => {
     const last = cells[cells.length - 1].getBoundingClientRect().bottom;
     return Math.ceil(last + 16 - e.getBoundingClientRect().bottom);
 }"""
-UNEXECUTED_CELLS = """() => Array.from(document.querySelectorAll('.jp-Notebook .jp-CodeCell'))
-    .map((cell, i) => [i, cell.querySelector('.jp-InputPrompt').textContent.trim()])
-    .filter(([i, prompt]) => !/\\[\\d+\\]/.test(prompt))"""
+# Read from the notebook model, not the prompts: a cell whose input is collapsed (a quick
+# check) shows no prompt at all.
+UNEXECUTED_CELLS = """() => {
+    const cells = window.jupyterapp.shell.currentWidget.content.model.cells;
+    const missing = [];
+    for (let i = 0; i < cells.length; i++) {
+        const cell = cells.get(i);
+        if (cell.type === 'code' && !cell.executionCount) missing.push([i, cell.sharedModel.getSource().slice(0, 60)]);
+    }
+    return missing;
+}"""
 
 EXERCISE_LESSON = "02_backward/02_backward.ipynb"
 EXERCISE_STUB = "def grad_via_backward(f, x):"
@@ -164,7 +172,7 @@ def test_run_all_shows_the_whole_lesson(run_lesson, path):
     notebook = page.locator(".jp-NotebookPanel-notebook")
 
     assert page.evaluate(ERROR_OUTPUTS) == [], f"{path}: Run All produced tracebacks"
-    assert page.evaluate(UNEXECUTED_CELLS) == [], f"{path}: code cells that never ran ([index, prompt])"
+    assert page.evaluate(UNEXECUTED_CELLS) == [], f"{path}: code cells that never ran ([index, source])"
     assert notebook.locator(".jp-RenderedImage img").count() >= 1, f"{path}: no rendered image"
     assert notebook.locator(".jp-OutputArea-output .jupyter-widgets").count() >= 1, \
         f"{path}: no rendered ipywidget (is the widget extension loaded?)"
