@@ -5,6 +5,8 @@ import pkgutil
 import pytest
 
 import course.exercises
+from autograder import grade
+from autograder.grade import GradingFailure
 from course.exercise import Exercise
 from course.outcome import NotAttempted
 
@@ -24,6 +26,8 @@ def test_exercise_is_well_formed(module, name, exercise, capsys, monkeypatch):
     assert len(exercise.hints.texts) >= 2
     exercise(stub)
     assert "Not attempted yet" in capsys.readouterr().out
+    with pytest.raises(GradingFailure, match="not attempted"):
+        grade(f"{module}.{name}", stub)
     monkeypatch.setenv("NBGRADER_EXECUTION", "validate")
     with pytest.raises(NotAttempted):
         exercise(stub)

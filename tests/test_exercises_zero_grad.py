@@ -1,6 +1,7 @@
-"""Lesson 4 checks: reference answers pass, stubs are "not attempted", common mistakes are named.
+"""Lesson 4 checks: the common mistakes are named, in the self-check and the grader alike.
 
-The reference answers live here, not in course/, so students never import them.
+That the source notebook's solutions pass, that stubs are "not attempted" and that hints have
+levels is checked for every lesson at once, in test_wrong_submissions and test_exercise_modules.
 """
 import pytest
 import torch
@@ -9,89 +10,7 @@ from torch import nn
 from autograder import grade
 from autograder.grade import GradingFailure
 from course.exercises import zero_grad as check
-from course.outcome import CheckFailed, NotAttempted
-
-
-def grad_history(f, x, k):
-    x = x.detach().clone().requires_grad_(True)
-    saved = []
-    for _ in range(k):
-        f(x).backward()
-        saved.append(x.grad.clone())
-    return torch.stack(saved)
-
-
-def reset_grads(params, set_to_none):
-    for p in params:
-        if p.grad is not None:
-            if set_to_none:
-                p.grad = None
-            else:
-                p.grad.zero_()
-
-
-def train_step(model, optimizer, x, y, loss_fn):
-    optimizer.zero_grad()
-    loss = loss_fn(model(x), y)
-    loss.backward()
-    optimizer.step()
-    return loss.item()
-
-
-def accumulated_grads(model, batches, loss_fn):
-    model.zero_grad()
-    for x, y in batches:
-        (loss_fn(model(x), y) / len(batches)).backward()
-
-
-def grad_norm(model):
-    norms = [torch.linalg.vector_norm(p.grad) for p in model.parameters() if p.grad is not None]
-    return torch.linalg.vector_norm(torch.stack(norms))
-
-
-def fit_linear(x, y, steps, lr):
-    model = nn.Linear(x.shape[1], y.shape[1])
-    with torch.no_grad():
-        model.weight.zero_()
-        model.bias.zero_()
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
-    loss_fn = nn.MSELoss()
-    for _ in range(steps):
-        optimizer.zero_grad()
-        loss_fn(model(x), y).backward()
-        optimizer.step()
-    return model
-
-
-REFERENCES = [grad_history, reset_grads, train_step, accumulated_grads, grad_norm, fit_linear]
-NAMES = [f.__name__ for f in REFERENCES]
-
-
-@pytest.mark.parametrize("answer", REFERENCES, ids=NAMES)
-def test_reference_passes_self_check_and_grader(answer):
-    getattr(check, answer.__name__)(answer)
-    grade(f"zero_grad.{answer.__name__}", answer, trials=5)
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_stub_is_not_attempted(name, monkeypatch, capsys):
-    def stub(*args):
-        raise NotImplementedError()
-
-    getattr(check, name)(stub)
-    assert "still raises NotImplementedError" in capsys.readouterr().out
-    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
-    with pytest.raises(NotAttempted):
-        getattr(check, name)(stub)
-    with pytest.raises(GradingFailure, match="not attempted"):
-        grade(f"zero_grad.{name}", stub)
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_hints_have_two_levels(name):
-    exercise = getattr(check, name)
-    assert len(exercise.hints.texts) >= 2
-    assert "1/" in repr(exercise.hint()) and "2/" in repr(exercise.hint())
+from course.outcome import CheckFailed
 
 
 def fit_linear_never_zeroed(x, y, steps, lr):

@@ -2,29 +2,17 @@
 every source solution passes; every graded test has at least one wrong answer aimed at it."""
 import os
 
-import nbformat
 import pytest
-import torch
 
 from autograder import grade
-from autograder.grade import GradingFailure
+from autograder.grade import GradingFailure, load_exercise
 from autograder.wrong_answers import grade_path, load_corpus, solution_cells
 from conftest import ROOT
+from lesson_solutions import define, source_notebook
 
 CORPUS = load_corpus(os.path.join(ROOT, "tests", "wrong_submissions"))
 ASSIGNMENTS = sorted({os.path.basename(os.path.dirname(p)) for p in
                       __import__("glob").glob(os.path.join(ROOT, "source", "*", "*.ipynb"))})
-
-
-def source_notebook(assignment):
-    return nbformat.read(os.path.join(ROOT, "source", assignment, f"{assignment}.ipynb"), as_version=4)
-
-
-def define(code: str, name: str):
-    """Run a solution cell as a notebook would (module __main__) and fetch its function."""
-    namespace = {"__name__": "__main__", "torch": torch, "nn": torch.nn}
-    exec(compile(code, f"<cell {name}>", "exec"), namespace)
-    return namespace[name]
 
 
 def graded_tests(notebook):
@@ -41,10 +29,14 @@ def test_wrong_answer_fails_its_check(answer):
 
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
-def test_source_solutions_pass_the_grader(assignment):
+def test_source_solutions_pass_the_self_check_and_the_grader(assignment, capsys):
     notebook = source_notebook(assignment)
     for cell_id, code in solution_cells(notebook).items():
-        grade(grade_path(notebook, f"test_{cell_id}"), define(code, cell_id))
+        answer = define(code, cell_id)
+        path = grade_path(notebook, f"test_{cell_id}")
+        load_exercise(path)(answer)
+        assert "Correct" in capsys.readouterr().out
+        grade(path, answer)
 
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
