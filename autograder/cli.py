@@ -3,6 +3,10 @@ import argparse
 import os
 import re
 import sys
+import warnings
+
+# nbgrader's gradebook session emits SQLAlchemy autoflush notices that say nothing to instructors.
+warnings.filterwarnings("ignore", message="Object of type <Submitted")
 
 from . import build_source, pipeline
 from .course_dir import assignments

@@ -5,8 +5,13 @@ region, and a failing cell's traceback quotes the hidden line that raised. This 
 drops the region (reusing nbgrader's own ClearHiddenTests) and cuts tracebacks of graded cells
 down to the error's name and message, which our checks write for the student.
 """
+import textwrap
+
 from nbgrader.preprocessors import ClearHiddenTests
 from nbgrader import utils
+
+
+WIDTH = 100
 
 
 class HideHiddenTests(ClearHiddenTests):
@@ -15,5 +20,7 @@ class HideHiddenTests(ClearHiddenTests):
             self._remove_hidden_test_region(cell)
             for output in cell.get("outputs", []):
                 if output.get("output_type") == "error":
-                    output["traceback"] = [f"{output.get('ename', 'Error')}: {output.get('evalue', '')}"]
+                    message = f"{output.get('ename', 'Error')}: {output.get('evalue', '')}"
+                    # feedback HTML shows tracebacks unwrapped; keep each line readable
+                    output["traceback"] = ["\n".join(textwrap.fill(line, WIDTH) for line in message.splitlines())]
         return cell, resources

@@ -5,6 +5,7 @@ result. A submission that cannot be graded is reported and skipped; it never sto
 """
 import csv
 import os
+import re
 from dataclasses import dataclass, field
 
 from .course_dir import assignments, open_api, submitted_students
@@ -25,10 +26,15 @@ class GradingReport:
         return out
 
 
-def _last_error_line(result: dict) -> str:
-    text = (result.get("error") or result.get("log") or "unknown error").strip().splitlines()
-    interesting = [line for line in text if "Error" in line or "error" in line]
-    return (interesting or text or ["unknown error"])[-1].strip()
+EXCEPTION_LINE = re.compile(r"^\s*(?:[\w]+\.)*(\w*(?:Error|Exception|Exit)): (.+)$")
+
+
+def _root_cause(result: dict) -> str:
+    """The last exception nbgrader logged before its summary ("NotJSONError: ...")."""
+    text = f"{result.get('log') or ''}\n{result.get('error') or ''}"
+    causes = [f"{m.group(1)}: {m.group(2).strip()}" for m in map(EXCEPTION_LINE.match, text.splitlines())
+              if m and m.group(1) != "NbGraderException"]
+    return causes[-1] if causes else (text.strip().splitlines() or ["unknown error"])[-1].strip()
 
 
 def generate_release(root: str, only: list[str] | None = None) -> list[str]:
@@ -53,7 +59,7 @@ def autograde(root: str, assignment: str, students: list[str] | None = None) -> 
         if result["success"]:
             report.graded.append(student)
         else:
-            report.failed[student] = _last_error_line(result)
+            report.failed[student] = _root_cause(result)
     return report
 
 
@@ -64,7 +70,7 @@ def generate_feedback(root: str, assignment: str, students: list[str]) -> dict[s
     for student in students:
         result = api.generate_feedback(assignment, student, force=True)
         if not result["success"]:
-            problems[student] = _last_error_line(result)
+            problems[student] = _root_cause(result)
     return problems
 
 
