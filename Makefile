@@ -20,8 +20,14 @@ $(VENV)/.installed: requirements-lock.txt pyproject.toml
 release: setup
 	$(BIN)/autograd-course release
 
+# Students work in workspace/, a copy of release/ that is never overwritten: release/ stays
+# exactly what nbgrader generated, and answers survive a `git pull` or a new release.
+WORKSPACE ?= workspace
+
 lab: release
-	cd release && ../$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) --no-browser
+	@for f in release/*/*; do d="$(WORKSPACE)/$${f#release/}"; \
+	  [ -e "$$d" ] || { mkdir -p "$$(dirname "$$d")"; cp "$$f" "$$d"; echo "new in $(WORKSPACE)/: $${f#release/}"; }; done
+	cd $(WORKSPACE) && $(CURDIR)/$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) --no-browser
 
 # The browser test drives Debian's Chromium; install it when it is missing and we may.
 browser-deps:
@@ -33,4 +39,4 @@ test: setup browser-deps
 	$(BIN)/pytest --nbval
 
 clean:
-	rm -rf $(VENV) submitted autograded feedback gradebook.db test-artifacts
+	rm -rf $(VENV) submitted autograded feedback gradebook.db test-artifacts grades.csv
