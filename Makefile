@@ -27,7 +27,8 @@ WORKSPACE ?= workspace
 lab: release
 	@for f in release/*/*; do d="$(WORKSPACE)/$${f#release/}"; \
 	  [ -e "$$d" ] || { mkdir -p "$$(dirname "$$d")"; cp "$$f" "$$d"; echo "new in $(WORKSPACE)/: $${f#release/}"; }; done
-	cd $(WORKSPACE) && $(CURDIR)/$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) --no-browser
+	cd $(WORKSPACE) && $(CURDIR)/$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) \
+	  --no-browser $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 # The browser test drives Debian's Chromium; install it when it is missing and we may.
 browser-deps:
