@@ -95,6 +95,9 @@ UNEXECUTED_CELLS = """() => {
 
 EXERCISE_LESSON = "02_backward/02_backward.ipynb"
 EXERCISE_STUB = "def grad_via_backward(f, x):"
+WRONG_ANSWER = ("def grad_via_backward(f, x):\n"   # forgot requires_grad
+                "    f(x).backward()\n"
+                "    return x.grad")
 EXERCISE_ANSWER = ("def grad_via_backward(f, x):\n"
                    "    x = x.detach().clone().requires_grad_(True)\n"
                    "    f(x).backward()\n"
@@ -182,27 +185,39 @@ def test_run_all_shows_the_whole_lesson(run_lesson, path):
     expect(validate).to_be_visible()
 
 
-def test_typed_answer_passes_its_self_check(run_lesson):
+def _answer_and_check(page, exercise, check, answer: str):
+    """Type an answer as a student would, run it, run its check; return the check's output."""
+    exercise.locator(".cm-content").click()
+    page.keyboard.press("ControlOrMeta+a")
+    # insert_text puts the text in as one input, like a paste, so the editor's auto-indent on
+    # Enter cannot double the indentation that the answer already has.
+    page.keyboard.insert_text(answer)
+    expect(exercise.locator(".cm-content")).to_have_text(answer.replace("\n", ""), use_inner_text=False)
+    page.keyboard.press("Shift+Enter")  # run the answer, move to the check
+    expect(check).to_have_class(re.compile(r"\bjp-mod-selected\b"))
+    page.keyboard.press("Shift+Enter")  # run the check
+    page.wait_for_function(RUN_FINISHED, timeout=60_000)
+    return check.locator(".jp-OutputArea-output")
+
+
+def test_typed_answers_get_their_verdicts(run_lesson):
+    """A wrong answer is told its autograd mistake; the corrected answer passes."""
     page = run_lesson(EXERCISE_LESSON)
     cells = page.locator(".jp-Notebook .jp-Cell")
     exercise = cells.filter(has=page.locator(".jp-InputArea", has_text=EXERCISE_STUB))
     expect(exercise).to_have_count(1)
     check = exercise.locator("xpath=following-sibling::div[contains(@class, 'jp-Cell')][1]")
     expect(check.locator(".jp-OutputArea-output")).to_contain_text("Not attempted yet")
+    os.makedirs(SCREENSHOTS, exist_ok=True)
 
-    exercise.locator(".cm-content").click()
-    page.keyboard.press("ControlOrMeta+a")
-    # insert_text puts the text in as one input, like a paste, so the editor's auto-indent on
-    # Enter cannot double the indentation that the answer already has.
-    page.keyboard.insert_text(EXERCISE_ANSWER)
-    expect(exercise.locator(".cm-content")).to_have_text(EXERCISE_ANSWER.replace("\n", ""), use_inner_text=False)
-    page.keyboard.press("Shift+Enter")  # run the answer, move to the check
-    expect(check).to_have_class(re.compile(r"\bjp-mod-selected\b"))
-    page.keyboard.press("Shift+Enter")  # run the check
-    page.wait_for_function(RUN_FINISHED, timeout=60_000)
-    output = check.locator(".jp-OutputArea-output")
+    output = _answer_and_check(page, exercise, check, WRONG_ANSWER)
+    expect(output).to_contain_text("Incorrect", timeout=30_000)
+    expect(output).to_contain_text("does not require grad")
+    check.scroll_into_view_if_needed()
+    page.screenshot(path=os.path.join(SCREENSHOTS, "02_backward-grad_via_backward-incorrect.png"))
+
+    output = _answer_and_check(page, exercise, check, EXERCISE_ANSWER)
     expect(output).to_contain_text("Correct:", timeout=30_000)
     expect(output).not_to_contain_text("Incorrect")
     check.scroll_into_view_if_needed()
-    os.makedirs(SCREENSHOTS, exist_ok=True)
     page.screenshot(path=os.path.join(SCREENSHOTS, "02_backward-grad_via_backward-correct.png"))
