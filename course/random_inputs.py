@@ -36,3 +36,8 @@ def away_from_zero(rng: torch.Generator, shape, dtype=torch.float32, low=0.5, hi
     magnitude = tensor(rng, shape, torch.float64, low, high)
     sign = torch.where(torch.rand(shape, generator=rng) < 0.5, -1.0, 1.0).to(torch.float64)
     return (magnitude * sign).to(dtype).requires_grad_(requires_grad)
+
+
+def float_dtype(rng: torch.Generator) -> torch.dtype:
+    """float32 or float64: checks must hold in both, with each dtype's own tolerance."""
+    return (torch.float32, torch.float64)[integer(rng, 0, 1)]

@@ -10,6 +10,14 @@ import torch
 from .mistakes import Mistake
 
 
+NO_AUTOGRAD_GRAD = "this exercise is about backward() and .grad: don't call torch.autograd.grad here."
+
+
+def oracle_leaf(x: torch.Tensor) -> torch.Tensor:
+    """The check's own copy of an input, so nothing the answer did to ``x`` touches the expected value."""
+    return x.detach().clone().requires_grad_(True)
+
+
 @contextmanager
 def forbidden(owner, attr: str, why: str):
     """Make ``owner.attr`` raise a Mistake for the duration, e.g. a ready-made jacobian()."""

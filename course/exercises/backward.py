@@ -8,10 +8,9 @@ import torch
 from .. import random_inputs as rand
 from ..diagnose import diagnose_gradient
 from ..exercise import Exercise
-from ..mistakes import Mistake
-from ..technique import forbidden, inputs_kept, snapshot
+from ..mistakes import Mistake, require
+from ..technique import NO_AUTOGRAD_GRAD, forbidden, inputs_kept, oracle_leaf, snapshot
 
-NO_AUTOGRAD_GRAD = "this exercise is about backward() and .grad: don't call torch.autograd.grad here."
 
 SCALAR_FUNCTIONS = [
     ("sum of sin(x) * x**2", lambda t: (torch.sin(t) * t**2).sum()),
@@ -26,36 +25,25 @@ VECTOR_FUNCTIONS = [
 ]
 
 
-def _leaf(x: torch.Tensor) -> torch.Tensor:
-    """The oracle's own copy, so nothing the answer did to ``x`` can touch the expected value."""
-    return x.detach().clone().requires_grad_(True)
 
-
-def _float_dtype(rng) -> torch.dtype:
-    return (torch.float32, torch.float64)[rand.integer(rng, 0, 1)]
-
-
-def _require(problem: str | None) -> None:
-    if problem:
-        raise Mistake(problem)
 
 
 def _grad_via_backward(answer, rng):
-    x = rand.tensor(rng, rand.shape(rng), _float_dtype(rng))
+    x = rand.tensor(rng, rand.shape(rng), rand.float_dtype(rng))
     for description, f in SCALAR_FUNCTIONS:
         before = snapshot(x)
         with forbidden(torch.autograd, "grad", NO_AUTOGRAD_GRAD):
             got = answer(f, x)
         inputs_kept(before, [x], ["x"])
-        x0 = _leaf(x)
+        x0 = oracle_leaf(x)
         (expected,) = torch.autograd.grad(f(x0), x0)
-        _require(diagnose_gradient(expected, got, f"the gradient of the {description}"))
+        require(diagnose_gradient(expected, got, f"the gradient of the {description}"))
 
 
 def _vjp(answer, rng):
-    x = rand.tensor(rng, (rand.integer(rng, 2, 6),), _float_dtype(rng))
+    x = rand.tensor(rng, (rand.integer(rng, 2, 6),), rand.float_dtype(rng))
     for description, f in VECTOR_FUNCTIONS:
-        x0 = _leaf(x)
+        x0 = oracle_leaf(x)
         y0 = f(x0)
         v = rand.tensor(rng, y0.shape, x.dtype)
         before = snapshot(x, v)
@@ -68,7 +56,7 @@ def _vjp(answer, rng):
                 diagnose_gradient(from_sum, got) is None and diagnose_gradient(expected, got) is not None:
             raise Mistake(f"for y = {description}, your result is the gradient of y.sum(), as if v were all "
                           "ones: pass the vector as backward(gradient=v).")
-        _require(diagnose_gradient(expected, got, f"v^T J for y = {description}"))
+        require(diagnose_gradient(expected, got, f"v^T J for y = {description}"))
 
 
 def _pair(got, names: str):
@@ -78,34 +66,34 @@ def _pair(got, names: str):
 
 
 def _grads_with_intermediate(answer, rng):
-    x = rand.tensor(rng, rand.shape(rng), _float_dtype(rng))
+    x = rand.tensor(rng, rand.shape(rng), rand.float_dtype(rng))
     before = snapshot(x)
     dy_dx, dy_dh = _pair(answer(x), "dy_dx, dy_dh")
     inputs_kept(before, [x], ["x"])
-    x0 = _leaf(x)
+    x0 = oracle_leaf(x)
     h0 = torch.tanh(x0)
     expected_x, expected_h = torch.autograd.grad((h0**2 * x0).sum(), [x0, h0])
     if dy_dh is None:
         raise Mistake("dy_dh is None: h is not a leaf, so autograd frees its gradient. "
                       "Call h.retain_grad() before backward().")
-    _require(diagnose_gradient(expected_x, dy_dx, "dy_dx"))
-    _require(diagnose_gradient(expected_h, dy_dh, "dy_dh"))
+    require(diagnose_gradient(expected_x, dy_dx, "dy_dx"))
+    require(diagnose_gradient(expected_h, dy_dh, "dy_dh"))
 
 
 def _two_losses(answer, rng):
-    x = rand.tensor(rng, rand.shape(rng), _float_dtype(rng))
+    x = rand.tensor(rng, rand.shape(rng), rand.float_dtype(rng))
     before = snapshot(x)
     g1, g2 = _pair(answer(x), "grad of loss1, grad of loss2")
     inputs_kept(before, [x], ["x"])
     if g1 is not None and g1 is g2:
         raise Mistake("both gradients are the same tensor object: backward() adds into .grad in place, "
                       "so keep a .clone() of the first one before the second backward().")
-    x0 = _leaf(x)
+    x0 = oracle_leaf(x)
     h0 = torch.sin(x0) * x0
     (expected_1,) = torch.autograd.grad(h0.sum(), x0, retain_graph=True)
     (expected_2,) = torch.autograd.grad((h0**2).mean(), x0)
-    _require(diagnose_gradient(expected_1, g1, "the gradient of loss1"))
-    _require(diagnose_gradient(expected_2, g2, "the gradient of loss2", stale=expected_1))
+    require(diagnose_gradient(expected_1, g1, "the gradient of loss1"))
+    require(diagnose_gradient(expected_2, g2, "the gradient of loss2", stale=expected_1))
 
 
 JACOBIAN_FUNCTIONS = [
@@ -129,7 +117,7 @@ def _jacobian_rows(answer, rng):
                 diagnose_gradient(expected.cumsum(0), got) is None:
             raise Mistake(f"for f = {description}, each row of your Jacobian includes the rows above it: "
                           "x.grad accumulated across backward() calls. Reset it before each row.")
-        _require(diagnose_gradient(expected, got, f"the Jacobian of f = {description}"))
+        require(diagnose_gradient(expected, got, f"the Jacobian of f = {description}"))
 
 
 def hand_written_f(x: torch.Tensor) -> torch.Tensor:
@@ -144,7 +132,7 @@ def _hand_derivative(answer, rng):
     with forbidden(torch.autograd, "grad", no_autograd), forbidden(torch.autograd, "backward", no_autograd):
         got = answer(x)
     inputs_kept(before, [x], ["x"])
-    x0 = _leaf(x)
+    x0 = oracle_leaf(x)
     (expected,) = torch.autograd.grad(hand_written_f(x0).sum(), x0)
     problem = diagnose_gradient(expected, got, "your derivative")
     if problem:

@@ -13,17 +13,10 @@ from .. import random_inputs as rand
 from ..diagnose import diagnose_gradient, diagnose_tensor, diagnose_values
 from ..exercise import Exercise
 from ..graph_walk import walk_graph
-from ..mistakes import Mistake
+from ..mistakes import Mistake, require
 from ..technique import forbidden, inputs_kept, snapshot
 
 
-def _require(problem: str | None) -> None:
-    if problem:
-        raise Mistake(problem)
-
-
-def _float_dtype(rng) -> torch.dtype:
-    return (torch.float32, torch.float64)[rand.integer(rng, 0, 1)]
 
 
 # ---------------------------------------------------------------- make_leaf
@@ -58,7 +51,7 @@ def _make_leaf(answer, rng):
         if isinstance(got, torch.Tensor) and got.dtype != torch.float64:
             raise Mistake(f"{what} has dtype {got.dtype}: make it torch.float64, whatever the data's own "
                           "dtype (dtype=torch.float64 when you create it).")
-        _require(diagnose_tensor(expected, got, what))
+        require(diagnose_tensor(expected, got, what))
         if not got.requires_grad:
             raise Mistake(f"{what} does not require grad: pass requires_grad=True or call "
                           ".requires_grad_() on the new tensor.")
@@ -66,7 +59,7 @@ def _make_leaf(answer, rng):
             raise Mistake(f"{what} is not a leaf: its grad_fn is {type(got.grad_fn).__name__}, so its .grad "
                           "would stay None after backward(). An operation after requires_grad (such as "
                           ".double() or .to()) is recorded; convert the dtype first, then require grad.")
-        _require(diagnose_values(expected, got, what))
+        require(diagnose_values(expected, got, what))
 
 
 # ---------------------------------------------------------------- grad_fn_names
@@ -91,7 +84,7 @@ CONSTANT_FIRST = [
 
 def _random_chain(rng):
     """A leaf x, the output y, y written out, and the grad_fn names PyTorch gave each step."""
-    x = rand.tensor(rng, rand.shape(rng), _float_dtype(rng), requires_grad=True)
+    x = rand.tensor(rng, rand.shape(rng), rand.float_dtype(rng), requires_grad=True)
     c = rand.tensor(rng, x.shape, x.dtype)
     length = rand.integer(rng, 2, 6)
     ops = [CHAIN_OPS[rand.integer(rng, 0, len(CHAIN_OPS) - 1)] for _ in range(length - 1)]
@@ -303,7 +296,7 @@ REQUIRED_OPS = [("Log", "log(x^2)"), ("Sin", "sin(x)")]
 
 
 def _build_f(answer, rng):
-    x = rand.away_from_zero(rng, rand.shape(rng), _float_dtype(rng))
+    x = rand.away_from_zero(rng, rand.shape(rng), rand.float_dtype(rng))
     flat = x.view(-1)  # both signs, always: log(x) and log(x**2) differ only for x < 0
     flat[0], flat[1] = -flat[0].abs(), flat[1].abs()
     x.requires_grad_(True)
@@ -312,14 +305,14 @@ def _build_f(answer, rng):
     inputs_kept(before, [x], ["x"])
     x0 = before[0]
     expected = reference_f(x0)
-    _require(diagnose_tensor(expected, got, "f(x)"))
+    require(diagnose_tensor(expected, got, "f(x)"))
     if got.grad_fn is None:
         raise Mistake("f(x) has no grad_fn: autograd recorded nothing. Compute with torch operations on x "
                       "itself (no .item(), .numpy(), math.*, .detach() or torch.no_grad()).")
     if x.grad is not None:
         raise Mistake("x.grad is set: your function called backward(). Return f(x) and let the caller "
                       "decide what to do with the graph.")
-    _require(diagnose_values(expected, got, "f(x)"))
+    require(diagnose_values(expected, got, "f(x)"))
     graph = walk_graph(got)
     leaves = [n.tensor for n in graph.nodes if n.kind == "leaf"]
     if not any(leaf is x for leaf in leaves):
@@ -333,7 +326,7 @@ def _build_f(answer, rng):
                           f"through it. Nodes found: {sorted(set(labels))}.")
     (grad,) = torch.autograd.grad(got.sum(), x)
     (expected_grad,) = torch.autograd.grad(expected.sum(), x0)
-    _require(diagnose_gradient(expected_grad, grad, "the gradient of f at x"))
+    require(diagnose_gradient(expected_grad, grad, "the gradient of f at x"))
 
 
 make_leaf = Exercise("make_leaf", _make_leaf, [

@@ -15,17 +15,10 @@ from .. import random_inputs as rand
 from ..compare import close
 from ..diagnose import diagnose_gradient, diagnose_tensor, diagnose_values
 from ..exercise import Exercise
-from ..mistakes import Mistake
+from ..mistakes import Mistake, require
 from ..technique import inputs_kept, snapshot
 
 
-def _float_dtype(rng) -> torch.dtype:
-    return (torch.float32, torch.float64)[rand.integer(rng, 0, 1)]
-
-
-def _require(problem: str | None) -> None:
-    if problem:
-        raise Mistake(problem)
 
 
 @contextmanager
@@ -68,7 +61,7 @@ def _mlp_with_dropout(rng, dtype) -> nn.Sequential:
 
 
 def _evaluate(answer, rng):
-    dtype = _float_dtype(rng)
+    dtype = rand.float_dtype(rng)
     for training in (True, False):
         model = _mlp_with_dropout(rng, dtype).train(training)
         x = rand.tensor(rng, (rand.integer(rng, 2, 5), model[0].in_features), dtype)
@@ -80,7 +73,7 @@ def _evaluate(answer, rng):
         with _grad_mode_kept("evaluate"):
             got = answer(model, x)
         mode = "train" if training else "eval"
-        _require(diagnose_tensor(expected, got, "the output"))
+        require(diagnose_tensor(expected, got, "the output"))
         if got.grad_fn is not None or got.requires_grad:
             raise Mistake(f"the output carries a graph (grad_fn={type(got.grad_fn).__name__}): "
                           "model.eval() changes how layers such as Dropout behave, not whether autograd "
@@ -104,13 +97,13 @@ def _evaluate(answer, rng):
 # --- Exercise: stop_gradient_product ----------------------------------------------------------
 
 def _stop_gradient_product(answer, rng):
-    dtype = _float_dtype(rng)
+    dtype = rand.float_dtype(rng)
     x = rand.tensor(rng, rand.shape(rng), dtype, requires_grad=True)
     before = snapshot(x)
     z = answer(x)
     inputs_kept(before, [x], ["x"])
     x0 = x.detach().clone()
-    _require(diagnose_tensor(x0**3, z, "z"))
+    require(diagnose_tensor(x0**3, z, "z"))
     if not close(z, x0**3):
         raise Mistake("z should equal x * x**2 = x**3 in value: detach() changes which way gradients "
                       "flow, never the values.")
@@ -129,7 +122,7 @@ def _stop_gradient_product(answer, rng):
     if close(got, no_stop * 2 / 3):
         raise Mistake("dz/dx is 2x**2: the gradient flowed through x**2 but not through the plain x "
                       "factor. You detached the wrong factor: keep x, detach x**2.")
-    _require(diagnose_gradient(x0**2, got, "dz/dx"))
+    require(diagnose_gradient(x0**2, got, "dz/dx"))
 
 
 # --- Exercise: to_numpy -------------------------------------------------------------------------
@@ -139,7 +132,7 @@ TO_NUMPY_CASES = ["a leaf that requires grad", "an intermediate result of a grap
 
 
 def _to_numpy(answer, rng):
-    dtype = _float_dtype(rng)
+    dtype = rand.float_dtype(rng)
     for case in TO_NUMPY_CASES:
         t = rand.tensor(rng, rand.shape(rng), dtype, requires_grad=case != TO_NUMPY_CASES[2])
         if case == TO_NUMPY_CASES[1]:
@@ -168,7 +161,7 @@ def _to_numpy(answer, rng):
 # --- Exercise: sgd_step -------------------------------------------------------------------------
 
 def _sgd_step(answer, rng):
-    dtype = _float_dtype(rng)
+    dtype = rand.float_dtype(rng)
     count = rand.integer(rng, 2, 4)
     params = [rand.tensor(rng, rand.shape(rng), dtype, requires_grad=True) for _ in range(count)]
     unused = rand.integer(rng, 0, count - 1)   # no gradient reaches it, like a layer not in the loss
@@ -198,7 +191,7 @@ def _sgd_step(answer, rng):
                           "recorded in the graph. Do it inside `with torch.no_grad():`.")
         if not p.requires_grad:
             raise Mistake(f"{what}.requires_grad is now False: the parameter would stop learning.")
-        _require(diagnose_tensor(o, p, f"{what} after the step"))
+        require(diagnose_tensor(o, p, f"{what} after the step"))
         if g is None:
             if not torch.equal(p.detach(), o):
                 raise Mistake(f"{what} had .grad None (it took no part in the loss), so it must stay as "
@@ -210,7 +203,7 @@ def _sgd_step(answer, rng):
                           "`p -= lr * p.grad`, inside torch.no_grad().")
         if close(p, o + lr * g):
             raise Mistake(f"{what} moved uphill, along +grad: a descent step subtracts lr * grad.")
-        _require(diagnose_values(o - lr * g, p.detach(), f"{what} after the step"))
+        require(diagnose_values(o - lr * g, p.detach(), f"{what} after the step"))
         if p.grad is not None:
             if close(p.grad, g):
                 raise Mistake(f"{what}.grad still holds the gradient used for this step: set it to None "
@@ -237,7 +230,7 @@ def _listed(names: set[str], one: str, many: str) -> str:
 
 
 def _freeze_all_but_last(answer, rng):
-    dtype = _float_dtype(rng)
+    dtype = rand.float_dtype(rng)
     for ends_with_activation in (False, True):
         model = _mlp(rng, dtype, ends_with_activation)
         last = max(i for i, layer in enumerate(model) if list(layer.parameters()))

@@ -14,10 +14,9 @@ from .. import random_inputs as rand
 from ..compare import close, largest_difference
 from ..diagnose import diagnose_gradient, diagnose_tensor
 from ..exercise import Exercise
-from ..mistakes import Mistake
-from ..technique import forbidden, inputs_kept, snapshot
+from ..mistakes import Mistake, require
+from ..technique import NO_AUTOGRAD_GRAD, forbidden, inputs_kept, oracle_leaf, snapshot
 
-NO_AUTOGRAD_GRAD = "this exercise is about backward() and .grad: don't call torch.autograd.grad here."
 
 SCALAR_FUNCTIONS = [
     ("sum of x * sin(x)", lambda t: (t * torch.sin(t)).sum()),      # x used twice
@@ -26,13 +25,6 @@ SCALAR_FUNCTIONS = [
 ]
 
 
-def _require(problem: str | None) -> None:
-    if problem:
-        raise Mistake(problem)
-
-
-def _leaf(x: torch.Tensor) -> torch.Tensor:
-    return x.detach().clone().requires_grad_(True)
 
 
 def _random_mlp(rng, n_in: int, n_out: int) -> nn.Module:
@@ -89,12 +81,12 @@ def _grad_history(answer, rng):
         with forbidden(torch.autograd, "grad", NO_AUTOGRAD_GRAD):
             got = answer(counted, x, k)
         inputs_kept(before, [x], ["x"])
-        x0 = _leaf(x)
+        x0 = oracle_leaf(x)
         (g,) = torch.autograd.grad(f(x0), x0)
         steps = torch.arange(1, k + 1, dtype=x.dtype).reshape((k,) + (1,) * x.dim())
         expected = steps * g
         what = f"the .grad history for f = {description}"
-        _require(diagnose_tensor(expected, got, what))
+        require(diagnose_tensor(expected, got, what))
         if not close(got, expected):
             if close(got, expected[-1].expand_as(expected)):
                 raise Mistake(f"{what}: every row equals the last one. backward() updates x.grad in "
@@ -102,7 +94,7 @@ def _grad_history(answer, rng):
             if close(got, g.expand_as(expected)):
                 raise Mistake(f"{what}: every row is the gradient of one call, so .grad was reset "
                               "between the calls. Here, let it accumulate.")
-        _require(diagnose_gradient(expected, got, what))
+        require(diagnose_gradient(expected, got, what))
         if len(walks) != k:
             raise Mistake(f"backward() went through f {len(walks)} time(s), expected {k}: call "
                           "backward() once per row and read what .grad has accumulated.")
@@ -178,7 +170,7 @@ def _train_step(answer, rng):
         if close(m, j) and not close(m, g):
             raise Mistake(f"{what} equals what .grad held before your code ran: step() came before "
                           "backward(). The order is zero_grad(), forward, backward(), step().")
-        _require(diagnose_gradient(g, m, what, stale=j))
+        require(diagnose_gradient(g, m, what, stale=j))
     value = _number(got_loss, f"the returned loss ({loss_name})")
     if not _same_number(value, float(loss.detach())):
         raise Mistake(f"the returned loss is {value:.6g}, expected {float(loss.detach()):.6g}: return the "
@@ -224,7 +216,7 @@ def _accumulated_grads(answer, rng):
             if close(got, g_last) or close(got, g_last / k):
                 raise Mistake(f"{what} is the gradient of the last micro-batch only: .grad was reset "
                               "inside the loop. Zero it once, before the first micro-batch.")
-        _require(diagnose_gradient(g, got, what, tensor=p, stale=j))
+        require(diagnose_gradient(g, got, what, tensor=p, stale=j))
     if seen != [rows] * k:
         raise Mistake(f"the model ran on batches of {seen} rows; expected one forward pass per "
                       f"micro-batch ({k} of {rows} rows each). Accumulate .grad over the micro-batches.")
@@ -311,8 +303,8 @@ def _fit_linear(answer, rng):
                       f"got {'None: a missing `return`?' if model is None else type(model).__name__}.")
     runs = _functional_run(x, y, steps + 1, lr)
     w, b = runs[steps]
-    _require(diagnose_tensor(w, model.weight.detach(), "the weight"))
-    _require(diagnose_tensor(b, model.bias.detach(), "the bias"))
+    require(diagnose_tensor(w, model.weight.detach(), "the weight"))
+    require(diagnose_tensor(b, model.bias.detach(), "the bias"))
     got_w, got_b = model.weight.detach(), model.bias.detach()
     if _fit_close(got_w, w) and _fit_close(got_b, b):
         return
