@@ -11,6 +11,12 @@ c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedb
 # A hanging submission loses the cell that hangs, not the whole run.
 c.Execute.timeout = 120
 c.Execute.interrupt_on_timeout = True
+c.Execute.error_on_timeout = {
+    "ename": "CellTimeoutError",
+    "evalue": "this cell ran past the time limit and was stopped: an endless loop, or far too much work?",
+    "traceback": ["\x1b[0;31mCellTimeoutError\x1b[0m: this cell ran past the time limit and was stopped: "
+                  "an endless loop, or far too much work?"],
+}
 
 # Feedback shows outcomes and messages, never the hidden tests or their tracebacks.
 c.GenerateFeedback.preprocessors = [

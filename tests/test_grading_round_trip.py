@@ -7,6 +7,7 @@ points of the test it targets (and only those), with its message in the student'
 import html
 import os
 
+import nbformat
 import pytest
 
 from autograder import pipeline
@@ -85,6 +86,12 @@ def test_feedback_shows_messages_but_no_hidden_tests(proof):
         assert answer.expect in html.unescape(page), f"{answer.name}'s message is not in its feedback"
 
 
+def _output_text(proof, student, cell_id):
+    path = os.path.join(proof.root, "autograded", student, proof.assignment, f"{proof.assignment}.ipynb")
+    cell = next(c for c in nbformat.read(path, as_version=4).cells if c.id == cell_id)
+    return "\n".join(str(o.get("evalue", "")) + str(o.get("text", "")) for o in cell.get("outputs", []))
+
+
 def _cell_scores(proof, student):
     return pipeline.cell_scores(proof.root, proof.assignment, student)
 
@@ -99,10 +106,13 @@ def test_bad_inputs_get_clear_outcomes_and_cost_nothing_else(bad_input_proof):
     full = _cell_scores(proof, "solution")
     hangs = _cell_scores(proof, "hangs")
     assert hangs["test_grad_via_backward"] == 0
+    assert "ran past the time limit" in _output_text(proof, "hangs", "test_grad_via_backward")
     assert all(hangs[t] == full[t] for t in full if t.startswith("test_") and t != "test_grad_via_backward")
     crashed = _cell_scores(proof, "crashes_kernel")  # only the cell that killed the kernel loses
     assert crashed["test_vjp"] == 0
+    assert "kernel died" in _output_text(proof, "crashes_kernel", "test_vjp")
     assert all(crashed[t] == full[t] for t in full if t.startswith("test_") and t != "test_vjp")
     cheat = _cell_scores(proof, "patches_torch")
     assert sum(cheat[t] for t in cheat if t.startswith("test_")) == 0
+    assert "grading refused" in _output_text(proof, "patches_torch", "test_vjp")
     assert _cell_scores(proof, "edits_test_cell") == full  # nbgrader restores the locked test cell
