@@ -66,13 +66,18 @@ print("out.requires_grad:", out.requires_grad, "| made by", type(out.grad_fn).__
 #
 # A tensor you create yourself is a **leaf**: no recorded operation made it, so its `grad_fn` is
 # `None`. A tensor made by a recorded operation is a **result**: its `grad_fn` is set and
-# `is_leaf` is `False`. Gradients (lesson 2) are stored only in leaves: they are the inputs you
-# want to adjust.
+# `is_leaf` is `False`.
+#
+# A tensor that does not require grad is always a leaf, even if you computed it: nothing was
+# recorded. Below, `c` is computed, yet it is a leaf.
+#
+# Gradients (lesson 2) are stored only in leaves: they are the inputs you want to adjust.
 
 # %%
 x = torch.tensor(2.0, requires_grad=True)
 y = x**2 + 1
-for name, t in [("x", x), ("y", y)]:
+c = torch.ones(2) * 3        # computed, but nothing here requires grad
+for name, t in [("x", x), ("y", y), ("c", c)]:
     made_by = type(t.grad_fn).__name__ if t.grad_fn is not None else None
     print(f"{name}: is_leaf={t.is_leaf}, grad_fn={made_by}")
 
@@ -144,6 +149,8 @@ quick_check(
 # Complete `make_leaf(data)`. `data` is a list of numbers or a tensor of any dtype; it may even be
 # a result with a `grad_fn`. Return a **new** float64 tensor with the same values that requires
 # grad and is a leaf. It must not share memory with a tensor you were given, nor change it.
+#
+# Tip: `t.detach().clone()` gives an independent copy without history.
 
 # %% solution make_leaf
 def make_leaf(data):
@@ -271,8 +278,9 @@ from autograder import grade; grade("graph.count_nodes", count_nodes)
 # %% [markdown]
 # ## 5. What requires grad, and what does not
 #
-# `t.detach()` returns a new leaf with the same values and no history. It does not require grad,
-# so a result computed from it is a constant as far as autograd knows, and the graph stops there.
+# `t.detach()` returns a new leaf that shares the same storage (no copy) and has no history. It
+# does not require grad, so a result computed from it is a constant as far as autograd knows, and
+# the graph stops there.
 # In the drawing, nothing leads from the multiplication to `scale`:
 
 # %%
@@ -429,12 +437,14 @@ picture
 # ## Summary
 #
 # - Operations are recorded only when some input requires grad; the result then requires grad too.
-# - Leaves are the tensors you create (`grad_fn is None`); results have a `grad_fn`. Only leaves
-#   get `.grad`, so convert the dtype *before* `requires_grad`.
+# - Leaves have `grad_fn is None`: tensors you create, and every tensor that does not require
+#   grad. Results have a `grad_fn`. Only leaves get `.grad`, so convert the dtype *before*
+#   `requires_grad`.
 # - Only floating-point and complex tensors can require grad, and only leaves can change the flag.
 # - `grad_fn.next_functions` leads from the output to the `AccumulateGrad` node of each leaf; a
 #   shared result is one node, reached along several paths.
-# - `detach()` makes a new leaf with no history; `nn.Parameter` requires grad by default.
+# - `detach()` makes a new leaf with no history that shares its storage; `nn.Parameter` requires
+#   grad by default.
 # - The graph is rebuilt on every forward pass, so Python control flow is fine.
 #
 # Next, lesson 2: walking the graph backwards with `backward()`.

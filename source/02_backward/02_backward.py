@@ -5,8 +5,9 @@
 # other half: walking that graph backwards to get gradients.
 #
 # **You will learn** how `backward()` fills `.grad`, why it starts from a scalar, what
-# `gradient=` means, why a graph can only be walked once (unless you say otherwise), how to see
-# the gradient of an intermediate result, and when to use `torch.autograd.grad` instead.
+# `gradient=` means, why a second walk through a graph usually fails (unless you say otherwise),
+# how to see the gradient of an intermediate result, and when to use `torch.autograd.grad`
+# instead.
 #
 # **Time:** about 45 minutes. **Exercises:** six autograded, one written answer.
 #
@@ -106,8 +107,8 @@ from autograder import grade; grade("backward.grad_via_backward", grad_via_backw
 # ## 2. `backward()` starts from a scalar
 #
 # A gradient answers "how does *one number* change when each input moves?". Called without
-# arguments, `backward()` assumes its output is that one number. On a vector output it stops,
-# and this is PyTorch's own message:
+# arguments, `backward()` assumes its output is that one number. On an output with more than one
+# element it stops, and this is PyTorch's own message:
 
 # %%
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -128,8 +129,9 @@ quick_check(
 # ## 3. `gradient=`: a vector-Jacobian product
 #
 # For a vector output $y = f(x)$, the full derivative is the Jacobian $J$, with one row per
-# output. `y.backward(gradient=v)` does not build $J$: it computes $v^\top J$ directly, which is
-# what the chain rule needs when $y$ feeds into a later scalar $L$ with $\partial L / \partial y = v$.
+# output and one column per input, $J_{ij} = \partial y_i / \partial x_j$.
+# `y.backward(gradient=v)` does not build $J$: it computes $v^\top J$ directly, which is what
+# the chain rule needs when $y$ feeds into a later scalar $L$ with $\partial L / \partial y = v$.
 # Reducing with `.sum()` first is the special case $v = (1, \dots, 1)$.
 
 # %%
@@ -143,7 +145,8 @@ print("v^T J =", x.grad)     # [2*1*1, 2*2*0.1, 2*3*0.01]
 # ### Exercise 2: a vector-Jacobian product
 #
 # Complete `vjp(f, x, v)`: `f` maps a vector to a vector, `v` has the shape of `f(x)`. Return
-# $v^\top J$ at `x`, using `backward(gradient=...)`.
+# $v^\top J$ at `x`, using `backward(gradient=...)`. `x` does not require grad; do not change `x`
+# or `v`: work on a copy.
 
 # %% solution vjp
 def vjp(f, x, v):
@@ -188,8 +191,11 @@ print("x.grad =", x.grad)    # chain rule: 2h * 3
 # %% [markdown]
 # ### Exercise 3: the gradient of an intermediate
 #
-# For $h = \tanh(x)$ and $y = \sum h^2 \cdot x$, complete `grads_with_intermediate(x)` so that
+# For $h = \tanh(x)$ and $y = \sum_i h_i^2\,x_i$, complete `grads_with_intermediate(x)` so that
 # it returns the pair `(dy_dx, dy_dh)`, both from one call to `backward()`.
+#
+# `x` does not require grad and must not change: work on a copy. Return two tensors shaped like
+# `x`, with `dy_dh` as `h.grad` gives it.
 
 # %% solution grads_with_intermediate
 def grads_with_intermediate(x):
@@ -212,7 +218,7 @@ from autograder import grade; grade("backward.grads_with_intermediate", grads_wi
 # ## 5. The graph is freed after `backward()`
 #
 # To save memory, `backward()` frees the values the graph saved for the backward pass. A second
-# walk through the same graph fails:
+# walk fails as soon as a node needs a value that was freed (most do):
 
 # %%
 x = torch.tensor(2.0, requires_grad=True)
@@ -248,7 +254,7 @@ quick_check(
 #
 # For $h = \sin(x) \cdot x$, `loss1 = h.sum()` and `loss2 = (h**2).mean()`, complete
 # `two_losses(x)` to return the pair (gradient of `loss1`, gradient of `loss2`) with respect to
-# `x`, computing `h` only once.
+# `x`, computing `h` only once. `x` does not require grad; do not change `x`: work on a copy.
 
 # %% solution two_losses
 def two_losses(x):
@@ -273,7 +279,7 @@ from autograder import grade; grade("backward.two_losses", two_losses)
 # ## 6. `torch.autograd.grad`: gradients without `.grad`
 #
 # `backward()` writes into `.grad` of every leaf, adding to what is there. `torch.autograd.grad`
-# instead *returns* the gradients of the inputs you name, and touches no `.grad` at all. It
+# instead *returns* the gradients of the inputs you name, and touches no leaf's `.grad`. It
 # takes `grad_outputs=` where `backward()` takes `gradient=`.
 
 # %%
@@ -288,7 +294,8 @@ print("x.grad:  ", x.grad)
 #
 # Each row of the Jacobian of $f: \mathbb{R}^n \to \mathbb{R}^m$ is the gradient of one output.
 # Complete `jacobian_rows(f, x)` to return the $m \times n$ Jacobian at `x`, one `backward()` (or
-# `torch.autograd.grad`) call per row. PyTorch's `jacobian()` is off limits here.
+# `torch.autograd.grad`) call per row. PyTorch's `jacobian()` is off limits here. `x` does not
+# require grad; do not change `x`: work on a copy.
 
 # %% solution jacobian_rows
 def jacobian_rows(f, x):
