@@ -111,12 +111,13 @@ print("recording now:", torch.is_grad_enabled())
 # %% [markdown]
 # Called as a plain function, `torch.set_grad_enabled(False)` switches recording off until you
 # switch it on again, for every cell that follows. Prefer the `with` form.
-#
+
+# %% [markdown]
 # ## 3. `torch.inference_mode()`: stricter, for pure prediction
 #
 # `inference_mode()` also stops the recording, and goes further: it skips the bookkeeping (such
-# as version counters) that would let its results join a graph later. That makes it a little
-# faster, and marks its results for good as *inference tensors*.
+# as version counters) that autograd needs before it can save a tensor for backward. That makes
+# it a little faster, and marks its results for good as *inference tensors*.
 
 # %%
 with torch.inference_mode():
@@ -127,8 +128,9 @@ print("inference_mode: requires_grad =", y_inf.requires_grad, " is_inference =",
 print("no_grad:        requires_grad =", y_ng.requires_grad, " is_inference =", y_ng.is_inference())
 
 # %% [markdown]
-# The price: an inference tensor can never take part in a computation autograd records. A
-# `no_grad()` result can, as a constant. Here is PyTorch's own message:
+# The price: autograd cannot save an inference tensor for backward, so any recorded operation
+# that needs its value (such as the multiplication below) refuses it. A `no_grad()` result
+# works anywhere, as a constant. Here is PyTorch's own message:
 
 # %%
 with torch.inference_mode():
@@ -183,7 +185,8 @@ print("training =", model.training, " same output twice:", torch.equal(first, se
 
 # %% [markdown]
 # To evaluate, you want both: eval mode for the layers, `no_grad()` for autograd.
-#
+
+# %% [markdown]
 # ### Exercise 1: evaluate a model
 #
 # Complete `evaluate(model, x)`: return `model(x)` computed in eval mode and without a graph
@@ -286,11 +289,10 @@ from autograder import grade; grade("no_grad.stop_gradient_product", stop_gradie
 ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### `.data`: the old way, and why not
-#
-# Older code uses `.data` where we use `detach()`. Both share storage, but only `detach()`
-# tells autograd when you change the values in place. Sigmoid's backward uses its own output;
-# change that output through `detach()` and `backward()` refuses, naming the culprit:
+# **`.data`: the old way, and why not.** Older code uses `.data` where we use `detach()`. Both
+# share storage, but only `detach()` tells autograd when you change the values in place.
+# Sigmoid's backward uses its own output; change that output through `detach()` and
+# `backward()` refuses, naming the culprit:
 
 # %%
 a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -346,7 +348,8 @@ print("the array after an in-place update of t:", saved)
 # ### Exercise 3: a NumPy snapshot
 #
 # Complete `to_numpy(t)`: return a NumPy array with the values, shape and dtype of `t`, for any
-# tensor `t` (requiring grad or not), that later in-place changes to `t` do not affect.
+# CPU floating-point tensor `t` (requiring grad or not), that later in-place changes to `t` do
+# not affect.
 
 # %% solution to_numpy
 def to_numpy(t):
@@ -364,9 +367,10 @@ from autograder import grade; grade("no_grad.to_numpy", to_numpy)
 # %% [markdown]
 # ## 7. Updating parameters by hand
 #
-# A gradient descent step moves each parameter against its gradient: $w \leftarrow w -
-# \mathrm{lr} \cdot \nabla w$. Written naively, it fails. Changing a leaf that requires grad in
-# place while autograd records is refused: the update itself would become part of the graph.
+# A gradient descent step moves each parameter against its gradient:
+# $w \leftarrow w - \mathrm{lr} \cdot \partial L / \partial w$. Written naively, it fails.
+# Changing a leaf that requires grad in place while autograd records is refused: the update
+# itself would become part of the graph.
 
 # %%
 w = torch.tensor([1.0, -2.0], requires_grad=True)
@@ -421,11 +425,10 @@ plt.close(fig)
 fig
 
 # %% [markdown]
-# ### Keep the number, not the tensor
-#
-# Why `loss.item()` above? `total_loss += loss` adds *tensors*, and autograd records the sum:
-# `total_loss` gets a `grad_fn`, and its graph reaches back into every batch, keeping all their
-# saved values in memory for as long as `total_loss` lives.
+# **Keep the number, not the tensor.** Why `loss.item()` above? `total_loss += loss` adds
+# *tensors*, and autograd records the sum: `total_loss` gets a `grad_fn`, and its graph reaches
+# back into every batch, keeping all their saved values in memory for as long as `total_loss`
+# lives.
 
 # %%
 w = torch.tensor([1.0, -2.0, 0.5], requires_grad=True)
@@ -478,8 +481,9 @@ from autograder import grade; grade("no_grad.sgd_step", sgd_step)
 # ## 8. Freezing parameters
 #
 # Fine-tuning often trains only the last layer of a pretrained network. `requires_grad_(False)`
-# on a parameter freezes it: autograd records nothing through it, and `backward()` leaves its
-# `.grad` at None. Unlike `no_grad()`, this is a property of the tensor, and it lasts.
+# on a parameter freezes it: `backward()` computes no gradient for it and leaves its `.grad` at
+# None. If nothing before it requires grad either, its operations are not recorded at all.
+# Unlike `no_grad()`, this is a property of the tensor, and it lasts.
 
 # %%
 torch.manual_seed(0)
@@ -543,8 +547,8 @@ from autograder import grade; grade("no_grad.freeze_all_but_last", freeze_all_bu
 #
 # - `torch.no_grad()` (a `with` block or a decorator) records nothing: results have no
 #   `grad_fn`. `torch.set_grad_enabled(flag)` does the same when `flag` is False.
-# - `torch.inference_mode()` is stricter: its results are inference tensors that can never join
-#   a graph (clone them if they must).
+# - `torch.inference_mode()` is stricter: its results are inference tensors, which autograd
+#   cannot save for backward or change in place outside inference mode (clone them).
 # - `model.eval()` changes how layers compute, not whether autograd records; evaluate with both.
 # - `detach()` cuts one tensor out of the graph but shares its storage; `detach().clone()`
 #   copies. Prefer `detach()` to `.data`, which can silently give wrong gradients.

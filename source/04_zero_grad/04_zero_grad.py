@@ -1,5 +1,5 @@
 # %% [markdown]
-# # Lesson 4: reading and zeroing `.grad`
+# # Lesson 4: Reading and zeroing `.grad`
 #
 # In lesson 2 you saw that `backward()` *adds* into `.grad`. This lesson is about living with
 # that: reading `.grad`, resetting it, and putting the reset in the right place in a training loop.
@@ -64,10 +64,10 @@ for call in range(1, 4):
     print(f"after backward #{call}: x.grad = {x.grad.item()}")
 
 # %% [markdown]
-# Why add? Because a leaf used twice must receive the sum of both paths. In $y = 3x + x^2$, the
-# leaf `x` feeds two operations. Each path sends its part of the gradient back ($3$ and $2x$), and
-# both arrive at the same node, `AccumulateGrad`, which adds them into `x.grad`:
-# $3 + 2 \cdot 1.5 = 6$.
+# A leaf used twice does not rely on this adding. In $y = 3x + x^2$, the leaf `x` feeds two
+# operations, and each path sends its part of the gradient back ($3$ and $2x$). Within one pass,
+# autograd first sums what arrives along every path ($3 + 2 \cdot 1.5 = 6$), then `AccumulateGrad`
+# runs once and adds that sum into `x.grad`.
 
 # %%
 x = torch.tensor(1.5, requires_grad=True)
@@ -80,9 +80,23 @@ draw_graph(y, names={"x": x, "a": a, "b": b, "y": y},
            title="x is used twice: both paths end in one AccumulateGrad")
 
 # %% [markdown]
-# `AccumulateGrad` cannot tell a second path in one backward pass from a second call to
-# `backward()`: it adds either way. That is what lets you sum gradients on purpose (section 6),
-# and why you must reset `.grad` when you do not want the sum.
+# You can watch it happen. A *prehook* registered on `x`'s `AccumulateGrad` node (reached through
+# `next_functions`, lesson 1) runs just before the node, and sees what the node receives:
+
+# %%
+x = torch.tensor(1.5, requires_grad=True)
+a = x * 3
+y = a + x**2
+received = []
+a.grad_fn.next_functions[0][0].register_prehook(lambda grads: received.append(grads[0].item()))
+y.backward()
+print("AccumulateGrad ran", len(received), "time, and received", received)
+print("x.grad =", x.grad)
+
+# %% [markdown]
+# Across calls, `AccumulateGrad` adds each new sum to what `.grad` already holds. That is what
+# lets you sum gradients on purpose (section 6), and why you must reset `.grad` when you do not
+# want the sum.
 
 # %%
 quick_check(
@@ -213,8 +227,8 @@ optimizer.zero_grad(set_to_none=False)
 print("with set_to_none=False: ", model.weight.grad)
 
 # %% [markdown]
-# Old code was often written for zeros, when that was the default. After `zero_grad()` it now
-# meets `None`:
+# Old code was often written for zeros, when that was the default (before PyTorch 2.0). After
+# `zero_grad()` it now meets `None`:
 
 # %%
 optimizer.zero_grad()
@@ -225,8 +239,9 @@ with shows_error(TypeError):
 
 # %% [markdown]
 # `None` also means "no gradient" to the optimizer: `step()` skips such a parameter entirely. A
-# tensor of zeros is a gradient of zero, and an optimizer with momentum still moves the parameter
-# with what it remembers from earlier steps.
+# tensor of zeros is a gradient of zero, and an optimizer with momentum or weight decay still
+# moves the parameter: momentum with what it remembers from earlier steps, weight decay by
+# shrinking the parameter itself.
 
 # %%
 for set_to_none in (True, False):
@@ -310,7 +325,8 @@ quick_check(
 #
 # Complete `train_step(model, optimizer, x, y, loss_fn)`: one step of training on the batch
 # `(x, y)`, and return the loss of that batch (computed before the step) as a Python float. The
-# check fills `.grad` with leftovers first, as a previous step would leave them.
+# check fills `.grad` with leftovers, as a previous step would leave them: reset the leftover
+# gradients first.
 
 # %% solution train_step
 def train_step(model, optimizer, x, y, loss_fn):
@@ -366,13 +382,15 @@ print("accumulated == full batch:", torch.allclose(model.weight.grad, full_batch
 #         optimizer.step()
 #         optimizer.zero_grad()
 # ```
-#
+
+# %% [markdown]
 # ### Exercise 4: accumulate over micro-batches
 #
 # Complete `accumulated_grads(model, batches, loss_fn)`. `batches` is a list of `(x, y)` pairs,
 # all with the same number of rows, and `loss_fn` averages over rows. Leave in each parameter's
 # `.grad` the gradient of the mean loss over **all** rows, with one forward and one backward
-# pass per micro-batch. The model's `.grad` may hold leftovers. Do not step.
+# pass per micro-batch. The model's `.grad` holds leftovers from an earlier step: reset the
+# leftover gradients first, once, before the first micro-batch. Do not step.
 
 # %% solution accumulated_grads
 def accumulated_grads(model, batches, loss_fn):
@@ -414,11 +432,13 @@ with shows_error(TypeError):
 # `torch.nn.utils.clip_grad_norm_` computes this norm, then rescales every gradient in place so
 # that the norm is at most `max_norm`. Here you compute the norm yourself, without changing any
 # `.grad`.
-#
+
+# %% [markdown]
 # ### Exercise 5: the global gradient norm
 #
 # Complete `grad_norm(model)`: return the global L2 norm of the gradients of all parameters of
-# `model` whose `.grad` is not `None`, as one number. Leave every `.grad` as it is.
+# `model` whose `.grad` is not `None`, as a Python float or a one-element tensor. Leave every
+# `.grad` as it is.
 
 # %% solution grad_norm
 def grad_norm(model):
@@ -438,7 +458,8 @@ from autograder import grade; grade("zero_grad.grad_norm", grad_norm)
 # ## 8. A complete training loop
 #
 # Time to put it together: linear regression, trained by gradient descent.
-#
+
+# %% [markdown]
 # ### Exercise 6: fit a line
 #
 # Complete `fit_linear(x, y, steps, lr)`. `x` has shape `(n, d_in)` and `y` shape `(n, d_out)`.
@@ -478,23 +499,25 @@ from autograder import grade; grade("zero_grad.fit_linear", fit_linear)
 # %% [markdown]
 # ## Written answer
 #
-# **Why does `backward()` add into `.grad` instead of overwriting it?** In two or three
-# sentences, give one reason from inside a single backward pass and one use of it across several
-# calls, and say what the adding costs you in a training loop.
+# **Why does `backward()` add into `.grad` instead of overwriting it?** Give two uses of adding
+# across calls, and say what it costs in a training loop. Answer in two or three sentences.
 
 # %% [markdown] answer why_accumulate points=2
-# Inside one backward pass, a leaf used on several paths must get the sum of the gradients from
-# all paths (the chain rule for several variables), and AccumulateGrad does this by adding into
-# .grad. Because it also adds across calls, you can split a big batch into micro-batches, or
-# combine several losses, and get the sum without extra memory. The cost is that the gradient
-# of the previous step is still there, so every step must reset .grad (zero_grad()) before its
-# backward(), and never between backward() and step().
+# Adding lets several backward() calls build one gradient. First use: gradient accumulation,
+# where a batch too big for memory is split into micro-batches, each loss divided by k gets its
+# own backward(), and one step() applies the full-batch gradient. Second use: several losses, or
+# separate graphs that share parameters (two forward passes through one model, say), each with
+# its own backward(), leave the gradient of their sum without one combined graph in memory. The
+# cost is that the previous step's gradient is still there, so every step must reset .grad
+# (zero_grad()) before its backward(), and never between backward() and step(). (Paths inside one
+# backward pass are not a reason: autograd sums them before AccumulateGrad runs.)
 
 # %% [markdown]
 # ## Summary
 #
 # - `.grad` is `None` until a backward pass reaches the leaf; after that, `backward()` **adds** into it.
-# - Adding is how a leaf used twice gets both paths' gradients, and how micro-batches accumulate.
+# - Within one pass, autograd sums a leaf's paths before `AccumulateGrad` adds into `.grad`; across
+#   calls the sums keep adding up, which is how micro-batches accumulate.
 # - Reset with `.grad.zero_()` (same tensor, zeros) or `.grad = None` (no tensor; code that
 #   expects one raises `TypeError`, and optimizers skip the parameter).
 # - `optimizer.zero_grad()` and `model.zero_grad()` default to `set_to_none=True`.
