@@ -6,13 +6,14 @@ import pytest
 
 from autograder import grade
 from autograder.grade import GradingFailure, load_exercise
+from autograder.course_dir import assignments
 from autograder.wrong_answers import grade_path, load_corpus, solution_cells
+from course.outcome import CheckFailed
 from conftest import ROOT
 from lesson_solutions import define, source_notebook
 
 CORPUS = load_corpus(os.path.join(ROOT, "tests", "wrong_submissions"))
-ASSIGNMENTS = sorted({os.path.basename(os.path.dirname(p)) for p in
-                      __import__("glob").glob(os.path.join(ROOT, "source", "*", "*.ipynb"))})
+ASSIGNMENTS = assignments(ROOT)
 
 
 def graded_tests(notebook):
@@ -21,11 +22,15 @@ def graded_tests(notebook):
 
 @pytest.mark.parametrize("answer", CORPUS, ids=[f"{a.assignment}/{a.name}" for a in CORPUS])
 def test_wrong_answer_fails_its_check(answer):
+    """The grader and the student's self-check both catch it, with the same message."""
     path = grade_path(source_notebook(answer.assignment), answer.test_id)
     with pytest.raises(GradingFailure) as failure:
         grade(path, define(answer.code, answer.replaces))
     assert answer.expect in str(failure.value)
     assert "seed" in str(failure.value)
+    with pytest.raises(CheckFailed) as self_check:
+        load_exercise(path)(define(answer.code, answer.replaces))
+    assert answer.expect in str(self_check.value)
 
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
