@@ -26,9 +26,9 @@ c.GenerateFeedback.preprocessors = [
 ]
 
 # A submission that kills its kernel loses the cell that killed it, not the whole run: autograde's
-# default pipeline, with nbgrader's Execute replaced by autograder.resilient_execute.ResilientExecute.
+# default pipeline, with nbgrader's Execute replaced by autograder.grading.resilient_execute.ResilientExecute.
 c.Autograde.autograde_preprocessors = [
-    "autograder.resilient_execute.ResilientExecute",
+    "autograder.grading.resilient_execute.ResilientExecute",
     "nbgrader.preprocessors.IgnorePattern",
     "nbconvert.preprocessors.ClearMetadataPreprocessor",
     "nbgrader.preprocessors.LimitOutput",

@@ -1,7 +1,4 @@
-"""Instructor-side tools: hidden-test grading, the nbgrader pipeline and its command line.
+"""Instructor-side tools: grading in the trusted process, the nbgrader workflow, authoring, the CLI.
 
-Hidden tests call ``autograder.grade``; nothing here is needed to take the course.
+Nothing here is needed to take the course, and the grading kernel cannot read it.
 """
-from .grade import grade
-
-__all__ = ["grade"]

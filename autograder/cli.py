@@ -8,7 +8,10 @@ import warnings
 # nbgrader's gradebook session emits SQLAlchemy autoflush notices that say nothing to instructors.
 warnings.filterwarnings("ignore", message="Object of type <Submitted")
 
-from . import build_source, pipeline
+from . import pipeline
+from .authoring import build_source, expectations
+from course.exercise import lesson_module
+
 from .course_dir import assignments
 from .validate import failing_cells
 
@@ -18,6 +21,8 @@ def _build(args) -> int:
     for script in scripts:
         if args.lessons and not any(name in script for name in args.lessons):
             continue
+        assignment = os.path.basename(script)[:-3]
+        print("stored self-check values", expectations.write(lesson_module(assignment)))
         print("executed", build_source.build(script))
     return 0
 
@@ -56,7 +61,7 @@ def _validate(args) -> int:
 def _prove(args) -> int:
     import tempfile
 
-    from .prove import prove_assignment
+    from .authoring.prove import prove_assignment
     ok = True
     with tempfile.TemporaryDirectory() as workdir:
         for assignment in args.lessons or assignments(args.root):

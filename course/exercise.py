@@ -1,52 +1,123 @@
-"""An exercise: a declared thing with a check, levels of hints and three outcomes.
+"""An exercise: a declared thing with three parts, levels of hints and one set of outcomes.
 
-The check itself (``trial``) draws its inputs from a seeded generator and asks PyTorch for the
-expected result. The self-check runs it on one small fixed seed; the autograder runs the same
-trial on fresh seeds, so a hard-coded number passes neither for long.
+- ``inputs(rng)`` draws the trial's inputs from a seeded generator: the student's kernel and the
+  grader both rebuild them from the seed alone;
+- ``call(answer, inputs)`` runs in the student's kernel: it calls the answer (with the technique
+  checks that teach, e.g. "use backward() here") and returns what it saw, as plain data;
+- ``judge(seen, expected, inputs)`` compares that with the expected values and raises a
+  ``Mistake`` naming what went wrong.
+
+The expected values come from references that live with the grader, not here: the grader computes
+them with real PyTorch on its own side, and the self-check reads the ones stored for its fixed
+seed (``expected/<lesson>.json``; predictions stored only as digests). So what students have holds
+the machinery, never the answers, and both sides judge through the same ``judge``.
 """
+import json
+import os
+from functools import lru_cache
 from typing import Callable
 
 import torch
 
 from . import outcome
-from .explain_error import explain_error
+from .checks.explain_error import explain_error
+from .checks.mistakes import Mistake
+from .checks.observation import Unreadable, decode, round_trip
+from .checks.random_inputs import DEMO_SEED, generator
 from .hints import Hints
-from .mistakes import Mistake
-from .random_inputs import DEMO_SEED, generator
 
-Trial = Callable[[object, torch.Generator], None]
-
-
-class StudentError(Exception):
-    """The answer raised an exception of its own; the message says which and why."""
+EXPECTED_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "exercises", "expected")
+SELF_CHECK_SEEDS = (DEMO_SEED,)
 
 
 class Exercise:
-    def __init__(self, name: str, trial: Trial, hints: list[str], praise: str = ""):
-        self.name, self.trial, self.praise = name, trial, praise
-        self.hints = Hints(name, hints)
+    def __init__(self, inputs: Callable, call: Callable, judge: Callable, hints: list[str], praise: str = ""):
+        self.make, self.call, self.judge, self.praise = inputs, call, judge, praise
+        self.hint_texts = hints
+        self.name = self.lesson = ""  # set by name_exercises, from the name the module gives it
 
-    def run(self, answer, seed: int) -> None:
-        """One trial: returns on success, raises Mistake, StudentError or NotImplementedError."""
+    @property
+    def hints(self) -> Hints:
+        return self._hints
+
+    def inputs(self, seed: int) -> dict:
+        """The trial's inputs for ``seed``, the same in the kernel and in the grader."""
+        with torch.random.fork_rng():  # module initialisers draw from the global generator too
+            torch.manual_seed(seed)
+            return self.make(generator(seed))
+
+    def observe(self, answer, seed: int):
+        """Kernel side: run the answer on the seed's inputs; what it saw, as the grader will read it."""
+        inputs = self.inputs(seed)
         try:
             with torch.random.fork_rng():  # the student's own random calls stay reproducible
                 torch.manual_seed(seed)
-                self.trial(answer, generator(seed))
-        except (Mistake, NotImplementedError):
-            raise
+                seen = self.call(answer, inputs)
+        except NotImplementedError:
+            return outcome.reported(outcome.NOT_ATTEMPTED, outcome.not_attempted_message(self.name),
+                                    outcome.NOT_ATTEMPTED)
+        except Mistake as mistake:  # a technique check, or the answer's own code, said what is wrong
+            return outcome.reported(outcome.INCORRECT, str(mistake), mistake.kind)
         except Exception as error:  # an exception from the student's code, shown in autograd terms
-            raise StudentError(f"your code raised {explain_error(error)}") from error
+            return outcome.reported(outcome.RAISED, f"your code raised {explain_error(error)}",
+                                    type(error).__name__)
+        try:
+            return round_trip(seen)
+        except Unreadable as error:
+            return outcome.reported(outcome.INCORRECT, "your function returned something the check cannot "
+                                    f"read ({error}): return what the exercise asks for.", "unreadable")
+
+    def verdict(self, seen, expected, seed: int) -> outcome.Verdict:
+        return outcome.verdict(self.judge, seen, expected, self.inputs(seed))
 
     def __call__(self, answer, *, seed: int = DEMO_SEED) -> None:
-        """The self-check: call it with your answer; pass seed= to replay a grader's failure."""
-        try:
-            self.run(answer, seed)
-        except NotImplementedError:
-            return outcome.show(outcome.not_attempted(self.name))
-        except (Mistake, StudentError) as wrong:
-            raise outcome.CheckFailed(f"{wrong}\n(checked `{self.name}` with seed {seed})") from None
-        outcome.show(outcome.correct(self.praise or f"`{self.name}` matches PyTorch on the check's inputs."))
+        """The self-check: call it with your answer."""
+        expected = stored_expected(self.lesson, self.name, seed)
+        if expected is None:
+            raise outcome.CheckFailed(
+                f"the self-check can only check seed{'s' if len(SELF_CHECK_SEEDS) > 1 else ''} "
+                f"{', '.join(map(str, SELF_CHECK_SEEDS))}; the grader's message already names the mistake "
+                f"it found with seed {seed}.")
+        result = self.verdict(self.observe(answer, seed), expected, seed)
+        outcome.show_self_check(self.name, result, seed, self.praise)
 
     def hint(self, level: int | None = None):
-        """Each call shows the next level; hint(1) or hint(2) shows that one."""
-        return self.hints.show(level)
+        """Each call shows the next level; hint(1), hint(2), ... shows that one."""
+        return self._hints.show(level)
+
+
+def name_exercises(namespace: dict) -> dict[str, Exercise]:
+    """Name each Exercise in a lesson module after the variable that holds it: declared once."""
+    lesson = namespace["__name__"].rsplit(".", 1)[-1]
+    found = {}
+    for attr, value in list(namespace.items()):
+        if isinstance(value, Exercise):
+            value.name, value.lesson = attr, lesson
+            value._hints = Hints(attr, value.hint_texts)
+            found[attr] = value
+    return found
+
+
+def lesson_module(assignment: str) -> str:
+    """``02_backward`` -> ``backward``: the exercises module is named after the assignment."""
+    return assignment.split("_", 1)[1] if assignment[:2].isdigit() else assignment
+
+
+def exercises_of(lesson: str) -> dict[str, Exercise]:
+    import importlib
+    return importlib.import_module(f"course.exercises.{lesson}").EXERCISES
+
+
+@lru_cache(maxsize=None)
+def _stored(lesson: str) -> dict:
+    path = os.path.join(EXPECTED_DIR, f"{lesson}.json")
+    if not os.path.exists(path):
+        return {}
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def stored_expected(lesson: str, name: str, seed: int):
+    """The expected values for a self-check seed, as the authoring step stored them."""
+    found = _stored(lesson).get(name, {}).get(str(seed))
+    return None if found is None else decode(found)

@@ -1,12 +1,60 @@
-"""The three outcomes of a check, shown the way a learner reads them.
+"""The outcomes of a check, decided in one place and shown the way a learner reads them.
 
-A failed check raises an exception whose ``_render_traceback_`` IPython uses instead of a
-traceback: the student (and nbgrader's feedback) sees the message, not our internals.
+A trial ends as one ``Verdict``: correct, incorrect (with the mistake named), not attempted (the
+stub still raises), or raised (the answer's own code failed). The self-check and the grader both
+get theirs from ``verdict``, so they cannot disagree about what an observation means.
+
+A failed self-check raises an exception whose ``_render_traceback_`` IPython uses instead of a
+traceback: the student sees the message, not our internals.
 """
 import html
 import os
+from dataclasses import dataclass
+
+from .checks.mistakes import Mistake
+from .checks.observation import Unreadable
 
 _GREEN, _RED, _YELLOW, _RESET = "\x1b[32m", "\x1b[31m", "\x1b[33m", "\x1b[0m"
+CORRECT, INCORRECT, NOT_ATTEMPTED, RAISED = "correct", "incorrect", "not_attempted", "raised"
+# What a kernel may report about its own run: only outcomes that cost the sender, never "correct".
+KERNEL_REPORTS = (INCORRECT, NOT_ATTEMPTED, RAISED)
+MAX_MESSAGE = 1500  # a message sent by a kernel is shown to people: keep it readable
+
+
+@dataclass(frozen=True)
+class Verdict:
+    outcome: str
+    message: str = ""
+    kind: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return self.outcome == CORRECT
+
+
+def reported(outcome: str, message: str, kind: str) -> dict:
+    """How the kernel side writes a failure it saw while running the answer."""
+    return {"__outcome__": outcome, "message": message, "kind": kind}
+
+
+def verdict(judge, observation, expected, inputs) -> Verdict:
+    """The outcome of one trial: what the kernel reported, else what ``judge`` finds."""
+    if isinstance(observation, dict) and "__outcome__" in observation:
+        outcome = observation.get("__outcome__")
+        if outcome in KERNEL_REPORTS:
+            message = str(observation.get("message", ""))[:MAX_MESSAGE]
+            return Verdict(outcome, message, str(observation.get("kind", outcome))[:60])
+        return Verdict(INCORRECT, "the answer's run sent back an outcome of its own instead of a result.",
+                       "unreadable")
+    try:
+        judge(observation, expected, inputs)
+    except Mistake as mistake:
+        return Verdict(INCORRECT, str(mistake), mistake.kind)
+    except (Unreadable, TypeError, AttributeError, KeyError, IndexError, ValueError, RuntimeError) as error:
+        return Verdict(INCORRECT, "the check could not read what your function returned "
+                       f"({type(error).__name__}: {str(error)[:200]}): return what the exercise asks for.",
+                       "unreadable")
+    return Verdict(CORRECT)
 
 
 class CheckFailed(AssertionError):
@@ -49,25 +97,29 @@ class Outcome:
                 f'<span style="font-weight:400">{html.escape(self.message)}</span></div>')
 
 
-def correct(message: str) -> Outcome:
-    return Outcome("correct", message)
+def not_attempted_message(name: str) -> str:
+    return (f"`{name}` still raises NotImplementedError. Replace the "
+            "`raise NotImplementedError()` line with your code, then run this cell again.")
 
 
-def not_attempted(name: str) -> Outcome:
-    """Interactive runs go on past an untouched stub so "Run All" shows the whole lesson;
-    validation and autograding must not, or a blank notebook would pass."""
-    message = (f"`{name}` still raises NotImplementedError. Replace the "
-               "`raise NotImplementedError()` line with your code, then run this cell again.")
-    if grading_run():
-        raise NotAttempted(message)
-    return Outcome("not attempted", message)
+def show_self_check(name: str, result: Verdict, seed: int, praise: str = "") -> None:
+    """Show a self-check's verdict: green, yellow (red under validation), or raise the mistake."""
+    if result.outcome == CORRECT:
+        return show(Outcome("correct", praise or f"`{name}` matches PyTorch on the check's inputs."))
+    if result.outcome == NOT_ATTEMPTED:
+        # Interactive runs go on past an untouched stub so "Run All" shows the whole lesson;
+        # validation must not, or a blank notebook would pass.
+        if grading_run():
+            raise NotAttempted(not_attempted_message(name))
+        return show(Outcome("not attempted", not_attempted_message(name)))
+    raise CheckFailed(f"{result.message}\n(checked `{name}` with seed {seed})") from None
 
 
-def show(verdict: Outcome) -> None:
+def show(verdict_: Outcome) -> None:
     """Display now rather than return, so a verdict shows even when it is not a cell's last line."""
     try:
         from IPython.display import display
     except ImportError:
-        print(repr(verdict))
+        print(repr(verdict_))
     else:
-        display(verdict)
+        display(verdict_)

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import nbformat
 import torch
 
-from autograder.wrong_answers import solution_cells
+from autograder.authoring.wrong_answers import solution_cells
 from conftest import ROOT
 
 

@@ -2,9 +2,9 @@
 import pytest
 import torch
 
-from course.compare import close, tolerances
-from course.diagnose import diagnose_gradient
-from course.explain_error import explain_error
+from course.checks.compare import close, tolerances
+from course.checks.diagnose import diagnose_gradient
+from course.checks.explain_error import explain_error
 
 EXPECTED = torch.tensor([[1.0, -2.0], [0.5, 3.0]])
 

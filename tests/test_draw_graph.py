@@ -10,8 +10,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import FancyBboxPatch  # noqa: E402
 
-from course.draw_graph import STYLES, draw_graph  # noqa: E402
-from course.graph_walk import walk_graph  # noqa: E402
+from course.visuals.draw_graph import STYLES, draw_graph  # noqa: E402
+from course.visuals.graph_walk import walk_graph  # noqa: E402
 
 OKABE_ITO = {"#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000"}
 

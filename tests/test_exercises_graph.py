@@ -8,9 +8,9 @@ from autograder import grade
 from autograder.grade import GradingFailure
 from course.exercise import Exercise
 from course.exercises import graph as check
-from course.graph_walk import walk_graph
+from course.visuals.graph_walk import walk_graph
 from course.outcome import CheckFailed, NotAttempted
-from course.random_inputs import generator
+from course.checks.random_inputs import generator
 
 
 def make_leaf(data):

@@ -51,7 +51,7 @@ def test_stale_gradient_is_named_in_the_step():
 
 
 def test_grad_history_plot_draws_bars_resets_and_none():
-    from course.grad_history_plot import plot_grad_history
+    from course.visuals.grad_history_plot import plot_grad_history
 
     figure = plot_grad_history([("backward()", 3.0), ("backward()", 6.0), ("x.grad.zero_()", 0.0),
                                 ("x.grad = None", None)], one_call=3.0)

@@ -11,7 +11,7 @@ import pytest  # noqa: E402
 import torch  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from course.gradient_plot import derivative_on_grid, plot_gradient, slope_at  # noqa: E402
+from course.visuals.gradient_plot import derivative_on_grid, plot_gradient, slope_at  # noqa: E402
 
 
 def f(x):

@@ -12,8 +12,8 @@ import pytest
 
 from autograder import pipeline
 from autograder.course_dir import assignments
-from autograder.prove import prove_assignment
-from autograder.wrong_answers import build_submission, load_corpus, rounds
+from autograder.authoring.prove import prove_assignment
+from autograder.authoring.wrong_answers import build_submission, load_corpus, rounds
 from conftest import ROOT
 
 CORPUS_DIR = os.path.join(ROOT, "tests", "wrong_submissions")

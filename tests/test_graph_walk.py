@@ -4,8 +4,8 @@ from collections import Counter
 import pytest
 import torch
 
-from course.graph_text import graph_text
-from course.graph_walk import layers, walk_graph
+from course.visuals.graph_text import graph_text
+from course.visuals.graph_walk import layers, walk_graph
 
 
 def reference_walk(tensor):

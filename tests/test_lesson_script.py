@@ -3,7 +3,7 @@ import nbformat
 import pytest
 
 from autograder.feedback import HideHiddenTests
-from autograder.lesson_script import parse
+from autograder.authoring.lesson_script import parse
 
 SCRIPT = '''# %% [markdown]
 # # Title

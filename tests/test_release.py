@@ -9,9 +9,9 @@ import pytest
 
 from autograder import pipeline
 from autograder.course_dir import assignments
-from autograder.lesson_script import read
-from autograder.prove import scratch_course
-from autograder.wrong_answers import load_corpus
+from autograder.authoring.lesson_script import read
+from autograder.authoring.prove import scratch_course
+from autograder.authoring.wrong_answers import load_corpus
 from conftest import ROOT
 
 ASSIGNMENTS = assignments(ROOT)

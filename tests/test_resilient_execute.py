@@ -15,7 +15,7 @@ from traitlets.utils.importstring import import_item
 
 from autograder.course_dir import load_config, open_api
 from autograder.pipeline import cell_scores
-from autograder.resilient_execute import ResilientExecute
+from autograder.grading.resilient_execute import ResilientExecute
 from conftest import ROOT
 
 ASSIGNMENT, NOTEBOOK = "ps1", "crash"

@@ -7,7 +7,7 @@ from autograder.grade import GradingFailure
 from autograder.integrity import tampered
 from course.exercise import Exercise
 from course.hints import Hints
-from course.mistakes import Mistake
+from course.checks.mistakes import Mistake
 from course.outcome import CheckFailed, NotAttempted
 
 seen_seeds = []
@@ -91,6 +91,6 @@ def test_grader_refuses_when_the_notebook_replaced_its_tools(monkeypatch):
     with pytest.raises(GradingFailure, match="grading refused"):
         grade("backward.vjp", lambda f, x, v: x)
     monkeypatch.undo()
-    import course.compare
-    monkeypatch.setattr(course.compare, "close", fake)
-    assert "course.compare.close" in tampered()
+    import course.checks.compare
+    monkeypatch.setattr(course.checks.compare, "close", fake)
+    assert "course.checks.compare.close" in tampered()

@@ -10,8 +10,8 @@ import ipywidgets as widgets  # noqa: E402
 import pytest  # noqa: E402
 import torch  # noqa: E402
 
-from course.quick_check import quick_check  # noqa: E402
-from course.slope_explorer import slope_explorer  # noqa: E402
+from course.visuals.quick_check import quick_check  # noqa: E402
+from course.visuals.slope_explorer import slope_explorer  # noqa: E402
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

@@ -6,14 +6,15 @@ not notebook JSON. A cell starts with a header line:
     # %%                                    code
     # %% [markdown]                         prose (each line starts with "# ")
     # %% solution ID                        the student's answer cell (BEGIN/END SOLUTION inside)
-    # %% tests ID points=N                  an autograded test cell (BEGIN/END HIDDEN TESTS inside)
+    # %% check ID points=N                  the autograded test of solution ID: the cell
+                                            `check.ID(ID)` (the self-check), with id test_ID
     # %% [markdown] answer ID points=N      a written answer, graded by hand
 """
 import re
 
 import nbformat
 
-HEADER = re.compile(r"^# %%(?P<markdown> \[markdown\])?(?: (?P<role>solution|tests|answer) (?P<id>[\w-]+))?"
+HEADER = re.compile(r"^# %%(?P<markdown> \[markdown\])?(?: (?P<role>solution|check|answer) (?P<id>[\w-]+))?"
                     r"(?: points=(?P<points>\d+(?:\.\d+)?))?\s*$")
 
 # Cells whose code would give the game away (a quick check's code holds its answer): JupyterLab
@@ -28,13 +29,27 @@ def nbgrader_metadata(role: str | None, grade_id: str | None, points: str | None
     """The schema-3 metadata nbgrader's own "Create Assignment" toolbar writes for each role."""
     if role is None:
         return None
-    meta = {"grade": role in ("tests", "answer"), "grade_id": grade_id, "locked": role == "tests",
+    meta = {"grade": role in ("check", "answer"), "grade_id": grade_id, "locked": role == "check",
             "schema_version": 3, "solution": role in ("solution", "answer"), "task": False}
     if meta["grade"]:
         if points is None:
             raise ValueError(f"cell {grade_id}: graded cells need points=N")
         meta["points"] = float(points) if "." in points else int(points)
     return meta
+
+
+def test_id(exercise: str) -> str:
+    """The test cell of exercise ``vjp`` is ``test_vjp``: derived, never typed."""
+    return f"test_{exercise}"
+
+
+def exercise_of_test(grade_id: str) -> str | None:
+    return grade_id[len("test_"):] if grade_id.startswith("test_") else None
+
+
+def check_call(exercise: str) -> str:
+    """The whole test cell: the student's self-check. The grader runs its own trial instead."""
+    return f"check.{exercise}({exercise})"
 
 
 def _markdown_text(lines: list[str]) -> str:
@@ -60,16 +75,21 @@ def parse(text: str) -> nbformat.NotebookNode:
         head, lines = cell["header"], cell["lines"]
         while lines and not lines[-1].strip():
             lines.pop()
-        meta = nbgrader_metadata(head["role"], head["id"], head["points"])
+        grade_id = test_id(head["id"]) if head["role"] == "check" else head["id"]
+        meta = nbgrader_metadata(head["role"], grade_id, head["points"])
         if head["markdown"]:
             new = nbformat.v4.new_markdown_cell(_markdown_text(lines))
         else:
             if head["role"] == "answer":
                 raise ValueError(f"cell {head['id']}: a written answer must be a [markdown] cell")
+            if head["role"] == "check":
+                if any(line.strip() for line in lines):
+                    raise ValueError(f"check {head['id']}: the test cell is generated, leave its body empty")
+                lines = [check_call(head["id"])]
             new = nbformat.v4.new_code_cell("\n".join(lines))
             if new.source.startswith(COLLAPSED_CALLS):
                 new.metadata["jupyter"] = {"source_hidden": True}
-        new.id = head["id"] or f"cell-{index:03d}"
+        new.id = test_id(head["id"]) if head["role"] == "check" else head["id"] or f"cell-{index:03d}"
         if meta:
             new.metadata["nbgrader"] = meta
         notebook.cells.append(new)

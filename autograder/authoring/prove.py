@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import nbformat
 
-from . import pipeline
+from .. import pipeline
 from .wrong_answers import build_submission, load_corpus, rounds, solution_cells, write_submission
 
 SOLUTION, BLANK = "solution", "blank"

@@ -13,20 +13,22 @@ from dataclasses import dataclass
 
 import nbformat
 
-GRADE_CALL = re.compile(r"""grade\(\s*["']([\w.]+)["']""")
+from .lesson_script import test_id
+
+DEFINES = re.compile(r"^def (\w+)\(", re.MULTILINE)
 
 
 @dataclass(frozen=True)
 class WrongAnswer:
     assignment: str
     name: str
-    replaces: str      # the solution cell's grade_id
+    replaces: str      # the solution cell's grade_id: the function the file defines
     expect: str        # a fragment the failure message must contain
     code: str
 
     @property
     def test_id(self) -> str:
-        return f"test_{self.replaces}"
+        return test_id(self.replaces)
 
 
 def _header(text: str, key: str, path: str) -> str:
@@ -36,26 +38,26 @@ def _header(text: str, key: str, path: str) -> str:
     return match.group(1).strip()
 
 
+def _defines(text: str, path: str) -> str:
+    """The exercise a wrong answer replaces is the function it defines: its name is not typed again."""
+    match = DEFINES.search(text)
+    if not match:
+        raise ValueError(f"{path}: a wrong answer defines the exercise's function (def NAME(...))")
+    return match.group(1)
+
+
 def load_corpus(corpus_dir: str) -> list[WrongAnswer]:
     answers = []
     for path in sorted(glob.glob(os.path.join(corpus_dir, "*", "*.py"))):
         text = open(path, encoding="utf-8").read()
         answers.append(WrongAnswer(assignment=os.path.basename(os.path.dirname(path)),
-                                   name=os.path.basename(path)[:-3], replaces=_header(text, "replaces", path),
+                                   name=os.path.basename(path)[:-3], replaces=_defines(text, path),
                                    expect=_header(text, "expect", path), code=text))
     return answers
 
 
 def cells_by_id(notebook) -> dict:
     return {cell.id: cell for cell in notebook.cells}
-
-
-def grade_path(source_notebook, test_id: str) -> str:
-    """The exercise a hidden test grades, read from the test cell itself: ``"backward.vjp"``."""
-    match = GRADE_CALL.search(cells_by_id(source_notebook)[test_id].source)
-    if not match:
-        raise ValueError(f"test cell {test_id} has no grade(\"module.exercise\", ...) call")
-    return match.group(1)
 
 
 def solution_cells(source_notebook) -> dict[str, str]:

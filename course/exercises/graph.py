@@ -9,12 +9,12 @@ import contextlib
 import torch
 from torch import nn
 
-from .. import random_inputs as rand
-from ..diagnose import diagnose_gradient, diagnose_tensor, diagnose_values
+from ..checks import random_inputs as rand
+from ..checks.diagnose import diagnose_gradient, diagnose_tensor, diagnose_values
 from ..exercise import Exercise
-from ..graph_walk import walk_graph
-from ..mistakes import Mistake, require
-from ..technique import forbidden, inputs_kept, snapshot
+from ..visuals.graph_walk import walk_graph
+from ..checks.mistakes import Mistake, require
+from ..checks.technique import forbidden, inputs_kept, snapshot
 
 
 

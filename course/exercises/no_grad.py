@@ -11,12 +11,12 @@ import numpy as np
 import torch
 from torch import nn
 
-from .. import random_inputs as rand
-from ..compare import close
-from ..diagnose import diagnose_gradient, diagnose_tensor, diagnose_values
+from ..checks import random_inputs as rand
+from ..checks.compare import close
+from ..checks.diagnose import diagnose_gradient, diagnose_tensor, diagnose_values
 from ..exercise import Exercise
-from ..mistakes import Mistake, require
-from ..technique import inputs_kept, snapshot
+from ..checks.mistakes import Mistake, require
+from ..checks.technique import inputs_kept, snapshot
 
 
 

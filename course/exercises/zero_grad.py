@@ -10,12 +10,12 @@ import copy
 import torch
 from torch import nn
 
-from .. import random_inputs as rand
-from ..compare import close, largest_difference
-from ..diagnose import diagnose_gradient, diagnose_tensor
+from ..checks import random_inputs as rand
+from ..checks.compare import close, largest_difference
+from ..checks.diagnose import diagnose_gradient, diagnose_tensor
 from ..exercise import Exercise
-from ..mistakes import Mistake, require
-from ..technique import NO_AUTOGRAD_GRAD, forbidden, inputs_kept, oracle_leaf, snapshot
+from ..checks.mistakes import Mistake, require
+from ..checks.technique import NO_AUTOGRAD_GRAD, forbidden, inputs_kept, oracle_leaf, snapshot
 
 
 SCALAR_FUNCTIONS = [

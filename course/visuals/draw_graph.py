@@ -16,8 +16,8 @@ from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Patch
 from matplotlib.path import Path
 from matplotlib.textpath import TextPath
 
-from course.graph_text import describe, format_shape
-from course.graph_walk import Graph, layers, walk_graph
+from course.visuals.graph_text import describe, format_shape
+from course.visuals.graph_walk import Graph, layers, walk_graph
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies. Shape and border weight
 # repeat what colour says, so greyscale prints still work.

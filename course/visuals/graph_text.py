@@ -5,7 +5,7 @@ printout with a picture.
 """
 import torch
 
-from course.graph_walk import Graph, Node, walk_graph
+from course.visuals.graph_walk import Graph, Node, walk_graph
 
 SMALL = 4  # tensors with at most this many elements show their values
 

@@ -13,7 +13,7 @@ import io
 
 import ipywidgets as widgets
 
-from course.gradient_plot import plot_gradient, slope_at
+from course.visuals.gradient_plot import plot_gradient, slope_at
 
 
 def _png(fig) -> bytes:

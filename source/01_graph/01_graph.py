@@ -22,12 +22,12 @@
 import torch
 from torch import nn
 
-from course.draw_graph import draw_graph
+from course.visuals.draw_graph import draw_graph
 from course.exercises import graph as check
-from course.gradient_plot import plot_gradient
-from course.graph_text import graph_text
-from course.pitfall import shows_error, shows_warning
-from course.quick_check import quick_check
+from course.visuals.gradient_plot import plot_gradient
+from course.visuals.graph_text import graph_text
+from course.visuals.pitfall import shows_error, shows_warning
+from course.visuals.quick_check import quick_check
 
 # %% [markdown]
 # ## 1. Recording starts with `requires_grad`
@@ -160,11 +160,7 @@ def make_leaf(data):
     return x.detach().clone().requires_grad_(True)
     ### END SOLUTION
 
-# %% tests test_make_leaf points=1
-check.make_leaf(make_leaf)
-### BEGIN HIDDEN TESTS
-from autograder import grade; grade("graph.make_leaf", make_leaf)
-### END HIDDEN TESTS
+# %% check make_leaf points=1
 
 # %% [markdown]
 # ## 3. Walking the graph
@@ -219,11 +215,7 @@ def grad_fn_names(y):
     return names
     ### END SOLUTION
 
-# %% tests test_grad_fn_names points=2
-check.grad_fn_names(grad_fn_names)
-### BEGIN HIDDEN TESTS
-from autograder import grade; grade("graph.grad_fn_names", grad_fn_names)
-### END HIDDEN TESTS
+# %% check grad_fn_names points=2
 
 # %% [markdown]
 # ## 4. A value used twice is one node
@@ -269,11 +261,7 @@ def count_nodes(y):
     return len(seen)
     ### END SOLUTION
 
-# %% tests test_count_nodes points=2
-check.count_nodes(count_nodes)
-### BEGIN HIDDEN TESTS
-from autograder import grade; grade("graph.count_nodes", count_nodes)
-### END HIDDEN TESTS
+# %% check count_nodes points=2
 
 # %% [markdown]
 # ## 5. What requires grad, and what does not
@@ -334,11 +322,7 @@ def predict_flags(a_requires, b_requires):
     }
     ### END SOLUTION
 
-# %% tests test_predict_flags points=2
-check.predict_flags(predict_flags)
-### BEGIN HIDDEN TESTS
-from autograder import grade; grade("graph.predict_flags", predict_flags)
-### END HIDDEN TESTS
+# %% check predict_flags points=2
 
 # %% [markdown]
 # ## 6. A new graph on every forward pass
@@ -388,11 +372,7 @@ def build_f(x):
     return torch.log(x**2) * torch.sin(x) + 1 / x
     ### END SOLUTION
 
-# %% tests test_build_f points=2
-check.build_f(build_f)
-### BEGIN HIDDEN TESTS
-from autograder import grade; grade("graph.build_f", build_f)
-### END HIDDEN TESTS
+# %% check build_f points=2
 
 # %% [markdown]
 # Once your `build_f` passes, here is the graph it records. Each term is its own branch, and all

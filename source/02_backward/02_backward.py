@@ -21,11 +21,11 @@
 # %%
 import torch
 
-from course.draw_graph import draw_graph
+from course.visuals.draw_graph import draw_graph
 from course.exercises import backward as check
-from course.pitfall import shows_error, shows_warning
-from course.quick_check import quick_check
-from course.slope_explorer import slope_explorer
+from course.visuals.pitfall import shows_error, shows_warning
+from course.visuals.quick_check import quick_check
+from course.visuals.slope_explorer import slope_explorer
 
 # %% [markdown]
 # ## 1. The forward pass builds the graph, `backward()` walks it
@@ -97,11 +97,7 @@ def grad_via_backward(f, x):
     return x.grad
     ### END SOLUTION
 
-# %% tests test_grad_via_backward points=1
-check.grad_via_backward(grad_via_backward)
-### BEGIN HIDDEN TESTS
-from autograder import grade; grade("backward.grad_via_backward", grad_via_backward)
-### END HIDDEN TESTS
+# %% check grad_via_backward points=1
 
 # %% [markdown]
 # ## 2. `backward()` starts from a scalar
@@ -157,11 +153,7 @@ def vjp(f, x, v):
     return x.grad
     ### END SOLUTION
 
-# %% tests test_vjp points=2
-check.vjp(vjp)
-### BEGIN HIDDEN TESTS
-from autograder import grade; grade("backward.vjp", vjp)
-### END HIDDEN TESTS
+# %% check vjp points=2
 
 # %% [markdown]
 # ## 4. Only leaves keep `.grad`
@@ -208,11 +200,7 @@ def grads_with_intermediate(x):
     return x.grad, h.grad
     ### END SOLUTION
 
-# %% tests test_grads_with_intermediate points=2
-check.grads_with_intermediate(grads_with_intermediate)
-### BEGIN HIDDEN TESTS
-from autograder import grade; grade("backward.grads_with_intermediate", grads_with_intermediate)
-### END HIDDEN TESTS
+# %% check grads_with_intermediate points=2
 
 # %% [markdown]
 # ## 5. The graph is freed after `backward()`
@@ -269,11 +257,7 @@ def two_losses(x):
     return first, x.grad
     ### END SOLUTION
 
-# %% tests test_two_losses points=2
-check.two_losses(two_losses)
-### BEGIN HIDDEN TESTS
-from autograder import grade; grade("backward.two_losses", two_losses)
-### END HIDDEN TESTS
+# %% check two_losses points=2
 
 # %% [markdown]
 # ## 6. `torch.autograd.grad`: gradients without `.grad`
@@ -311,11 +295,7 @@ def jacobian_rows(f, x):
     return torch.stack(rows)
     ### END SOLUTION
 
-# %% tests test_jacobian_rows points=2
-check.jacobian_rows(jacobian_rows)
-### BEGIN HIDDEN TESTS
-from autograder import grade; grade("backward.jacobian_rows", jacobian_rows)
-### END HIDDEN TESTS
+# %% check jacobian_rows points=2
 
 # %% [markdown]
 # ### Exercise 6: the chain rule by hand
@@ -332,11 +312,7 @@ def hand_derivative(x):
     return torch.cos(x**2) * 2 * x * torch.exp(-x) - torch.sin(x**2) * torch.exp(-x)
     ### END SOLUTION
 
-# %% tests test_hand_derivative points=2
-check.hand_derivative(hand_derivative)
-### BEGIN HIDDEN TESTS
-from autograder import grade; grade("backward.hand_derivative", hand_derivative)
-### END HIDDEN TESTS
+# %% check hand_derivative points=2
 
 # %% [markdown]
 # ## Written answer

@@ -24,12 +24,12 @@ import matplotlib.pyplot as plt
 import torch
 from torch import nn
 
-from course.draw_graph import draw_graph
+from course.visuals.draw_graph import draw_graph
 from course.exercises import no_grad as check
-from course.gradient_plot import plot_gradient
-from course.graph_text import graph_text
-from course.pitfall import shows_error, shows_warning
-from course.quick_check import quick_check
+from course.visuals.gradient_plot import plot_gradient
+from course.visuals.graph_text import graph_text
+from course.visuals.pitfall import shows_error, shows_warning
+from course.visuals.quick_check import quick_check
 
 # %% [markdown]
 # ## 1. `torch.no_grad()`: nothing is recorded
@@ -205,11 +205,7 @@ def evaluate(model, x):
     return out
     ### END SOLUTION
 
-# %% tests test_evaluate points=2
-check.evaluate(evaluate)
-### BEGIN HIDDEN TESTS
-from autograder import grade; grade("no_grad.evaluate", evaluate)
-### END HIDDEN TESTS
+# %% check evaluate points=2
 
 # %%
 quick_check(
@@ -282,11 +278,7 @@ def stop_gradient_product(x):
     return x * (x**2).detach()
     ### END SOLUTION
 
-# %% tests test_stop_gradient_product points=2
-check.stop_gradient_product(stop_gradient_product)
-### BEGIN HIDDEN TESTS
-from autograder import grade; grade("no_grad.stop_gradient_product", stop_gradient_product)
-### END HIDDEN TESTS
+# %% check stop_gradient_product points=2
 
 # %% [markdown]
 # **`.data`: the old way, and why not.** Older code uses `.data` where we use `detach()`. Both
@@ -358,11 +350,7 @@ def to_numpy(t):
     return t.detach().clone().numpy()
     ### END SOLUTION
 
-# %% tests test_to_numpy points=1
-check.to_numpy(to_numpy)
-### BEGIN HIDDEN TESTS
-from autograder import grade; grade("no_grad.to_numpy", to_numpy)
-### END HIDDEN TESTS
+# %% check to_numpy points=1
 
 # %% [markdown]
 # ## 7. Updating parameters by hand
@@ -471,11 +459,7 @@ def sgd_step(params, lr):
                 p.grad = None
     ### END SOLUTION
 
-# %% tests test_sgd_step points=2
-check.sgd_step(sgd_step)
-### BEGIN HIDDEN TESTS
-from autograder import grade; grade("no_grad.sgd_step", sgd_step)
-### END HIDDEN TESTS
+# %% check sgd_step points=2
 
 # %% [markdown]
 # ## 8. Freezing parameters
@@ -523,11 +507,7 @@ def freeze_all_but_last(model):
     with_parameters[-1].requires_grad_(True)
     ### END SOLUTION
 
-# %% tests test_freeze_all_but_last points=2
-check.freeze_all_but_last(freeze_all_but_last)
-### BEGIN HIDDEN TESTS
-from autograder import grade; grade("no_grad.freeze_all_but_last", freeze_all_but_last)
-### END HIDDEN TESTS
+# %% check freeze_all_but_last points=2
 
 # %% [markdown]
 # ## Written answer

@@ -24,11 +24,11 @@
 import torch
 from torch import nn
 
-from course.draw_graph import draw_graph
+from course.visuals.draw_graph import draw_graph
 from course.exercises import zero_grad as check
-from course.grad_history_plot import plot_grad_history
-from course.pitfall import shows_error
-from course.quick_check import quick_check
+from course.visuals.grad_history_plot import plot_grad_history
+from course.visuals.pitfall import shows_error
+from course.visuals.quick_check import quick_check
 
 # %% [markdown]
 # ## 1. `.grad` starts as `None`
@@ -126,11 +126,7 @@ def grad_history(f, x, k):
     return torch.stack(saved)
     ### END SOLUTION
 
-# %% tests test_grad_history points=1
-check.grad_history(grad_history)
-### BEGIN HIDDEN TESTS
-from autograder import grade; grade("zero_grad.grad_history", grad_history)
-### END HIDDEN TESTS
+# %% check grad_history points=1
 
 # %% [markdown]
 # ## 3. Two ways to reset: `zero_()` or `None`
@@ -202,11 +198,7 @@ def reset_grads(params, set_to_none):
                 p.grad.zero_()
     ### END SOLUTION
 
-# %% tests test_reset_grads points=1
-check.reset_grads(reset_grads)
-### BEGIN HIDDEN TESTS
-from autograder import grade; grade("zero_grad.reset_grads", reset_grads)
-### END HIDDEN TESTS
+# %% check reset_grads points=1
 
 # %% [markdown]
 # ## 4. `optimizer.zero_grad()` sets `.grad` to `None`
@@ -339,11 +331,7 @@ def train_step(model, optimizer, x, y, loss_fn):
     return loss.item()
     ### END SOLUTION
 
-# %% tests test_train_step points=2
-check.train_step(train_step)
-### BEGIN HIDDEN TESTS
-from autograder import grade; grade("zero_grad.train_step", train_step)
-### END HIDDEN TESTS
+# %% check train_step points=2
 
 # %% [markdown]
 # ## 6. Gradient accumulation: a big batch in small pieces
@@ -402,11 +390,7 @@ def accumulated_grads(model, batches, loss_fn):
         (loss_fn(model(x), y) / k).backward()
     ### END SOLUTION
 
-# %% tests test_accumulated_grads points=2
-check.accumulated_grads(accumulated_grads)
-### BEGIN HIDDEN TESTS
-from autograder import grade; grade("zero_grad.accumulated_grads", accumulated_grads)
-### END HIDDEN TESTS
+# %% check accumulated_grads points=2
 
 # %% [markdown]
 # ## 7. Reading `.grad`: the global gradient norm
@@ -448,11 +432,7 @@ def grad_norm(model):
     return torch.linalg.vector_norm(torch.stack(norms))
     ### END SOLUTION
 
-# %% tests test_grad_norm points=1
-check.grad_norm(grad_norm)
-### BEGIN HIDDEN TESTS
-from autograder import grade; grade("zero_grad.grad_norm", grad_norm)
-### END HIDDEN TESTS
+# %% check grad_norm points=1
 
 # %% [markdown]
 # ## 8. A complete training loop
@@ -490,11 +470,7 @@ def fit_linear(x, y, steps, lr):
     return model
     ### END SOLUTION
 
-# %% tests test_fit_linear points=2
-check.fit_linear(fit_linear)
-### BEGIN HIDDEN TESTS
-from autograder import grade; grade("zero_grad.fit_linear", fit_linear)
-### END HIDDEN TESTS
+# %% check fit_linear points=2
 
 # %% [markdown]
 # ## Written answer

@@ -1,4 +1,3 @@
-# replaces: predict_flags
 # expect: as soon as ANY input requires grad
 # Thinks a product requires grad only when both factors do.
 def predict_flags(a_requires, b_requires):

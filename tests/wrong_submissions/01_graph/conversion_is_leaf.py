@@ -1,4 +1,3 @@
-# replaces: predict_flags
 # expect: recorded (ToCopyBackward0)
 # Treats .double() as a new tensor rather than an operation: always a leaf.
 def predict_flags(a_requires, b_requires):

@@ -1,4 +1,3 @@
-# replaces: build_f
 # expect: but at a copy of it
 # The lesson 2 habit of working on a copy: the graph ends at the copy, never at the caller's x.
 def build_f(x):

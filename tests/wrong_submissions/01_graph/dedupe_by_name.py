@@ -1,4 +1,3 @@
-# replaces: count_nodes
 # expect: tell nodes apart by identity
 # Remembers nodes by their name, so two MulBackward0 (or two AccumulateGrad) count as one.
 def count_nodes(y):

@@ -1,4 +1,3 @@
-# replaces: make_leaf
 # expect: has dtype torch.float32
 # A new leaf that requires grad, but in PyTorch's default dtype instead of float64.
 def make_leaf(data):

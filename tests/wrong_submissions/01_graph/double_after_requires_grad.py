@@ -1,4 +1,3 @@
-# replaces: make_leaf
 # expect: is not a leaf
 # requires_grad first, dtype second: .double() is recorded, so the result has a grad_fn.
 def make_leaf(data):

@@ -1,4 +1,3 @@
-# replaces: grad_fn_names
 # expect: Skip those entries and follow the other one
 # Always follows next_functions[0]: stops early when a constant is the operation's first input.
 def grad_fn_names(y):

@@ -1,4 +1,3 @@
-# replaces: grad_fn_names
 # expect: your list is reversed
 # Right nodes, but listed from the leaf up to the output, as the forward pass ran.
 def grad_fn_names(y):

@@ -1,4 +1,3 @@
-# replaces: build_f
 # expect: contains NaN
 # log(x**2) rewritten as 2 log(x): equal only for x > 0, NaN for negative x.
 def build_f(x):

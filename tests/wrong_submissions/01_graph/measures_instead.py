@@ -1,4 +1,3 @@
-# replaces: predict_flags
 # expect: without building tensors
 # Builds the tensors and reads the flags instead of predicting them.
 def predict_flags(a_requires, b_requires):

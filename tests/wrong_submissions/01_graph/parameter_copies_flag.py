@@ -1,4 +1,3 @@
-# replaces: predict_flags
 # expect: requires grad by default
 # Thinks nn.Parameter keeps the requires_grad flag of the tensor it wraps.
 def predict_flags(a_requires, b_requires):

@@ -1,4 +1,3 @@
-# replaces: count_nodes
 # expect: count the AccumulateGrad nodes too
 # Dedupes correctly, but only counts nodes that have inputs, which leaves out AccumulateGrad.
 def count_nodes(y):

@@ -1,4 +1,3 @@
-# replaces: grad_fn_names
 # expect: your list stops before AccumulateGrad
 # Loops while the node has inputs, so the leaf's AccumulateGrad (no next_functions) is left out.
 def grad_fn_names(y):

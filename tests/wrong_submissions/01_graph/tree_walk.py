@@ -1,4 +1,3 @@
-# replaces: count_nodes
 # expect: was counted once per path
 # A tree walk: a shared node (and everything below it) is counted once for every path to it.
 def count_nodes(y):

@@ -1,4 +1,3 @@
-# replaces: grad_via_backward
 # expect: does not require grad
 def grad_via_backward(f, x):
     y = f(x)

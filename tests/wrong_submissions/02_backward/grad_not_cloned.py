@@ -1,4 +1,3 @@
-# replaces: two_losses
 # expect: same tensor object
 def two_losses(x):
     x = x.detach().clone().requires_grad_(True)

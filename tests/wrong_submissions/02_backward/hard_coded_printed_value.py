@@ -1,4 +1,3 @@
-# replaces: vjp
 # expect: v^T J for y =
 # A student who copies the demo output: right on one input, wrong on fresh ones.
 def vjp(f, x, v):

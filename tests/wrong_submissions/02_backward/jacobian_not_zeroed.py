@@ -1,4 +1,3 @@
-# replaces: jacobian_rows
 # expect: includes the rows above it
 def jacobian_rows(f, x):
     x = x.detach().clone().requires_grad_(True)

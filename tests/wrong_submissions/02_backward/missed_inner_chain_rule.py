@@ -1,4 +1,3 @@
-# replaces: hand_derivative
 # expect: chain rule
 def hand_derivative(x):
     return torch.cos(x**2) * torch.exp(-x) - torch.sin(x**2) * torch.exp(-x)

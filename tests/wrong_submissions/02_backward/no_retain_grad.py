@@ -1,4 +1,3 @@
-# replaces: grads_with_intermediate
 # expect: retain_grad()
 def grads_with_intermediate(x):
     x = x.detach().clone().requires_grad_(True)

@@ -1,4 +1,3 @@
-# replaces: two_losses
 # expect: retain_graph=True
 def two_losses(x):
     x = x.detach().clone().requires_grad_(True)

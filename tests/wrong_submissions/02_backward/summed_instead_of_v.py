@@ -1,4 +1,3 @@
-# replaces: vjp
 # expect: gradient of y.sum()
 def vjp(f, x, v):
     x = x.detach().clone().requires_grad_(True)

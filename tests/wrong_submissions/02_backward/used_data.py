@@ -1,4 +1,3 @@
-# replaces: grad_via_backward
 # expect: does not require grad
 # .data hands back a tensor with no history, so backward() has nothing to walk.
 def grad_via_backward(f, x):

@@ -1,4 +1,3 @@
-# replaces: freeze_all_but_last
 # expect: still require
 # detach() returns a new tensor; the model's parameters keep requiring grad.
 def freeze_all_but_last(model):

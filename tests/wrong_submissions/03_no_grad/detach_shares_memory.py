@@ -1,4 +1,3 @@
-# replaces: to_numpy
 # expect: shares memory with the tensor
 # detach().numpy() works, but the array is a view of the tensor's storage.
 def to_numpy(t):

@@ -1,4 +1,3 @@
-# replaces: evaluate
 # expect: carries a graph
 # eval() switches Dropout off but autograd still records the forward pass.
 def evaluate(model, x):

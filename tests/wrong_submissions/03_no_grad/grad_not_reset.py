@@ -1,4 +1,3 @@
-# replaces: sgd_step
 # expect: still holds the gradient used for this step
 def sgd_step(params, lr):
     with torch.no_grad():

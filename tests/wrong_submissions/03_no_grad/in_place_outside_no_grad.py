@@ -1,4 +1,3 @@
-# replaces: sgd_step
 # expect: a leaf Variable that requires grad is being used in an in-place operation
 def sgd_step(params, lr):
     for p in params:

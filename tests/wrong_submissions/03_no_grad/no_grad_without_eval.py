@@ -1,4 +1,3 @@
-# replaces: evaluate
 # expect: Dropout was still active
 # no_grad() stops the recording, but a model in train mode still drops units.
 def evaluate(model, x):

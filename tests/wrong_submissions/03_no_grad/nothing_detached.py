@@ -1,4 +1,3 @@
-# replaces: stop_gradient_product
 # expect: nothing was detached
 def stop_gradient_product(x):
     return x * x**2

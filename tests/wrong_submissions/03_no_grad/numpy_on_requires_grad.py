@@ -1,4 +1,3 @@
-# replaces: to_numpy
 # expect: Can't call numpy() on Tensor that requires grad
 def to_numpy(t):
     return t.numpy()

@@ -1,4 +1,3 @@
-# replaces: sgd_step
 # expect: only rebinds the name p
 # p = p - ... makes a new tensor; the one in params never changes.
 def sgd_step(params, lr):

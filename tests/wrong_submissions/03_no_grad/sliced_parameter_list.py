@@ -1,4 +1,3 @@
-# replaces: freeze_all_but_last
 # expect: still require
 # Assumes the last layer has exactly two parameters (weight and bias).
 def freeze_all_but_last(model):

@@ -1,4 +1,3 @@
-# replaces: to_numpy
 # expect: not a numpy.ndarray
 def to_numpy(t):
     return t.detach().tolist()

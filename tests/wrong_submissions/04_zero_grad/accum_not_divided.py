@@ -1,4 +1,3 @@
-# replaces: accumulated_grads
 # expect: times the full-batch gradient
 def accumulated_grads(model, batches, loss_fn):
     model.zero_grad()

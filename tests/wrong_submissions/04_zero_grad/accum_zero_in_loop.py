@@ -1,4 +1,3 @@
-# replaces: accumulated_grads
 # expect: the last micro-batch only
 def accumulated_grads(model, batches, loss_fn):
     for x, y in batches:

@@ -1,4 +1,3 @@
-# replaces: fit_linear
 # expect: differs from the check's reference run
 # Skips the zero start: the right loop from PyTorch's random initial weights.
 def fit_linear(x, y, steps, lr):

@@ -1,4 +1,3 @@
-# replaces: fit_linear
 # expect: a run where .grad is never zeroed
 def fit_linear(x, y, steps, lr):
     model = nn.Linear(x.shape[1], y.shape[1])

@@ -1,4 +1,3 @@
-# replaces: fit_linear
 # expect: never left their zero start
 def fit_linear(x, y, steps, lr):
     model = nn.Linear(x.shape[1], y.shape[1])

@@ -1,4 +1,3 @@
-# replaces: grad_history
 # expect: save x.grad.clone()
 # x.grad is one tensor that backward() updates in place: every saved row is the same object.
 def grad_history(f, x, k):

@@ -1,4 +1,3 @@
-# replaces: grad_history
 # expect: .grad was reset between the calls
 def grad_history(f, x, k):
     x = x.detach().clone().requires_grad_(True)

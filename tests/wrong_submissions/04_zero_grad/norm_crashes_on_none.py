@@ -1,4 +1,3 @@
-# replaces: grad_norm
 # expect: must be Tensor, not NoneType
 def grad_norm(model):
     norms = [torch.linalg.vector_norm(p.grad) for p in model.parameters()]

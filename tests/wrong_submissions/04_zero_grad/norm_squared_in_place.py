@@ -1,4 +1,3 @@
-# replaces: grad_norm
 # expect: reading the norm must leave the gradients
 # pow_ squares each .grad in place: the norm is right, the gradients are ruined.
 def grad_norm(model):

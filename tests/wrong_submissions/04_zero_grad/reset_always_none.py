@@ -1,4 +1,3 @@
-# replaces: reset_grads
 # expect: should be a tensor of zeros, but it is None
 def reset_grads(params, set_to_none):
     for p in params:

@@ -1,4 +1,3 @@
-# replaces: reset_grads
 # expect: object has no attribute 'zero_'
 # Forgets that a parameter may have no gradient yet.
 def reset_grads(params, set_to_none):

@@ -1,4 +1,3 @@
-# replaces: reset_grads
 # expect: new tensor object
 def reset_grads(params, set_to_none):
     for p in params:

@@ -1,4 +1,3 @@
-# replaces: train_step
 # expect: step() came before backward()
 # step() where zero_grad() belongs: it applies last step's leftovers, then backward() adds anew.
 def train_step(model, optimizer, x, y, loss_fn):

@@ -1,4 +1,3 @@
-# replaces: train_step
 # expect: plus what .grad held before
 def train_step(model, optimizer, x, y, loss_fn):
     loss = loss_fn(model(x), y)

@@ -1,4 +1,3 @@
-# replaces: train_step
 # expect: zero_grad() ran between backward() and step()
 def train_step(model, optimizer, x, y, loss_fn):
     loss = loss_fn(model(x), y)

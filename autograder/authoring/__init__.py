@@ -1,0 +1,1 @@
+"""Authoring: lesson scripts, building notebooks, releasing, stored self-check values, proofs."""

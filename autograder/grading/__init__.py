@@ -1,0 +1,1 @@
+"""Grading in the trusted process: references, verdicts, the executing preprocessor, kernel limits."""

@@ -1,0 +1,48 @@
+"""Expected values for lesson 2, computed by autograd on the grader's own copies of the inputs."""
+import torch
+
+from course.checks.technique import oracle_leaf
+from course.exercises.backward import JACOBIAN_FUNCTIONS, SCALAR_FUNCTIONS, VECTOR_FUNCTIONS, hand_written_f
+
+
+def _grad(f, x):
+    x0 = oracle_leaf(x)
+    return torch.autograd.grad(f(x0), x0)[0]
+
+
+def grad_via_backward(inputs):
+    return {"grads": [_grad(f, inputs["x"]) for _, f in SCALAR_FUNCTIONS]}
+
+
+def vjp(inputs):
+    x, vjps, sum_grads = inputs["x"], [], []
+    for (_, f), v in zip(VECTOR_FUNCTIONS, inputs["vs"]):
+        x0 = oracle_leaf(x)
+        y0 = f(x0)
+        vjps.append(torch.autograd.grad(y0, x0, grad_outputs=v, retain_graph=True)[0])
+        sum_grads.append(torch.autograd.grad(y0.sum(), x0)[0])
+    return {"vjps": vjps, "sum_grads": sum_grads}
+
+
+def grads_with_intermediate(inputs):
+    x0 = oracle_leaf(inputs["x"])
+    h0 = torch.tanh(x0)
+    dy_dx, dy_dh = torch.autograd.grad((h0**2 * x0).sum(), [x0, h0])
+    return {"dy_dx": dy_dx, "dy_dh": dy_dh}
+
+
+def two_losses(inputs):
+    x0 = oracle_leaf(inputs["x"])
+    h0 = torch.sin(x0) * x0
+    (loss1,) = torch.autograd.grad(h0.sum(), x0, retain_graph=True)
+    (loss2,) = torch.autograd.grad((h0**2).mean(), x0)
+    return {"loss1": loss1, "loss2": loss2}
+
+
+def jacobian_rows(inputs):
+    x = inputs["x"].detach().clone()
+    return {"jacobians": [torch.autograd.functional.jacobian(f, x) for _, f in JACOBIAN_FUNCTIONS]}
+
+
+def hand_derivative(inputs):
+    return {"derivative": _grad(lambda t: hand_written_f(t).sum(), inputs["x"])}

@@ -1,0 +1,38 @@
+"""The grader's verdict on one trial, computed in the trusted process.
+
+The kernel sent back what the student's function did on the inputs of a seed; here the same
+inputs are rebuilt from the seed, the reference computes the expected values with real PyTorch,
+and the exercise's judge compares. Nothing the kernel sent is run, only read.
+"""
+import os
+
+from course.checks.observation import Unreadable, loads
+from course.checks.random_inputs import fresh_seed
+from course.exercise import Exercise
+from course.outcome import INCORRECT, Verdict
+
+from .references import reference
+
+
+def seeds(trials: int) -> list[int]:
+    """Fresh seeds; AUTOGRADE_SEED pins the first one to replay a reported failure."""
+    pinned = os.environ.get("AUTOGRADE_SEED")
+    first = int(pinned) if pinned else fresh_seed()
+    return [first] + [fresh_seed() for _ in range(trials - 1)]
+
+
+def expected_values(exercise: Exercise, seed: int):
+    return reference(exercise.lesson, exercise.name)(exercise.inputs(seed))
+
+
+def judge_sent(exercise: Exercise, seed: int, sent: str | None) -> Verdict:
+    """The verdict on what the kernel sent for ``seed`` (None: it sent nothing readable)."""
+    if sent is None:
+        return Verdict(INCORRECT, f"no result came back from `{exercise.name}`: the kernel stopped answering "
+                       "or printed over the grader's channel.", "no_result")
+    try:
+        seen = loads(sent)
+    except Unreadable as error:
+        return Verdict(INCORRECT, f"the result sent back for `{exercise.name}` could not be read ({error}).",
+                       "unreadable")
+    return exercise.verdict(seen, expected_values(exercise, seed), seed)

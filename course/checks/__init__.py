@@ -1,0 +1,1 @@
+"""Answer-free checking machinery: compare tensors, name mistakes, explain errors, draw random inputs."""

@@ -1,0 +1,28 @@
+"""The thin part of grading that runs in the student's kernel.
+
+The grader sends ``respond(lesson, name, seed)``; this runs the student's function on the inputs
+of that seed and publishes what it saw as plain data. Everything here may be tampered with by the
+notebook: that can only change the data sent, which the grader judges on its own side.
+"""
+from IPython import get_ipython
+from IPython.display import publish_display_data
+
+from . import outcome
+from .checks.observation import MIME, Unreadable, dumps
+from .exercise import exercises_of
+
+
+def respond(lesson: str, name: str, seed: int) -> None:
+    exercise = exercises_of(lesson)[name]
+    namespace = get_ipython().user_ns
+    if not callable(namespace.get(name)):
+        seen = outcome.reported(outcome.INCORRECT, f"`{name}` is not defined as a function: run its cell, and "
+                                "keep the name and signature the exercise gives.", "not_defined")
+    else:
+        seen = exercise.observe(namespace[name], seed)
+    try:
+        text = dumps(seen)
+    except Unreadable as error:
+        text = dumps(outcome.reported(outcome.INCORRECT, f"your function returned something that cannot be "
+                                      f"checked ({error}).", "unreadable"))
+    publish_display_data({MIME: text})
