@@ -9,7 +9,7 @@ c.CourseDirectory.course_id = "autograd-course"
 c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "*.py"]
 
 # A hanging submission loses the cell that hangs, not the whole run.
-c.Execute.timeout = 120
+c.Execute.timeout = 120  # seconds per cell, and per trial of a graded exercise
 c.Execute.interrupt_on_timeout = True
 c.Execute.error_on_timeout = {
     "ename": "CellTimeoutError",
@@ -18,6 +18,14 @@ c.Execute.error_on_timeout = {
                   "an endless loop, or far too much work?"],
 }
 
+# Grading: the verdict is computed in this process, not in the student's kernel
+# (autograder/grading/trusted_execute.py). Every limit a submission meets is set here.
+c.TrustedExecute.trials = 3                       # fresh random inputs per graded exercise
+c.TrustedExecute.memory_limit = 2 * 1024**3       # bytes of address space per grading kernel
+c.TrustedExecute.output_limit = 1_000_000         # bytes one cell may print
+c.TrustedExecute.notebook_timeout = 900           # seconds per notebook; the cells after it score 0
+c.TrustedExecute.sandbox = True                   # namespaces, hidden course files, no network, user nobody
+
 # Feedback shows outcomes and messages, never the hidden tests or their tracebacks.
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
@@ -25,10 +33,10 @@ c.GenerateFeedback.preprocessors = [
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
 
-# A submission that kills its kernel loses the cell that killed it, not the whole run: autograde's
-# default pipeline, with nbgrader's Execute replaced by autograder.grading.resilient_execute.ResilientExecute.
+# autograde's default pipeline, with nbgrader's Execute replaced by TrustedExecute (which also
+# survives a kernel that dies: only the cell that killed it loses points).
 c.Autograde.autograde_preprocessors = [
-    "autograder.grading.resilient_execute.ResilientExecute",
+    "autograder.grading.trusted_execute.TrustedExecute",
     "nbgrader.preprocessors.IgnorePattern",
     "nbconvert.preprocessors.ClearMetadataPreprocessor",
     "nbgrader.preprocessors.LimitOutput",

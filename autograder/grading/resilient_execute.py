@@ -32,23 +32,22 @@ class ResilientExecute(Execute):
         help="Error value given to the cell whose execution killed the kernel.",
     ).tag(config=True)
 
-    not_run_message = Unicode(
-        "this cell was not run: the kernel died too often above it",
-        help="Error value given to each code cell left after giving up on the notebook.",
-    ).tag(config=True)
-
     died_ename = "KernelDied"
     not_run_ename = "NotRun"
 
     def preprocess(self, nb, resources=None, km=None):
         self._deaths = 0
-        self._gave_up = False
+        self._gave_up = ""  # why the cells left are not run, once the notebook is given up
         return super().preprocess(nb, resources, km)
+
+    def give_up(self, why: str) -> None:
+        """Run no more cells of this notebook: each code cell left scores 0 and says ``why``."""
+        self._gave_up = self._gave_up or why
 
     def preprocess_cell(self, cell, resources, index):
         if self._gave_up:
             if cell.cell_type == "code" and cell.source.strip():
-                cell.outputs = [error_output(self.not_run_ename, self.not_run_message)]
+                cell.outputs = [error_output(self.not_run_ename, f"this cell was not run: {self._gave_up}")]
             return cell, self.resources
         try:
             return super().preprocess_cell(cell, resources, index)
@@ -61,14 +60,14 @@ class ResilientExecute(Execute):
     def _recover(self, index: int) -> str:
         """Restart and replay the cells above ``index``; says what happened to the cells after it."""
         if self._deaths > self.max_kernel_deaths:
-            self._gave_up = True
+            self.give_up("the kernel died too often above it")
             return f"; it died {self._deaths} times in this notebook, so the cells after it were not run"
         self.log.warning("Kernel died in cell %s; restarting it and re-running the cells above", index)
         self._restart_kernel()
         try:
             self._replay(index)
         except DeadKernelError:
-            self._gave_up = True
+            self.give_up("the kernel died again while re-running the cells above it")
             return "; it died again while re-running the cells above it, so the cells after it were not run"
         return "; the cells after it were run in a fresh kernel"
 

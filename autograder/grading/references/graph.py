@@ -1,0 +1,90 @@
+"""Expected values for lesson 1, read off real PyTorch tensors and graphs on the grader's side.
+
+The inputs (data, chains, shared graphs, flag combinations) are rebuilt from the seed by
+``course/exercises/graph.py``; what the answers should be is decided only here.
+"""
+import torch
+from torch import nn
+
+from course.checks.observation import Sealed
+from course.checks.technique import oracle_leaf
+from course.exercises.graph import FLAG_RULES, reference_f
+
+
+def make_leaf(inputs):
+    return {"values": [torch.as_tensor(data, dtype=torch.float64).detach().clone() for data in inputs["cases"]]}
+
+
+def _chain_names(y) -> list[str]:
+    """From y.grad_fn down to AccumulateGrad, following the one input that requires grad."""
+    names, node = [], y.grad_fn
+    while node is not None:
+        names.append(type(node).__name__)
+        node = next((n for n, _ in node.next_functions if n is not None), None)
+    return names
+
+
+def grad_fn_names(inputs):
+    return {"names": [_chain_names(y) for _, y, _ in inputs["chains"]]}
+
+
+def _walk(y) -> dict:
+    """Every distinct node behind y, by identity."""
+    nodes, stack = {}, [y.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in nodes:
+            continue
+        nodes[id(node)] = node
+        stack.extend(n for n, _ in node.next_functions)
+    return nodes
+
+
+def _paths(y) -> int:
+    """The count a walk without memory gives: each node once per path from the output."""
+    memo = {}
+
+    def count(node):  # memoised, so shared nodes cost one visit; these graphs are a few levels deep
+        if id(node) not in memo:
+            memo[id(node)] = 1 + sum(count(n) for n, _ in node.next_functions if n is not None)
+        return memo[id(node)]
+    return count(y.grad_fn)
+
+
+def _shared_graph_counts(y) -> dict:
+    nodes = _walk(y)
+    leaves = sum(type(n).__name__ == "AccumulateGrad" for n in nodes.values())
+    return {"count": len(nodes), "per_path": _paths(y), "without_leaves": len(nodes) - leaves,
+            "by_name": len({type(n).__name__ for n in nodes.values()})}
+
+
+def count_nodes(inputs):
+    return {"graphs": [_shared_graph_counts(y) for y, _ in inputs["graphs"]]}
+
+
+BUILD = {
+    "a * b": lambda a, b: a * b,
+    "a.detach()": lambda a, b: a.detach(),
+    "a.double()": lambda a, b: a.double(),
+    "a + b.detach()": lambda a, b: a + b.detach(),
+    "nn.Parameter(b)": lambda a, b: nn.Parameter(b),
+}
+assert set(BUILD) == set(FLAG_RULES)
+
+
+def _flags(a_requires: bool, b_requires: bool) -> dict:
+    a = torch.ones(3, requires_grad=a_requires)
+    b = torch.ones(3, requires_grad=b_requires)
+    return {key: Sealed.of([bool(t.requires_grad), bool(t.is_leaf)])
+            for key, t in ((key, build(a, b)) for key, build in BUILD.items())}
+
+
+def predict_flags(inputs):
+    return {"cases": [_flags(a_requires, b_requires) for a_requires, b_requires in inputs["cases"]]}
+
+
+def build_f(inputs):
+    x0 = oracle_leaf(inputs["x"])
+    f = reference_f(x0)
+    (grad,) = torch.autograd.grad(f.sum(), x0)
+    return {"f": f.detach(), "grad": grad}

@@ -1,0 +1,130 @@
+"""Start a grading kernel fenced in: no network, no view of the answers, capped, and killed whole.
+
+Run as ``python -m autograder.grading.sandbox [options] -- KERNEL COMMAND``. As root on Linux it
+re-runs itself under ``unshare`` in new mount, network and PID namespaces, then, inside them:
+
+- hides every folder named by ``--hide`` (the course directory with ``source/``, the gradebook and
+  other students' submissions; the repository with the grader's references and its history; home
+  folders) under empty tmpfs mounts, and mounts back only the ``--keep`` folders (the submission's
+  own folder, the student package, the Python installation, the kernel's socket folder);
+- gives the kernel a private ``/tmp`` and no network but its own unconfigured loopback;
+- caps its address space (``--memory``), file size and process count with rlimits;
+- drops to an unprivileged user (``--uid``, ``--gid``) and execs the kernel as PID 1 of its own
+  PID namespace, so every process it starts dies with it.
+
+Where namespaces are refused (not root, a locked-down container), ``probe()`` says why at the start
+of grading and kernels run with the rlimits only (``--no-namespaces``).
+"""
+import argparse
+import os
+import resource
+import shutil
+import subprocess
+import sys
+
+STAGE = "/mnt"  # an existing folder, covered by a private tmpfs only inside the namespace
+
+
+def probe() -> str | None:
+    """None when kernels can be fenced in here; otherwise the reason they cannot."""
+    if not sys.platform.startswith("linux"):
+        return f"namespaces are Linux-only (this is {sys.platform})"
+    if os.geteuid() != 0:
+        return "grading is not running as root, so it cannot create namespaces or switch users"
+    if not shutil.which("unshare"):
+        return "the unshare command (util-linux) is not installed"
+    if not os.path.isdir(STAGE):
+        return f"{STAGE} does not exist"
+    done = subprocess.run(["unshare", "--mount", "--net", "--pid", "--fork", "true"], capture_output=True, text=True)
+    if done.returncode:
+        return f"unshare was refused: {done.stderr.strip() or done.returncode}"
+    return None
+
+
+def _mount(*args: str) -> None:
+    subprocess.run(["mount", *args], check=True, capture_output=True)
+
+
+def _fence(hide: list[str], keep: list[str], tmp_size: str) -> None:
+    """Inside the new mount namespace: stage what is kept, cover what is hidden, put the kept back."""
+    _mount("--make-rprivate", "/")
+    _mount("-t", "tmpfs", "-o", "size=1m,mode=755", "tmpfs", STAGE)
+    kept = [path for path in dict.fromkeys(os.path.realpath(p) for p in keep) if os.path.exists(path)]
+    for i, path in enumerate(kept):
+        staged = os.path.join(STAGE, str(i))
+        os.mkdir(staged)
+        _mount("--rbind", path, staged)
+    for path in dict.fromkeys(os.path.realpath(p) for p in hide):
+        if os.path.isdir(path):
+            mode = "1777" if path == "/tmp" else "755"
+            _mount("-t", "tmpfs", "-o", f"size={tmp_size if path == '/tmp' else '1m'},mode={mode}", "tmpfs", path)
+        elif os.path.exists(path):
+            _mount("--bind", "/dev/null", path)
+    for i, path in enumerate(kept):
+        os.makedirs(path, exist_ok=True)
+        _mount("--rbind", os.path.join(STAGE, str(i)), path)
+    subprocess.run(["umount", "-l", STAGE], check=True, capture_output=True)
+
+
+def _limit(memory: int, max_file: int, max_processes: int) -> None:
+    for which, value in ((resource.RLIMIT_AS, memory), (resource.RLIMIT_FSIZE, max_file),
+                         (resource.RLIMIT_NPROC, max_processes), (resource.RLIMIT_CORE, 0)):
+        if value:
+            resource.setrlimit(which, (value, value))
+
+
+def _drop(uid: int, gid: int, writable: list[str]) -> None:
+    for path in writable:  # the folder and what is directly in it (the connection file, say)
+        if os.path.exists(path):
+            os.chown(path, uid, gid)
+            for name in os.listdir(path) if os.path.isdir(path) else []:
+                os.chown(os.path.join(path, name), uid, gid)
+    os.setgroups([])
+    os.setgid(gid)
+    os.setuid(uid)
+
+
+def _options(argv):
+    parser = argparse.ArgumentParser(prog="autograder.grading.sandbox")
+    parser.add_argument("--hide", action="append", default=[])
+    parser.add_argument("--keep", action="append", default=[])
+    parser.add_argument("--writable", action="append", default=[], help="kept paths given to the kernel's user")
+    parser.add_argument("--memory", type=int, default=0, help="address-space cap in bytes (0: none)")
+    parser.add_argument("--max-file", type=int, default=0)
+    parser.add_argument("--max-processes", type=int, default=0)
+    parser.add_argument("--tmp-size", default="256m")
+    parser.add_argument("--uid", type=int, default=65534)
+    parser.add_argument("--gid", type=int, default=65534)
+    parser.add_argument("--no-namespaces", action="store_true")
+    parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("command", nargs=argparse.REMAINDER)
+    options = parser.parse_args(argv)
+    if options.command[:1] == ["--"]:
+        options.command = options.command[1:]
+    return options
+
+
+def main(argv=None) -> None:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    options = _options(argv)
+    if not options.no_namespaces and not options.inside:
+        # --kill-child: when the kernel manager kills this process, the whole namespace goes with it
+        os.execvp("unshare", ["unshare", "--mount", "--net", "--pid", "--fork", "--kill-child", "--mount-proc",
+                              sys.executable, "-m", "autograder.grading.sandbox", "--inside", *argv])
+    home = "/tmp/home"
+    if options.inside:
+        _fence(options.hide, options.keep, options.tmp_size)
+        os.makedirs(home, exist_ok=True)
+        os.chown(home, options.uid, options.gid)
+        os.environ.update(HOME=home, MPLCONFIGDIR=os.path.join(home, "matplotlib"),
+                          IPYTHONDIR=os.path.join(home, "ipython"))
+        for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR"):
+            os.environ.pop(name, None)
+    _limit(options.memory, options.max_file, options.max_processes)
+    if options.inside:
+        _drop(options.uid, options.gid, options.writable)
+    os.execvp(options.command[0], options.command)
+
+
+if __name__ == "__main__":
+    main()

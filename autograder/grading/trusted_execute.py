@@ -1,0 +1,178 @@
+"""nbgrader's Execute step with the verdict taken out of the student's kernel.
+
+The notebook's own cells run in a sandboxed kernel (``kernel_manager.py``, ``sandbox.py``). At a
+graded test cell the kernel does not run the cell: the grader draws fresh seeds and, for each,
+asks the kernel to run the student's function on the inputs it rebuilds from that seed and to send
+back what it saw as plain data (``course.kernel_side``). The expected values are computed here,
+with real PyTorch, and the exercise's judge writes the cell's outcome here. A notebook that rewrites
+anything in its kernel can only change the data it sends; to pass it must send the right values
+for inputs it did not choose.
+
+Limits: a notebook that goes past its memory cap, prints more than its output cap, or runs past its
+wall-clock limit stops there; the cells left score 0 and say why. Every other notebook is unaffected.
+"""
+import asyncio
+import html
+import json
+import os
+import time
+
+import nbformat
+from nbclient.exceptions import DeadKernelError
+from nbclient.util import ensure_async
+from nbformat.notebooknode import NotebookNode
+from traitlets import Bool, Integer
+
+from course.checks.observation import MIME
+from course.exercise import exercises_of, lesson_module
+from course.outcome import CORRECT, Verdict
+
+from ..authoring.lesson_script import exercise_of_test
+from .kernel_manager import SandboxedKernelManager
+from .resilient_execute import ResilientExecute, error_output
+from .sandbox import probe
+from .verdict import judge_sent, seeds
+
+TIMEOUT, LIMIT = "timeout", "limit"
+ENAMES = {"incorrect": "Incorrect", "not_attempted": "NotAttempted", "raised": "Error", TIMEOUT: "CellTimeoutError",
+          LIMIT: "KernelDied"}
+MEMORY_ERRORS = ("MemoryError", "can't allocate memory", "Cannot allocate memory", "std::bad_alloc")
+_probed: dict = {}
+
+
+def sandbox_refusal() -> str | None:
+    """Asked once per process: why kernels cannot be fenced in here (None: they can)."""
+    if "why" not in _probed:
+        _probed["why"] = probe()
+    return _probed["why"]
+
+
+class TrustedExecute(ResilientExecute):
+
+    trials = Integer(3, help="Fresh random inputs each graded exercise is tried on.").tag(config=True)
+    memory_limit = Integer(2 * 1024**3, help="Address-space cap of a grading kernel, in bytes.").tag(config=True)
+    output_limit = Integer(1_000_000, help="Bytes of output one cell may print before it is stopped.").tag(config=True)
+    notebook_timeout = Integer(900, help="Wall-clock seconds one notebook may take; the cells after "
+                                         "that are not run.").tag(config=True)
+    sandbox = Bool(True, help="Fence kernels in (namespaces, hidden course files, no network, "
+                              "unprivileged user) where the OS allows it.").tag(config=True)
+    max_processes = Integer(1024, help="Processes and threads a kernel's user may have.").tag(config=True)
+    max_file = Integer(256 * 1024**2, help="Largest file a kernel may write, in bytes.").tag(config=True)
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("kernel_manager_class", SandboxedKernelManager)  # nbgrader's own default is plain
+        super().__init__(*args, **kwargs)
+
+    def preprocess(self, nb, resources=None, km=None):
+        assignment = (resources or {}).get("nbgrader", {}).get("assignment", "")
+        self._lesson = lesson_module(assignment) if assignment else ""
+        self._started = time.monotonic()
+        self._output_bytes, self._overflow = 0, False
+        return super().preprocess(nb, resources, km)
+
+    def create_kernel_manager(self):
+        km = super().create_kernel_manager()
+        refused = sandbox_refusal() if self.sandbox else "sandboxing is switched off (TrustedExecute.sandbox)"
+        if refused and not _probed.get("said"):
+            _probed["said"] = True
+            self.log.warning("Grading kernels are NOT sandboxed: %s. They still run with memory, file and "
+                             "process limits and the verdict is still computed outside them, but a notebook "
+                             "could read files this user can read and use the network.", refused)
+        km.sandbox_options = {"off": False, "no_namespaces": bool(refused), "memory": self.memory_limit,
+                              "max_file": self.max_file, "max_processes": self.max_processes}
+        return km
+
+    async def async_start_new_kernel(self, **kwargs):
+        cwd = kwargs.get("cwd") or self.resources.get("metadata", {}).get("path")
+        if cwd:
+            self.km.sandbox_options = {**self.km.sandbox_options, "cwd": os.path.abspath(cwd)}
+        await super().async_start_new_kernel(**kwargs)
+
+    # --- cells ------------------------------------------------------------------------------
+
+    def preprocess_cell(self, cell, resources, index):
+        if not self._gave_up and time.monotonic() - self._started > self.notebook_timeout:
+            self.give_up(f"the notebook ran past its time limit of {self.notebook_timeout} s")
+        self._output_bytes, self._overflow = 0, False
+        exercise = self._graded_exercise(cell)
+        if exercise is None or self._gave_up:
+            cell, resources = super().preprocess_cell(cell, resources, index)
+            self._check_limits(cell)
+            return cell, resources
+        return self._grade(cell, exercise, index), self.resources
+
+    def _graded_exercise(self, cell):
+        meta = cell.metadata.get("nbgrader", {})
+        if cell.cell_type != "code" or not meta.get("grade") or meta.get("solution") or not self._lesson:
+            return None
+        name = exercise_of_test(meta.get("grade_id", ""))
+        return exercises_of(self._lesson).get(name) if name else None
+
+    def _check_limits(self, cell) -> None:
+        """A breach stops the notebook: this cell says which limit, the cells after it are not run."""
+        if self._overflow:
+            why = f"it printed more than the output limit of {self.output_limit} bytes"
+        elif any(o.get("output_type") == "error" and any(m in f"{o.get('ename')}: {o.get('evalue')}"
+                                                          for m in MEMORY_ERRORS) for o in cell.get("outputs", [])):
+            why = f"it went past the memory limit of {self.memory_limit / 1024**3:g} GiB"
+        else:
+            return
+        cell.outputs.append(error_output("LimitExceeded", f"this cell was stopped: {why}"))
+        self.give_up(f"a cell above {why}")
+
+    # --- grading in the trusted process -------------------------------------------------------
+
+    def _grade(self, cell, exercise, index) -> NotebookNode:
+        started = time.monotonic()
+        result, seed = Verdict(CORRECT), None
+        for seed in seeds(self.trials):
+            result = self._trial(exercise, seed, index)
+            if not result.passed:
+                break
+        self.nb.cells[index] = cell  # nbclient stores each request cell in the notebook: undo that
+        cell.outputs = [self._render(result, exercise, seed)]
+        cell.metadata["autograd_course"] = {
+            "exercise": exercise.name, "outcome": result.outcome, "kind": result.kind,
+            "message": result.message.split("\n")[0], "seed": seed,
+            "seconds": round(time.monotonic() - started, 3)}
+        return cell
+
+    def _trial(self, exercise, seed: int, index: int) -> Verdict:
+        """Ask the kernel for what the answer does on this seed's inputs, then judge it here."""
+        request = nbformat.v4.new_code_cell(
+            f"from course.kernel_side import respond; respond({exercise.lesson!r}, {exercise.name!r}, {seed})")
+        self._output_bytes, self._overflow = 0, False
+        try:
+            self.execute_cell(request, index, store_history=False)
+        except DeadKernelError:
+            self._deaths += 1
+            return Verdict(LIMIT, self.died_message + self._recover(index), "kernel_died")
+        if self._overflow:
+            return Verdict(LIMIT, f"`{exercise.name}` printed more than {self.output_limit} bytes.", "output_limit")
+        errors = [o for o in request.outputs if o.get("output_type") == "error"]
+        if any(o.get("ename") == self.error_on_timeout.get("ename") for o in errors):
+            return Verdict(TIMEOUT, f"`{exercise.name}` ran past the time limit of {self.timeout} s on the "
+                           "grader's inputs: an endless loop, or far too much work?", "timeout")
+        sent = [o["data"][MIME] for o in request.outputs
+                if o.get("output_type") == "display_data" and isinstance(o.get("data", {}).get(MIME), str)]
+        return judge_sent(exercise, seed, sent[-1] if sent else None)
+
+    def _render(self, result: Verdict, exercise, seed) -> NotebookNode:
+        if result.passed:
+            text = f"Correct: `{exercise.name}` matches PyTorch on {self.trials} fresh random inputs."
+            return nbformat.v4.new_output("display_data", data={
+                "text/plain": text, "text/html": f'<div style="color:#1b7837">{html.escape(text)}</div>'})
+        where = f"\n(graded on fresh random inputs; seed {seed})" if result.outcome != LIMIT else ""
+        return error_output(ENAMES.get(result.outcome, "Incorrect"), result.message + where)
+
+    # --- the output cap ---------------------------------------------------------------------
+
+    def output(self, outs, msg, display_id, cell_index):
+        self._output_bytes += len(json.dumps(msg.get("content", {}), default=str))
+        if self._output_bytes > self.output_limit:
+            if not self._overflow:
+                self._overflow = True
+                self.log.warning("Cell %s printed more than %s bytes; interrupting it", cell_index, self.output_limit)
+                asyncio.ensure_future(ensure_async(self.km.interrupt_kernel()))
+            return None
+        return super().output(outs, msg, display_id, cell_index)
