@@ -1,5 +1,6 @@
-"""``autograd-course``: the instructor's commands, each one nbgrader step or a short pipeline."""
+"""``autograd-course``: the instructor's commands. Each wires its arguments to one module."""
 import argparse
+import functools
 import os
 import re
 import sys
@@ -8,21 +9,20 @@ import warnings
 # nbgrader's gradebook session emits SQLAlchemy autoflush notices that say nothing to instructors.
 warnings.filterwarnings("ignore", message="Object of type <Submitted")
 
-from . import pipeline
-from .authoring import build_source, expectations
-from course.exercise import lesson_module
+from course.exercise import lesson_module  # noqa: E402
 
-from .course_dir import assignments
-from .validate import failing_cells
+from . import pipeline  # noqa: E402
+from .authoring import build_source, expectations  # noqa: E402
+from .course_dir import Course  # noqa: E402
+from .validate import failing_cells  # noqa: E402
+from .workflow import collect, export, report  # noqa: E402
 
 
 def _build(args) -> int:
-    scripts = build_source.lesson_scripts(os.path.join(args.root, "source"))
-    for script in scripts:
+    for script in build_source.lesson_scripts(os.path.join(args.root, "source")):
         if args.lessons and not any(name in script for name in args.lessons):
             continue
-        assignment = os.path.basename(script)[:-3]
-        print("stored self-check values", expectations.write(lesson_module(assignment)))
+        print("stored self-check values", expectations.write(lesson_module(os.path.basename(script)[:-3])))
         print("executed", build_source.build(script))
     return 0
 
@@ -34,17 +34,35 @@ def _release(args) -> int:
 
 
 def _grade(args) -> int:
-    worst = 0
-    for assignment in args.lessons or assignments(args.root):
-        report = pipeline.autograde(args.root, assignment)
-        print(f"{assignment}: " + "\n  ".join(report.lines()))
-        problems = pipeline.generate_feedback(args.root, assignment, report.graded)
+    from .grading import fan_out
+    from .grading.progress import Progress
+    course = Course(args.root)
+    jobs, skipped = fan_out.plan(course, args.lessons, args.student, args.force)
+    settings = fan_out.Fanout(config=course.config)
+    scheduler = args.scheduler or settings.scheduler
+    workers = args.workers or settings.workers or fan_out.default_workers()
+    where = f"the Dask cluster at {scheduler}" if scheduler else f"{workers} local worker(s)"
+    print(f"grading {len(jobs)} submission(s) on {where}; {len(skipped)} already graded"
+          f"{' (--force grades them again)' if skipped else ''}", flush=True)
+    new_executor = functools.partial(fan_out.dask_executor, scheduler) if scheduler else \
+        functools.partial(fan_out.local_executor, workers)
+    batch = fan_out.grade_batch(course, jobs, new_executor, Progress(len(jobs)))
+    batch.skipped = skipped
+    print("\n".join(batch.lines()))
+    return 1 if batch.failed else 0
+
+
+def _feedback(args) -> int:
+    course = Course(args.root)
+    status = 0
+    for lesson in args.lessons or course.lessons:
+        students = [s for s in course.students(lesson) if os.path.isdir(course.path("autograded", s, lesson))]
+        problems = pipeline.generate_feedback(course.root, lesson, students)
+        print(f"{lesson}: feedback for {len(students) - len(problems)} student(s) in feedback/")
         for student, why in problems.items():
             print(f"  no feedback for {student}: {why}")
-        worst = max(worst, 1 if report.failed or problems else 0)
-    count = pipeline.export_grades(args.root, args.csv)
-    print(f"wrote {count} grade rows to {args.csv}")
-    return worst
+            status = 1
+    return status
 
 
 def _validate(args) -> int:
@@ -64,7 +82,7 @@ def _prove(args) -> int:
     from .authoring.prove import prove_assignment
     ok = True
     with tempfile.TemporaryDirectory() as workdir:
-        for assignment in args.lessons or assignments(args.root):
+        for assignment in args.lessons or Course(args.root).lessons:
             proof = prove_assignment(args.root, workdir, assignment, args.corpus)
             print("\n".join(proof.lines()))
             ok = ok and proof.solution_score == proof.max_code_score and proof.blank_score == 0 and \
@@ -72,28 +90,41 @@ def _prove(args) -> int:
     return 0 if ok else 1
 
 
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="autograd-course", description=__doc__)
+    top.add_argument("--root", default=".", help="the course directory (holds nbgrader_config.py)")
+    commands = top.add_subparsers(dest="command", required=True)
+
+    def command(name, run, help_, lessons=True):
+        sub = commands.add_parser(name, help=help_)
+        if lessons:
+            sub.add_argument("lessons", nargs="*")
+        sub.set_defaults(run=run)
+        return sub
+
+    command("build", _build, "store self-check values, execute lesson scripts into source/ notebooks")
+    command("release", _release, "generate release/ from source/ with nbgrader")
+    sub = command("collect", collect.run, "place an LMS download (zip or folder) into submitted/", lessons=False)
+    collect.add_arguments(sub)
+    sub = command("grade", _grade, "autograde submitted/ in parallel into the gradebook; resumable")
+    sub.add_argument("--student", action="append", help="grade only this student (repeatable)")
+    sub.add_argument("--workers", type=int, default=0, help="local worker processes (default: one per core)")
+    sub.add_argument("--scheduler", default="", help="a Dask scheduler address, tcp://host:port")
+    sub.add_argument("--force", action="store_true", help="grade again what is already graded")
+    command("feedback", _feedback, "write feedback/ HTML for every graded submission")
+    sub = command("export", export.run, "grades.csv, exercises.csv and canvas.csv from the gradebook", lessons=False)
+    export.add_arguments(sub)
+    sub = command("report", report.run, "an item analysis of the class: report/report.html and PNGs", lessons=False)
+    report.add_arguments(sub)
+    sub = command("validate", _validate, "run a notebook's tests; exit 1 if any fails", lessons=False)
+    sub.add_argument("notebooks", nargs="+")
+    sub = command("prove", _prove, "grade solution, blank and the wrong-answer corpus in a scratch copy")
+    sub.add_argument("--corpus", default="tests/wrong_submissions")
+    return top
+
+
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="autograd-course", description=__doc__)
-    parser.add_argument("--root", default=".", help="the course directory (holds nbgrader_config.py)")
-    commands = parser.add_subparsers(dest="command", required=True)
-    build = commands.add_parser("build", help="execute lesson scripts into source/ notebooks (outputs kept)")
-    build.add_argument("lessons", nargs="*")
-    build.set_defaults(run=_build)
-    release = commands.add_parser("release", help="generate release/ from source/ with nbgrader")
-    release.add_argument("lessons", nargs="*")
-    release.set_defaults(run=_release)
-    grade = commands.add_parser("grade", help="autograde submitted/, write feedback/ and a grades CSV")
-    grade.add_argument("lessons", nargs="*")
-    grade.add_argument("--csv", default="grades.csv")
-    grade.set_defaults(run=_grade)
-    validate = commands.add_parser("validate", help="run a notebook's tests; exit 1 if any fails")
-    validate.add_argument("notebooks", nargs="+")
-    validate.set_defaults(run=_validate)
-    prove = commands.add_parser("prove", help="grade solution, blank and the wrong-answer corpus in a scratch copy")
-    prove.add_argument("lessons", nargs="*")
-    prove.add_argument("--corpus", default="tests/wrong_submissions")
-    prove.set_defaults(run=_prove)
-    args = parser.parse_args(argv)
+    args = parser().parse_args(argv)
     return args.run(args)
 
 

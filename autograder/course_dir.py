@@ -1,10 +1,12 @@
-"""Open the nbgrader course directory at a given root with its nbgrader_config.py.
+"""The nbgrader course directory, opened once per command.
 
-Everything that drives nbgrader goes through here, so tests can point it at a temporary copy.
+Everything that drives nbgrader goes through here, so tests can point it at a temporary copy, and
+one command reads the configuration and opens nbgrader's API once, not once per step.
 """
 import glob
 import os
 import sys
+from functools import cached_property
 
 from nbgrader.apps import NbGraderAPI
 from nbgrader.coursedir import CourseDirectory
@@ -24,9 +26,9 @@ def _tools_on_path() -> None:
         os.environ["PATH"] = tools + os.pathsep + os.environ.get("PATH", "")
 
 
-def open_api(root: str) -> NbGraderAPI:
+def open_api(root: str, config=None) -> NbGraderAPI:
     _tools_on_path()
-    config = load_config(root)
+    config = config or load_config(root)
     return NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
 
 
@@ -39,3 +41,32 @@ def assignments(root: str) -> list[str]:
 def submitted_students(root: str, assignment: str) -> list[str]:
     return sorted(os.path.basename(os.path.dirname(p))
                   for p in glob.glob(os.path.join(root, "submitted", "*", assignment)))
+
+
+class Course:
+    """One course directory: its configuration, nbgrader's API and its lessons, each made once."""
+
+    def __init__(self, root: str = "."):
+        self.root = os.path.abspath(root)
+
+    @cached_property
+    def config(self):
+        return load_config(self.root)
+
+    @cached_property
+    def api(self) -> NbGraderAPI:
+        return open_api(self.root, self.config)
+
+    @cached_property
+    def lessons(self) -> list[str]:
+        return assignments(self.root)
+
+    def students(self, lesson: str) -> list[str]:
+        return submitted_students(self.root, lesson)
+
+    def path(self, *parts: str) -> str:
+        return os.path.join(self.root, *parts)
+
+    @property
+    def db_url(self) -> str:
+        return self.api.coursedir.db_url

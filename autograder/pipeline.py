@@ -29,7 +29,7 @@ class GradingReport:
 EXCEPTION_LINE = re.compile(r"^\s*(?:[\w]+\.)*(\w*(?:Error|Exception|Exit)): (.+)$")
 
 
-def _root_cause(result: dict) -> str:
+def root_cause(result: dict) -> str:
     """The last exception nbgrader logged before its summary ("NotJSONError: ...")."""
     text = f"{result.get('log') or ''}\n{result.get('error') or ''}"
     causes = [f"{m.group(1)}: {m.group(2).strip()}" for m in map(EXCEPTION_LINE.match, text.splitlines())
@@ -59,7 +59,7 @@ def autograde(root: str, assignment: str, students: list[str] | None = None) -> 
         if result["success"]:
             report.graded.append(student)
         else:
-            report.failed[student] = _root_cause(result)
+            report.failed[student] = root_cause(result)
     return report
 
 
@@ -70,7 +70,7 @@ def generate_feedback(root: str, assignment: str, students: list[str]) -> dict[s
     for student in students:
         result = api.generate_feedback(assignment, student, force=True)
         if not result["success"]:
-            problems[student] = _root_cause(result)
+            problems[student] = root_cause(result)
     return problems
 
 

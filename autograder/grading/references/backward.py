@@ -2,7 +2,8 @@
 import torch
 
 from course.checks.technique import oracle_leaf
-from course.exercises.backward import JACOBIAN_FUNCTIONS, SCALAR_FUNCTIONS, VECTOR_FUNCTIONS, hand_written_f
+from course.exercises.backward import (HVP_FUNCTIONS, JACOBIAN_FUNCTIONS, SCALAR_FUNCTIONS, VECTOR_FUNCTIONS,
+                                      hand_written_f)
 
 
 def _grad(f, x):
@@ -46,3 +47,12 @@ def jacobian_rows(inputs):
 
 def hand_derivative(inputs):
     return {"derivative": _grad(lambda t: hand_written_f(t).sum(), inputs["x"])}
+
+
+def hvp(inputs):
+    """H v from PyTorch's own hvp(), and the first derivative, which a wrong answer may return."""
+    x, hvps, grads = inputs["x"].detach().clone(), [], []
+    for (_, f), v in zip(HVP_FUNCTIONS, inputs["vs"]):
+        hvps.append(torch.autograd.functional.hvp(f, x, v)[1])
+        grads.append(_grad(f, x))
+    return {"hvps": hvps, "grads": grads}

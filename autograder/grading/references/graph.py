@@ -8,7 +8,7 @@ from torch import nn
 
 from course.checks.observation import Sealed
 from course.checks.technique import oracle_leaf
-from course.exercises.graph import FLAG_RULES, reference_f
+from course.exercises.graph import FLAG_RULES, reference_f, sealed_prediction
 
 
 def make_leaf(inputs):
@@ -51,11 +51,27 @@ def _paths(y) -> int:
     return count(y.grad_fn)
 
 
+def _name_walks(y) -> list[int]:
+    """What walks that remember names instead of nodes count: they also stop at a repeated name,
+    so the count depends on the order (stack or queue); the number of distinct names too."""
+    counts = {len({type(n).__name__ for n in _walk(y).values()})}
+    for pop in (lambda todo: todo.pop(), lambda todo: todo.pop(0)):
+        names, todo = set(), [y.grad_fn]
+        while todo:
+            node = pop(todo)
+            if node is None or type(node).__name__ in names:
+                continue
+            names.add(type(node).__name__)
+            todo.extend(n for n, _ in node.next_functions)
+        counts.add(len(names))
+    return sorted(counts)
+
+
 def _shared_graph_counts(y) -> dict:
     nodes = _walk(y)
     leaves = sum(type(n).__name__ == "AccumulateGrad" for n in nodes.values())
     return {"count": len(nodes), "per_path": _paths(y), "without_leaves": len(nodes) - leaves,
-            "by_name": len({type(n).__name__ for n in nodes.values()})}
+            "by_name": [n for n in _name_walks(y) if n != len(nodes)]}
 
 
 def count_nodes(inputs):
@@ -75,7 +91,8 @@ assert set(BUILD) == set(FLAG_RULES)
 def _flags(a_requires: bool, b_requires: bool) -> dict:
     a = torch.ones(3, requires_grad=a_requires)
     b = torch.ones(3, requires_grad=b_requires)
-    return {key: Sealed.of([bool(t.requires_grad), bool(t.is_leaf)])
+    return {key: Sealed.of(sealed_prediction(key, a_requires, b_requires,
+                                             [bool(t.requires_grad), bool(t.is_leaf)]))
             for key, t in ((key, build(a, b)) for key, build in BUILD.items())}
 
 

@@ -1,0 +1,145 @@
+"""Grade many submissions at once: workers execute, one recorder writes, progress is shown.
+
+The fan-out takes any ``concurrent.futures.Executor``: local worker processes by default, or a Dask
+cluster's executor to go past one machine (workers must see the course directory at the same path).
+A batch that is stopped keeps everything recorded so far; started again, it grades only the rest.
+"""
+import concurrent.futures as futures
+import multiprocessing
+import os
+import time
+from dataclasses import dataclass, field
+
+from traitlets import Integer, Unicode
+from traitlets.config import Configurable
+
+from concurrent.futures.process import BrokenProcessPool
+
+from .progress import Progress
+from .recording import Recorder, graded_already
+from .worker import execute_submission
+
+
+@dataclass
+class BatchReport:
+    graded: list[tuple[str, str]] = field(default_factory=list)
+    failed: dict[tuple[str, str], str] = field(default_factory=dict)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    seconds: float = 0.0
+    worker_seconds: float = 0.0
+
+    def lines(self) -> list[str]:
+        done = len(self.graded) + len(self.failed)
+        rate = f", {self.seconds / done:.1f} s per notebook" if done else ""
+        out = [f"graded {len(self.graded)}, failed {len(self.failed)}, already graded {len(self.skipped)} "
+               f"in {self.seconds:.1f} s{rate}"]
+        out += [f"could not grade {student} / {lesson}: {why}" for (lesson, student), why in sorted(self.failed.items())]
+        return out
+
+
+def plan(course, lessons=None, students=None, force: bool = False):
+    """(lesson, student) pairs to grade, and those already graded (kept unless ``force``)."""
+    recorded = set()
+    if not force:
+        with course.api.gradebook as gradebook:
+            recorded = {(s.assignment.name, s.student.id) for a in gradebook.assignments for s in a.submissions}
+    todo, skipped = [], []
+    for lesson in lessons or course.lessons:
+        for student in course.students(lesson):
+            if students and student not in students:
+                continue
+            done = (lesson, student) in recorded and graded_already(course, lesson, student)
+            (skipped if done else todo).append((lesson, student))
+    return todo, skipped
+
+
+BrokenExecutor = (BrokenProcessPool, futures.BrokenExecutor)
+
+
+def local_executor(workers: int) -> futures.Executor:
+    # spawn, not fork: the command's process has threads (the gradebook, nbgrader's logging)
+    return futures.ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+
+
+def grade_batch(course, jobs, new_executor, progress: Progress | None = None) -> BatchReport:
+    """Grade ``jobs`` on executors made by ``new_executor()``; results are recorded as they come.
+
+    A worker process that dies breaks a local pool; then a new pool takes the jobs left, and the
+    ones that were running when it broke are tried once more before they count as failed.
+    """
+    report, started = BatchReport(), time.monotonic()
+    recorder = Recorder(course)
+    progress = progress or Progress(len(jobs), quiet=True)
+    left, tries = list(jobs), {job: 0 for job in jobs}
+    try:
+        while left:
+            with new_executor() as executor:
+                left = _run(course, left, tries, executor, recorder, report, progress)
+    finally:
+        report.seconds = time.monotonic() - started
+        progress.close()
+    return report
+
+
+def _run(course, jobs, tries, executor, recorder, report, progress) -> list:
+    """Run ``jobs`` on one executor; the jobs to run again if it broke."""
+    pending = {executor.submit(execute_submission, course.root, lesson, student): (lesson, student)
+               for lesson, student in jobs}
+    try:
+        for future in futures.as_completed(pending):
+            job = pending.pop(future)
+            try:
+                executed = future.result()
+            except BrokenExecutor:
+                tries[job] += 1
+                if tries[job] < 2:
+                    return [job] + [j for j in pending.values()]
+                why = "the worker grading it died twice (out of memory, or killed)"
+            except Exception as error:
+                why = f"{type(error).__name__}: {error}"
+            else:
+                report.worker_seconds += executed.seconds
+                why = recorder.record(executed)
+            if why:
+                report.failed[job] = why
+            else:
+                report.graded.append(job)
+            progress.done(*job, why)
+    finally:
+        for future in pending:
+            future.cancel()
+    return []
+
+
+def default_workers() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+class Fanout(Configurable):
+    """Where ``autograd-course grade`` runs its workers; set in nbgrader_config.py, or on the command line."""
+
+    workers = Integer(0, help="Local worker processes; 0 means one per core.").tag(config=True)
+    scheduler = Unicode("", help="A Dask distributed scheduler (tcp://host:port) to grade on its workers "
+                                 "instead; they must see the course directory at the same path.").tag(config=True)
+
+
+class _DaskExecutor:
+    """A Dask client's executor that closes its client with it."""
+
+    def __init__(self, scheduler: str):
+        from distributed import Client
+        self.client = Client(scheduler)
+        self.executor = self.client.get_executor(pure=False)
+
+    def submit(self, *args, **kwargs):
+        return self.executor.submit(*args, **kwargs)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.client.close()
+
+
+def dask_executor(scheduler: str):
+    return _DaskExecutor(scheduler)

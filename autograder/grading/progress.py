@@ -1,0 +1,27 @@
+"""What the instructor sees while a batch grades: a bar with rate and ETA on a terminal, a plain
+line per submission elsewhere (CI logs), and nothing from the kernels."""
+import sys
+
+from tqdm import tqdm
+
+
+class Progress:
+    def __init__(self, total: int, quiet: bool = False, stream=None):
+        self.stream = stream or sys.stderr
+        self.quiet, self.total, self.count = quiet, total, 0
+        self.bar = None if quiet or not self.stream.isatty() else \
+            tqdm(total=total, unit="notebook", file=self.stream, dynamic_ncols=True)
+
+    def done(self, lesson: str, student: str, failed: str | None) -> None:
+        self.count += 1
+        line = f"[{self.count}/{self.total}] {lesson} {student}: {'FAILED ' + failed if failed else 'graded'}"
+        if self.bar is not None:
+            self.bar.update(1)
+            if failed:
+                self.bar.write(line)
+        elif not self.quiet:
+            print(line, file=self.stream, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()

@@ -1,0 +1,53 @@
+"""The single writer: records what the workers executed, through nbgrader's own autograde.
+
+SQLite allows one writer at a time; workers never touch the gradebook, and this recorder, in the
+command's own process, writes one submission after another. The same holds for PostgreSQL, where
+it keeps nbgrader's own order of operations.
+"""
+import os
+
+import nbformat
+
+from ..pipeline import root_cause
+from .replay import ReplayExecution
+from .trusted_execute import TrustedExecute
+from .worker import Executed
+
+REPLAY = "autograder.grading.replay.ReplayExecution"
+
+
+class Recorder:
+    def __init__(self, course):
+        self.course = course
+        config = course.config.copy()
+        steps = list(config.Autograde.get("autograde_preprocessors", []))
+        executing = f"{TrustedExecute.__module__}.{TrustedExecute.__name__}"
+        config.Autograde.autograde_preprocessors = [REPLAY if s == executing else s for s in steps]
+        from ..course_dir import open_api
+        self.api = open_api(course.root, config)
+
+    def record(self, executed: Executed) -> str | None:
+        """Store one executed submission; the reason it could not be stored, else None."""
+        if executed.error:
+            return executed.error
+        for name, text in executed.notebooks.items():
+            ReplayExecution.executed[(executed.student, executed.lesson, name)] = nbformat.reads(text, as_version=4)
+        try:
+            result = self.api.autograde(executed.lesson, executed.student, force=True, create=True)
+        except Exception as error:
+            result = {"success": False, "error": f"{type(error).__name__}: {error}"}
+        finally:
+            for name in executed.notebooks:
+                ReplayExecution.executed.pop((executed.student, executed.lesson, name), None)
+        return None if result["success"] else root_cause(result)
+
+
+def graded_already(course, lesson: str, student: str) -> bool:
+    """Recorded and not resubmitted since: every submitted notebook has a newer autograded copy."""
+    submitted = course.path("submitted", student, lesson)
+    autograded = course.path("autograded", student, lesson)
+    notebooks = [n for n in os.listdir(submitted) if n.endswith(".ipynb")] if os.path.isdir(submitted) else []
+    return bool(notebooks) and all(
+        os.path.exists(os.path.join(autograded, n)) and
+        os.path.getmtime(os.path.join(autograded, n)) >= os.path.getmtime(os.path.join(submitted, n))
+        for n in notebooks)
