@@ -1,0 +1,1 @@
+"""The instructor's workflow around grading: collecting submissions, exporting grades, reporting on the class."""

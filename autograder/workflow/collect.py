@@ -1,0 +1,425 @@
+"""Put an LMS bulk download into nbgrader's ``submitted/<student>/<lesson>/<lesson>.ipynb``.
+
+Canvas, Moodle and Blackboard each hand the instructor one zip of every submission, each naming the
+files its own way (see ``FILE_NAMINGS``). ``collect`` works out from each name whose notebook it is and
+for which lesson, keeps each student's latest attempt and places it where ``autograd-course grade``
+looks. Whatever it does not place gets one line in the report saying why, so nothing is lost silently.
+
+Roster CSV (``--roster``): header names are case-insensitive and only ``student_id`` is required.
+
+    student_id  the folder name under submitted/ (and so the gradebook id) everything resolves to
+    canvas_id   Canvas user id: the number after the name in Canvas file names
+    moodle_id   Moodle participant id: the number after the full name in Moodle file names
+    username    Blackboard username, or the folder name of a plain per-student folder
+    login_id    institutional login (Canvas "SIS Login ID"), matched like username
+    email       matched whole, or by the part before the @
+    name        "First Last" or "Last, First"; tried only when no id matched (Canvas, Moodle, folders)
+
+Choices made here:
+- A notebook that is not valid JSON/nbformat is still placed, and listed as unreadable: grading then
+  tells the student their file could not be read, which is what they need to hear, and the instructor
+  has exactly what was handed in.
+- Everything is read into memory and written only to the computed target, whose path is built from a
+  sanitised student id and a known lesson name, never from a zip entry's path: entries with absolute
+  paths or ``..`` are reported and not read at all (zip-slip).
+- Junk that archivers and Jupyter add (``__MACOSX/``, hidden files, ``.ipynb_checkpoints/``) and
+  Blackboard's ``.txt`` receipts are ignored quietly; every other non-notebook file is listed as skipped.
+- With a roster, a student counts as missing for a lesson when this download has nothing for them and
+  submitted/ has nothing either (collecting late submissions in a second batch is normal).
+"""
+import csv
+import io
+import os
+import re
+import time
+import warnings
+import zipfile
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Callable, Iterator, NamedTuple
+
+import nbformat
+
+from ..course_dir import assignments
+
+
+class CollectError(ValueError):
+    """The command cannot start: unknown --lesson, unusable roster, source neither a zip nor a folder."""
+
+
+@dataclass(frozen=True)
+class FileNaming:
+    """One way an LMS (or a person) names submitted files; adding an LMS is adding one of these.
+
+    ``pattern`` must match the whole of the last one, two, ... parts of a file's path in the download
+    (shortest first, so a wrapper folder or an unzipped student zip around it does not matter). Groups:
+    ``student`` (the LMS's id for the student) and ``filename`` (what the student uploaded; the lesson is
+    read from its last part) always; optionally ``name`` (a display name the roster can match),
+    ``attempt`` (digits that grow with each upload) and ``lesson`` (a lesson folder).
+    """
+    lms: str
+    about: str
+    example: str
+    pattern: re.Pattern
+    roster_columns: tuple[str, ...]    # roster columns that can hold the ``student`` group's value
+    receipt: re.Pattern | None = None  # a file the LMS adds beside each submission, ignored quietly
+
+
+_BB_STAMP = r"\d{4}(?:-\d\d){5}"
+FILE_NAMINGS = (
+    FileNaming(
+        "canvas", "Canvas 'Download Submissions': lastfirst_userid_submissionid_file, _LATE_ after the name "
+        "when late; a re-uploaded file gets -1, -2 before its extension",
+        "smithjohn_LATE_48213_1177302_02_backward-1.ipynb",
+        re.compile(r"(?P<name>[^/_]+)(?:_(?i:late))?_(?P<student>\d+)_(?P<attempt>\d+)_(?P<filename>.+)"),
+        ("canvas_id",)),
+    FileNaming(
+        "moodle", "Moodle assignment 'Download all submissions': Full Name_participantid_assignsubmission_file_"
+        "file, or the same prefix as one folder per student",
+        "John Smith_2046_assignsubmission_file_/02_backward.ipynb",
+        re.compile(r"(?P<name>[^/]+?)_(?P<student>\d+)_assignsubmission_file_/?(?P<filename>.+)"),
+        ("moodle_id",)),
+    FileNaming(
+        "blackboard", "Blackboard Grade Center 'Assignment File Download': Assignment_username_attempt_"
+        "YYYY-MM-DD-HH-MM-SS_file, with a .txt receipt per attempt",
+        "Lesson 2_jsmith7_attempt_2024-03-05-14-22-09_02_backward.ipynb",
+        re.compile(r"(?P<assignment>[^/]+)_(?P<student>[^/_]+)_attempt_"
+                   r"(?P<attempt>" + _BB_STAMP + r")_(?P<filename>.+)"),
+        ("username", "login_id", "email"),
+        receipt=re.compile(r"[^/]+_[^/_]+_attempt_" + _BB_STAMP + r"\.txt")),
+    FileNaming(
+        "lesson-folders", "a folder per student with nbgrader's lesson folder inside, as in submitted/",
+        "jsmith7/02_backward/02_backward.ipynb",
+        re.compile(r"(?P<student>[^/]+)/(?P<lesson>\d\d_[^/]+)/(?P<filename>[^/]+)"),
+        ("student_id", "username", "login_id", "email", "name")),
+    FileNaming(
+        "student-folders", "a folder per student holding the notebook",
+        "jsmith7/02_backward.ipynb",
+        re.compile(r"(?P<student>[^/]+)/(?P<filename>[^/]+)"),
+        ("student_id", "username", "login_id", "email", "name")),
+)
+ROSTER_COLUMNS = ("student_id", "canvas_id", "moodle_id", "username", "login_id", "email", "name")
+
+
+class Item(NamedTuple):
+    """One file of the download and what became of it."""
+    source: str
+    student: str = ""
+    lesson: str = ""
+    why: str = ""
+
+
+@dataclass
+class CollectReport:
+    placed: list[Item] = field(default_factory=list)
+    unchanged: list[Item] = field(default_factory=list)      # submitted/ already holds the same bytes
+    superseded: list[Item] = field(default_factory=list)     # an older attempt or a copy; why names the one kept
+    skipped: list[Item] = field(default_factory=list)        # not a submission (not a notebook, deep zip)
+    unplaced: list[Item] = field(default_factory=list)       # a submission that could not be placed
+    conflicts: list[Item] = field(default_factory=list)      # differs from submitted/, left alone
+    unreadable: list[Item] = field(default_factory=list)     # placed, but not a readable notebook
+    missing: list[tuple[str, str]] = field(default_factory=list)  # (roster student, lesson)
+
+    @property
+    def ok(self) -> bool:
+        """Everything that is a submission ended up in submitted/ (missing students are not an error here)."""
+        return not self.unplaced and not self.conflicts
+
+    def lines(self) -> list[str]:
+        def who(item: Item) -> str:
+            return f"{item.student}/{item.lesson} from {item.source}"
+        out = [f"collected: {len(self.placed)} placed, {len(self.unchanged)} unchanged, "
+               f"{len(self.superseded)} superseded, {len(self.skipped)} skipped, {len(self.unplaced)} not placed, "
+               f"{len(self.conflicts)} conflict(s), {len(self.missing)} missing"]
+        out += [f"placed {who(i)}" + (f" ({i.why})" if i.why else "") for i in self.placed]
+        out += [f"unchanged {who(i)}: submitted/ already holds it" for i in self.unchanged]
+        out += [f"superseded {i.source} ({i.student}/{i.lesson}): {i.why}" for i in self.superseded]
+        out += [f"UNREADABLE {who(i)}: placed anyway, grading will report it: {i.why}" for i in self.unreadable]
+        out += [f"skipped {i.source}: {i.why}" for i in self.skipped]
+        out += [f"NOT PLACED {i.source}: {i.why}" for i in self.unplaced]
+        out += [f"CONFLICT {who(i)}: {i.why}" for i in self.conflicts]
+        out += [f"missing {student}/{lesson}: on the roster, no submission" for student, lesson in self.missing]
+        return out
+
+
+class Roster:
+    """Who may submit, and the ids each LMS knows them by (columns: ROSTER_COLUMNS, see module doc)."""
+
+    def __init__(self, rows: list[dict[str, str]]):
+        self.rows = rows
+        self.student_ids = sorted({row["student_id"] for row in rows})
+
+    @classmethod
+    def load(cls, path: str) -> "Roster":
+        with open(path, newline="", encoding="utf-8-sig") as handle:
+            reader = csv.DictReader(handle)
+            headers = {header: header.strip().lower() for header in reader.fieldnames or [] if header}
+            if "student_id" not in headers.values():
+                raise CollectError(f"{path}: the roster needs a student_id column (it has: "
+                                   f"{', '.join(headers.values()) or 'none'}; known: {', '.join(ROSTER_COLUMNS)})")
+            rows = [{headers[k]: (v or "").strip() for k, v in row.items() if k in headers} for row in reader]
+        rows = [row for row in rows if row["student_id"]]
+        unsafe = [row["student_id"] for row in rows if _folder_name(row["student_id"]) != row["student_id"]]
+        if unsafe:
+            raise CollectError(f"{path}: student_id must be usable as a folder name: {', '.join(unsafe)}")
+        return cls(rows)
+
+    def students_matching(self, value: str, columns: tuple[str, ...]) -> list[str]:
+        wanted = value.strip().lower()
+        hits = set()
+        for row in self.rows:
+            for column in columns:
+                cell = row.get(column, "").lower()
+                if cell and (cell == wanted or (column == "email" and cell.split("@")[0] == wanted)
+                             or (column == "name" and _name_keys(cell) & _name_keys(wanted))):
+                    hits.add(row["student_id"])
+        return sorted(hits)
+
+
+def _name_keys(name: str) -> set[str]:
+    """'John Smith', 'Smith, John' and Canvas's 'smithjohn' all give 'smithjohn' among their keys."""
+    words = re.findall(r"[^\W_]+", name.lower())
+    return {"".join(words), "".join(words[-1:] + words[:-1])} - {""}
+
+
+def _folder_name(raw: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", raw).strip("._-")
+
+
+class _File(NamedTuple):
+    path: str   # "/"-separated inside the download; an opened inner zip appears as a folder without .zip
+    shown: str  # how the report names it
+    mtime: float
+    read: Callable[[], bytes]
+
+
+def _is_junk(path: str) -> bool:
+    parts = path.split("/")
+    return (any(part.startswith(".") or part == "__MACOSX" for part in parts)
+            or parts[-1] in {"Thumbs.db", "desktop.ini"})
+
+
+def _is_unsafe(name: str) -> bool:
+    return name.startswith("/") or bool(re.match(r"[A-Za-z]:", name)) or ".." in name.split("/")
+
+
+def _files(source: str, report: CollectReport) -> Iterator[_File]:
+    """Every file of the download; each is read (``read()``) before the next is asked for."""
+    if os.path.isdir(source):
+        for folder, subfolders, names in os.walk(source):
+            subfolders.sort()
+            for name in sorted(names):
+                full = os.path.join(folder, name)
+                relative = os.path.relpath(full, source).replace(os.sep, "/")
+                yield from _opened(relative, relative, os.path.getmtime(full), partial(_read, full), 0, report)
+    elif os.path.isfile(source) and zipfile.is_zipfile(source):
+        with zipfile.ZipFile(source) as archive:
+            yield from _zip_entries(archive, "", "", 0, report)
+    else:
+        raise CollectError(f"{source} is neither a folder nor a zip file")
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def _zip_entries(archive: zipfile.ZipFile, path_prefix: str, shown_prefix: str, depth: int,
+                 report: CollectReport) -> Iterator[_File]:
+    for info in archive.infolist():
+        name = info.filename.replace("\\", "/")
+        if name.endswith("/"):
+            continue
+        if _is_unsafe(name):
+            report.unplaced.append(Item(shown_prefix + name, why="its path leaves the download (absolute or ..); "
+                                                                "not extracted, unzip it by hand if it matters"))
+            continue
+        mtime = time.mktime(info.date_time + (0, 0, -1))
+        yield from _opened(path_prefix + name, shown_prefix + name, mtime, partial(archive.read, info), depth, report)
+
+
+def _opened(path: str, shown: str, mtime: float, read: Callable[[], bytes], depth: int,
+            report: CollectReport) -> Iterator[_File]:
+    """A zip in the download (a re-zipped export, a student's zip) is looked into like a folder, one level."""
+    if not path.lower().endswith(".zip") or _is_junk(path):
+        yield _File(path, shown, mtime, read)
+        return
+    if depth >= 1:
+        report.skipped.append(Item(shown, why="a zip inside a zip inside the download: not opened; "
+                                              "unzip it and collect the folder"))
+        return
+    try:
+        inner = zipfile.ZipFile(io.BytesIO(read()))
+    except (zipfile.BadZipFile, OSError, RuntimeError, ValueError) as error:
+        report.skipped.append(Item(shown, why=f"not a readable zip ({error})"))
+        return
+    with inner:
+        yield from _zip_entries(inner, path[:-4] + "/", shown + "/", depth + 1, report)
+
+
+def identify(path: str) -> tuple[FileNaming, re.Match] | None:
+    """The first naming (in FILE_NAMINGS order) that fits the end of the path, shortest end first."""
+    parts = path.split("/")
+    for naming in FILE_NAMINGS:
+        for start in range(len(parts) - 1, -1, -1):
+            match = naming.pattern.fullmatch("/".join(parts[start:]))
+            if match:
+                return naming, match
+    return None
+
+
+def lesson_named_by(filename: str, lessons: list[str]) -> str | None:
+    """'02_backward.ipynb', '02_backward (1).ipynb' (browser copy), '02_backward-2.ipynb' (Canvas re-upload)."""
+    name = filename.rsplit("/", 1)[-1]
+    if not name.lower().endswith(".ipynb"):
+        return None
+    stem = re.sub(r"(?:\s*\(\d+\)|-\d+)+$", "", name[:-len(".ipynb")].strip()).lower()
+    return next((lesson for lesson in lessons if lesson.lower() == stem), None)
+
+
+def _student(naming: FileNaming, match: re.Match, roster: Roster | None) -> tuple[str | None, str]:
+    """The student_id for a file, or None and why not."""
+    raw, name = match["student"], match.groupdict().get("name")
+    if roster is None:
+        safe = _folder_name(raw)
+        return (safe, "") if safe else (None, f"the student id {raw!r} cannot be made into a folder name")
+    for value, columns in [(raw, naming.roster_columns)] + ([(name, ("name",))] if name else []):
+        hits = roster.students_matching(value, columns)
+        if len(hits) > 1:
+            return None, f"{value!r} fits several roster students ({', '.join(hits)})"
+        if hits:
+            return hits[0], ""
+    return None, (f"not on the roster: {naming.lms} id {raw!r}" + (f", name {name!r}" if name else "")
+                  + f" matches no {'/'.join(naming.roster_columns)}" + (" or name" if name else ""))
+
+
+class _Candidate(NamedTuple):
+    shown: str
+    data: bytes
+    order: tuple[int, float]  # (attempt from the file name, or -1; modification time)
+
+
+def _unreadable(data: bytes) -> str:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            nbformat.reads(data.decode("utf-8"), as_version=4)
+    except Exception as error:  # any way of not being a notebook
+        message = (str(error).splitlines() or [""])[0][:120]
+        return f"not a readable notebook ({type(error).__name__}: {message})"
+    return ""
+
+
+def _write(target: str, data: bytes) -> None:
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    partial_path = target + ".collecting"
+    with open(partial_path, "wb") as handle:
+        handle.write(data)
+    os.replace(partial_path, target)
+
+
+def collect(source: str, root: str, lesson: str | None = None, roster: str | None = None,
+            force: bool = False) -> CollectReport:
+    """Place every submission in ``source`` (zip or folder) under ``<root>/submitted/``; see the module doc."""
+    lessons = assignments(root)
+    if lesson is not None and lesson not in lessons:
+        raise CollectError(f"unknown lesson {lesson!r}; the lessons are {', '.join(lessons)}")
+    people = Roster.load(roster) if roster else None
+    report = CollectReport()
+    found: dict[tuple[str, str], list[_Candidate]] = {}
+    lessons_seen = {lesson} if lesson else set()
+
+    for file in _files(source, report):
+        basename = file.path.rsplit("/", 1)[-1]
+        if _is_junk(file.path) or any(n.receipt and n.receipt.fullmatch(basename) for n in FILE_NAMINGS):
+            continue
+        if not basename.lower().endswith(".ipynb"):
+            report.skipped.append(Item(file.shown, why="not a notebook"))
+            continue
+        try:
+            data = file.read()
+        except Exception as error:  # bad CRC, encrypted entry, unreadable file
+            report.unplaced.append(Item(file.shown, why=f"could not be read from the download ({error})"))
+            continue
+        identified = identify(file.path)
+        if identified is None:
+            report.unplaced.append(Item(file.shown, why="cannot tell whose it is: "
+                                                        "no LMS file name and no student folder"))
+            continue
+        naming, match = identified
+        folder_lesson = match.groupdict().get("lesson")
+        which = (lesson or lesson_named_by(match["filename"], lessons)
+                 or (folder_lesson if folder_lesson in lessons else None))
+        if which is None:
+            uploaded = match["filename"].rsplit("/", 1)[-1]
+            report.unplaced.append(Item(file.shown, why=f"cannot tell the lesson: {uploaded!r} names none of "
+                                                        f"{', '.join(lessons)} (use --lesson if it is one)"))
+            continue
+        lessons_seen.add(which)
+        student, why = _student(naming, match, people)
+        if student is None:
+            report.unplaced.append(Item(file.shown, lesson=which, why=why))
+            continue
+        attempt = int(re.sub(r"\D", "", match.groupdict().get("attempt") or "") or -1)
+        found.setdefault((student, which), []).append(_Candidate(file.shown, data, (attempt, file.mtime)))
+
+    submitted = os.path.realpath(os.path.join(root, "submitted"))
+    for (student, which), candidates in sorted(found.items()):
+        candidates.sort(key=lambda c: c.order, reverse=True)
+        latest = [c for c in candidates if c.order == candidates[0].order]
+        if len({c.data for c in latest}) > 1:
+            names = ", ".join(c.shown for c in latest)
+            for candidate in candidates:
+                report.unplaced.append(Item(candidate.shown, student, which,
+                                            f"{len(latest)} different notebooks for {student}/{which} and nothing "
+                                            f"tells which is latest ({names}); place the right one by hand"))
+            continue
+        kept = latest[0]
+        report.superseded += [Item(c.shown, student, which, f"kept {kept.shown} instead") for c in candidates[1:]]
+        target = os.path.join(submitted, student, which, f"{which}.ipynb")
+        if os.path.commonpath([os.path.realpath(target), submitted]) != submitted:
+            report.unplaced.append(Item(kept.shown, student, which, "its target is outside submitted/; not written"))
+            continue
+        why = ""
+        if os.path.exists(target):
+            if _read(target) == kept.data:
+                report.unchanged.append(Item(kept.shown, student, which))
+                continue
+            if not force:
+                report.conflicts.append(Item(kept.shown, student, which,
+                                             f"submitted/{student}/{which}/{which}.ipynb already holds a different "
+                                             "notebook; left as it is (--force replaces it)"))
+                continue
+            why = "replaced a different notebook (--force)"
+        _write(target, kept.data)
+        report.placed.append(Item(kept.shown, student, which, why))
+        problem = _unreadable(kept.data)
+        if problem:
+            report.unreadable.append(Item(kept.shown, student, which, problem))
+
+    if people:
+        report.missing = [(student, which) for which in sorted(lessons_seen) for student in people.student_ids
+                          if (student, which) not in found
+                          and not os.path.exists(os.path.join(submitted, student, which, f"{which}.ipynb"))]
+    return report
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("source", metavar="ZIP_OR_FOLDER", help="an LMS bulk download (Canvas, Moodle, Blackboard) "
+                                                                 "or a folder of student folders")
+    parser.add_argument("--lesson", help="the lesson every notebook in the download is for "
+                                         "(default: read from each notebook's file name)")
+    parser.add_argument("--roster", help="CSV with student_id and any of canvas_id, moodle_id, username, login_id, "
+                                         "email, name: LMS ids are turned into student_id")
+    parser.add_argument("--force", action="store_true", help="replace submitted notebooks that differ")
+
+
+def run(args) -> int:
+    """1 when anything could not be placed (or conflicts), 2 when collecting could not start, else 0."""
+    try:
+        report = collect(args.source, args.root, args.lesson, args.roster, args.force)
+    except (CollectError, OSError) as error:
+        print(f"collect: {error}")
+        return 2
+    print("\n".join(report.lines()))
+    return 0 if report.ok else 1

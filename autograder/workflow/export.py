@@ -1,0 +1,301 @@
+"""Grades out of nbgrader's gradebook as CSV files: for the instructor, and for Canvas.
+
+``autograd-course export`` writes three files into one folder:
+
+- ``grades.csv``: one row per student and lesson, the lesson's score split into the autograded
+  part (test cells) and the part graded by hand (written answers), and whether a person still
+  has to grade something. Written answers count once they are graded, as in nbgrader.
+- ``exercises.csv``: one row per student and lesson, one column per graded cell, so a
+  spreadsheet can sort by any exercise. A blank cell has no points yet: not graded, or no
+  submission (``grades.csv`` says which).
+- ``canvas.csv``: Canvas's gradebook import format (see :func:`export_canvas`).
+
+Everything is read from the gradebook once (:func:`read_gradebook`), so the three files
+always agree with each other.
+"""
+import csv
+import json
+import os
+from dataclasses import dataclass, field
+
+from ..course_dir import open_api
+
+
+@dataclass(frozen=True)
+class GradedCell:
+    """A cell that earns points: an autograded test, or a written answer graded by hand."""
+    name: str  # nbgrader grade_id
+    max_score: float
+    by_hand: bool
+
+
+@dataclass(frozen=True)
+class StudentRecord:
+    id: str
+    first_name: str = ""
+    last_name: str = ""
+    lms_user_id: str = ""
+
+    @property
+    def sortable_name(self) -> str:
+        """"Last, First" as Canvas writes names, or the id when the gradebook has no name."""
+        if self.last_name and self.first_name:
+            return f"{self.last_name}, {self.first_name}"
+        return self.last_name or self.first_name or self.id
+
+
+@dataclass
+class Submission:
+    student: str
+    lesson: str
+    points: dict[str, float | None]  # grade_id -> points; None while nothing has scored that cell
+    needs_manual_grade: bool
+    late_penalty: float = 0.0
+
+
+@dataclass
+class GradebookSnapshot:
+    """What the exports and the class report need from nbgrader's gradebook, read in one go."""
+    lessons: dict[str, list[GradedCell]] = field(default_factory=dict)  # course order
+    students: list[StudentRecord] = field(default_factory=list)
+    submissions: dict[tuple[str, str], Submission] = field(default_factory=dict)  # (student, lesson)
+
+    def max_score(self, lesson: str, by_hand: bool | None = None) -> float:
+        return sum(c.max_score for c in self.lessons[lesson] if by_hand is None or c.by_hand == by_hand)
+
+    def earned(self, submission: Submission, by_hand: bool | None = None) -> float:
+        """Points earned so far; a cell nothing has scored counts 0, as nbgrader counts it."""
+        return sum(submission.points.get(c.name) or 0.0 for c in self.lessons[submission.lesson]
+                   if by_hand is None or c.by_hand == by_hand)
+
+    def final_score(self, submission: Submission) -> float:
+        return max(0.0, self.earned(submission) - submission.late_penalty)
+
+
+def _notebook_order(root: str, lesson: str) -> list[str]:
+    """grade_ids in the order the source notebook shows them (the gradebook keeps no order)."""
+    path = os.path.join(root, "source", lesson, f"{lesson}.ipynb")
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as handle:
+        cells = json.load(handle).get("cells", [])
+    return [c["metadata"]["nbgrader"]["grade_id"] for c in cells
+            if c.get("metadata", {}).get("nbgrader", {}).get("grade_id")]
+
+
+def _ordered(cells: list[GradedCell], order: list[str]) -> list[GradedCell]:
+    rank = {name: i for i, name in enumerate(order)}
+    return sorted(cells, key=lambda c: (rank.get(c.name, len(rank)), c.name))
+
+
+def read_gradebook(root: str) -> GradebookSnapshot:
+    snapshot = GradebookSnapshot()
+    with open_api(root).gradebook as gradebook:
+        for assignment in sorted(gradebook.assignments, key=lambda a: a.name):
+            cells = [GradedCell(cell.name, float(cell.max_score), by_hand=cell.cell_type == "markdown")
+                     for notebook in assignment.notebooks for cell in notebook.grade_cells]
+            cells += [GradedCell(cell.name, float(cell.max_score), by_hand=True)
+                      for notebook in assignment.notebooks for cell in notebook.task_cells]
+            snapshot.lessons[assignment.name] = _ordered(cells, _notebook_order(root, assignment.name))
+            for submitted in gradebook.assignment_submissions(assignment.name):
+                points = {grade.name: (None if grade.auto_score is None and grade.manual_score is None
+                                       else float(grade.score))
+                          for notebook in submitted.notebooks for grade in notebook.grades}
+                snapshot.submissions[(submitted.student.id, assignment.name)] = Submission(
+                    student=submitted.student.id, lesson=assignment.name, points=points,
+                    needs_manual_grade=bool(submitted.needs_manual_grade),
+                    late_penalty=float(submitted.late_submission_penalty or 0.0))
+        snapshot.students = [StudentRecord(s.id, s.first_name or "", s.last_name or "", s.lms_user_id or "")
+                             for s in sorted(gradebook.students, key=lambda s: s.id)]
+    return snapshot
+
+
+def points(value: float | None) -> str:
+    """2.0 -> "2", 1.5 -> "1.5", None -> "" (a blank cell, not a zero)."""
+    if value is None:
+        return ""
+    value = round(float(value), 2)
+    return str(int(value)) if value.is_integer() else f"{value:g}"
+
+
+def _write(path: str, header: list[str], rows: list[list]) -> int:
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(header)
+        writer.writerows(rows)
+    return len(rows)
+
+
+def yes_no(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+GRADES_HEADER = ["student", "lesson", "submitted", "score", "max_score", "autograded_score", "autograded_max",
+                 "manual_score", "manual_max", "late_penalty", "manual_grading_pending"]
+
+
+def write_grades(snapshot: GradebookSnapshot, path: str) -> int:
+    """``score`` is what the student has now: autograded + graded-by-hand points - late penalty.
+
+    ``manual_grading_pending`` is nbgrader's own flag: a written answer not graded yet, or a
+    cell graded by hand that a later autograde run asks a person to look at again.
+    """
+    rows = []
+    for student in snapshot.students:
+        for lesson in snapshot.lessons:
+            maxima = [points(snapshot.max_score(lesson)), points(snapshot.max_score(lesson, False))]
+            sub = snapshot.submissions.get((student.id, lesson))
+            if sub is None:
+                rows.append([student.id, lesson, "no", "", maxima[0], "", maxima[1], "",
+                             points(snapshot.max_score(lesson, True)), "", ""])
+                continue
+            rows.append([student.id, lesson, "yes", points(snapshot.final_score(sub)), maxima[0],
+                         points(snapshot.earned(sub, False)), maxima[1],
+                         points(snapshot.earned(sub, True)), points(snapshot.max_score(lesson, True)),
+                         points(sub.late_penalty), yes_no(sub.needs_manual_grade)])
+    return _write(path, GRADES_HEADER, rows)
+
+
+def exercise_columns(snapshot: GradebookSnapshot) -> list[str]:
+    """Every graded cell's grade_id, lesson by lesson in notebook order; a shared id shares a column."""
+    columns = []
+    for cells in snapshot.lessons.values():
+        columns += [c.name for c in cells if c.name not in columns]
+    return columns
+
+
+def write_exercises(snapshot: GradebookSnapshot, path: str) -> int:
+    columns = exercise_columns(snapshot)
+    rows = []
+    for student in snapshot.students:
+        for lesson, cells in snapshot.lessons.items():
+            sub = snapshot.submissions.get((student.id, lesson))
+            in_lesson = {c.name for c in cells}
+            rows.append([student.id, lesson] + [points(sub.points.get(name)) if sub and name in in_lesson else ""
+                                                for name in columns])
+    return _write(path, ["student", "lesson"] + columns, rows)
+
+
+# Canvas's gradebook export starts with these columns, then one per assignment; its importer
+# reads the same layout back. The second row gives each assignment's points, as Canvas writes it.
+CANVAS_STUDENT_COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
+CANVAS_POINTS_POSSIBLE = "    Points Possible"
+
+
+@dataclass(frozen=True)
+class RosterEntry:
+    student_id: str
+    login_id: str
+    canvas_id: str = ""
+    name: str = ""
+    section: str = ""
+    sis_user_id: str = ""
+
+
+def read_roster(path: str) -> dict[str, RosterEntry]:
+    """nbgrader student id -> Canvas identity, from a CSV with ``student_id`` and ``login_id``
+    (and ``canvas_id``, ``name``, ``section``, ``sis_user_id`` when the roster has them).
+
+    Header names are case-insensitive, so the roster ``autograd-course collect`` reads works here too.
+    """
+    with open(path, newline="", encoding="utf-8-sig") as handle:
+        reader = csv.reader(handle)
+        header = [name.strip().lower() for name in next(reader, [])]
+        missing = {"student_id", "login_id"} - set(header)
+        if missing:
+            raise ValueError(f"{path}: the roster needs the column(s) {', '.join(sorted(missing))}")
+        roster = {}
+        for row in reader:
+            found = dict(zip(header, (cell.strip() for cell in row)))
+            entry = RosterEntry(**{key: found.get(key, "") for key in RosterEntry.__dataclass_fields__})
+            if entry.student_id:
+                roster[entry.student_id] = entry
+    return roster
+
+
+@dataclass
+class CanvasExport:
+    rows: int
+    unmatched: list[str]  # nbgrader students the roster does not name: left out of the file
+    held_back: list[tuple[str, str]]  # (student, lesson) left blank: written answers still to grade
+
+
+def write_canvas(snapshot: GradebookSnapshot, path: str, roster: dict[str, RosterEntry] | None) -> CanvasExport:
+    lessons = list(snapshot.lessons)
+    rows = [[CANVAS_POINTS_POSSIBLE, "", "", "", ""] + [points(snapshot.max_score(lesson)) for lesson in lessons]]
+    unmatched, held_back = [], []
+    for student in snapshot.students:
+        if roster is not None and student.id not in roster:
+            unmatched.append(student.id)
+            continue
+        entry = roster[student.id] if roster is not None else RosterEntry(student.id, student.id)
+        scores = []
+        for lesson in lessons:
+            sub = snapshot.submissions.get((student.id, lesson))
+            if sub is not None and sub.needs_manual_grade:
+                held_back.append((student.id, lesson))
+            scores.append(points(snapshot.final_score(sub)) if sub and not sub.needs_manual_grade else "")
+        rows.append([entry.name or student.sortable_name, entry.canvas_id or student.lms_user_id,
+                     entry.sis_user_id, entry.login_id, entry.section] + scores)
+    _write(path, CANVAS_STUDENT_COLUMNS + lessons, rows)
+    return CanvasExport(rows=len(rows) - 1, unmatched=unmatched, held_back=held_back)
+
+
+def export_grades(root: str, path: str) -> int:
+    return write_grades(read_gradebook(root), path)
+
+
+def export_exercises(root: str, path: str) -> int:
+    return write_exercises(read_gradebook(root), path)
+
+
+def export_canvas(root: str, path: str, roster: str | None = None) -> CanvasExport:
+    """Write a CSV for Canvas: Grades > Import. One column per lesson, named as the lesson.
+
+    What Canvas does with it: it finds each student by the ``ID`` column (Canvas's user id),
+    else ``SIS User ID``, else ``SIS Login ID``, else the name in ``Student``. A column named
+    like an existing assignment fills that assignment; any other column creates a new
+    assignment, worth what the "Points Possible" row says. Canvas shows the changes it found
+    before it saves anything, and leaves unchanged scores alone.
+
+    Students are matched by login id: with ``roster`` (columns ``student_id``, ``login_id``,
+    optionally ``canvas_id``, ``name``, ``section``, ``sis_user_id``), nbgrader's student id is
+    looked up there, and students the roster does not list are left out (``unmatched``).
+    Without a roster the nbgrader student id is taken as the login id.
+
+    A cell is blank when the student did not submit, or when written answers still wait for a
+    grader (``held_back``): sending a partial score would look final in Canvas.
+    """
+    return write_canvas(read_gradebook(root), path, read_roster(roster) if roster else None)
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--out", default="exports", metavar="DIR",
+                        help="folder for grades.csv, exercises.csv and canvas.csv (default: exports/)")
+    parser.add_argument("--roster", metavar="CSV",
+                        help="student_id,login_id[,canvas_id,name] to match students in Canvas; "
+                             "without it the nbgrader student id is the Canvas login id")
+
+
+def run(args) -> int:
+    """Write the three CSVs; exit 1 if a student is missing from the roster, 2 if the roster is unusable."""
+    root = getattr(args, "root", ".")
+    try:
+        roster = read_roster(args.roster) if args.roster else None
+    except (OSError, ValueError) as problem:
+        print(f"export: {problem}")
+        return 2
+    snapshot = read_gradebook(root)
+    os.makedirs(args.out, exist_ok=True)
+    grades = write_grades(snapshot, os.path.join(args.out, "grades.csv"))
+    exercises = write_exercises(snapshot, os.path.join(args.out, "exercises.csv"))
+    canvas = write_canvas(snapshot, os.path.join(args.out, "canvas.csv"), roster)
+    print(f"wrote {grades} rows to {os.path.join(args.out, 'grades.csv')}")
+    print(f"wrote {exercises} rows to {os.path.join(args.out, 'exercises.csv')}")
+    print(f"wrote {canvas.rows} students to {os.path.join(args.out, 'canvas.csv')}")
+    for student, lesson in canvas.held_back:
+        print(f"  {student} {lesson}: left blank for Canvas, written answers still to grade")
+    for student in canvas.unmatched:
+        print(f"  {student}: not in the roster {args.roster}, left out of canvas.csv")
+    return 1 if canvas.unmatched else 0

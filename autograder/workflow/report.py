@@ -1,0 +1,329 @@
+"""``autograd-course report``: an item analysis of the class, as one HTML page with charts.
+
+It answers what an instructor asks after grading: how scores spread in each lesson, which
+exercises most students fail, which mistakes they make (by the ``kind`` the grader diagnosed,
+with one message as the student saw it), which exercises nobody even tried, and which cells
+are slow enough to worry about the time limit.
+
+Scores and pass rates come from nbgrader's gradebook. Outcomes, mistakes and timings come from
+the autograded notebooks: each graded test cell carries ``metadata["autograd_course"]``
+(exercise, outcome, kind, message, seconds), and executed cells may carry nbclient's
+``metadata["execution"]`` timestamps. The page is self-contained (the PNGs are embedded as
+data URIs, no network), so it can be mailed or archived as one file.
+"""
+import base64
+import html
+import json
+import os
+import statistics
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+
+from . import report_plots
+from .export import GradebookSnapshot, read_gradebook
+
+OUTCOMES = ("correct", "incorrect", "not_attempted", "raised", "timeout", "limit", "not_run")
+MISTAKES_PER_EXERCISE = 3
+MISTAKES_IN_CHART = 12
+SLOWEST_CELLS = 10
+
+
+@dataclass(frozen=True)
+class CellResult:
+    """One student's outcome on one graded test cell."""
+    lesson: str
+    student: str
+    exercise: str
+    outcome: str
+    kind: str
+    message: str
+
+
+@dataclass(frozen=True)
+class CellRun:
+    """How long one cell took in one student's autograded notebook."""
+    lesson: str
+    student: str
+    cell: str
+    seconds: float
+
+
+def _seconds(cell: dict) -> float | None:
+    """The grader's own timing for a graded cell, else nbclient's execution timestamps."""
+    graded = cell.get("metadata", {}).get("autograd_course") or {}
+    if isinstance(graded.get("seconds"), (int, float)):
+        return float(graded["seconds"])
+    stamps = cell.get("metadata", {}).get("execution") or {}
+    try:
+        start = datetime.fromisoformat(stamps["iopub.execute_input"])
+        end = datetime.fromisoformat(stamps["shell.execute_reply"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    return max(0.0, (end - start).total_seconds())
+
+
+def _cell_label(cell: dict) -> str:
+    """A name that is the same in every student's copy: the grade_id, else the first code line."""
+    grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+    if grade_id:
+        return grade_id
+    source = cell.get("source", "")
+    source = "".join(source) if isinstance(source, list) else source
+    first = next((line.strip() for line in source.splitlines() if line.strip()), "(empty cell)")
+    return first if len(first) <= 48 else first[:47] + "…"
+
+
+def read_notebook(path: str, student: str, lesson: str) -> tuple[list[CellResult], list[CellRun]]:
+    with open(path, encoding="utf-8") as handle:
+        cells = json.load(handle).get("cells", [])
+    results, runs = [], []
+    for cell in cells:
+        if cell.get("cell_type") != "code":
+            continue
+        graded = cell.get("metadata", {}).get("autograd_course")
+        if graded:
+            results.append(CellResult(lesson, student, graded.get("exercise") or _cell_label(cell),
+                                      graded.get("outcome") or "not_run", graded.get("kind") or "",
+                                      (graded.get("message") or "").strip()))
+        seconds = _seconds(cell)
+        if seconds is not None:
+            runs.append(CellRun(lesson, student, _cell_label(cell), seconds))
+    return results, runs
+
+
+def read_autograded(root: str, lessons: list[str]) -> tuple[list[CellResult], list[CellRun]]:
+    """Every ``autograded/<student>/<lesson>/<lesson>.ipynb`` for the chosen lessons."""
+    results, runs = [], []
+    folder = os.path.join(root, "autograded")
+    for student in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        for lesson in lessons:
+            path = os.path.join(folder, student, lesson, f"{lesson}.ipynb")
+            if os.path.exists(path):
+                found = read_notebook(path, student, lesson)
+                results += found[0]
+                runs += found[1]
+    return results, runs
+
+
+def exercise_name(grade_id: str) -> str:
+    """``test_vjp`` -> ``vjp``: the name the notebook metadata and the students use."""
+    return grade_id.removeprefix("test_")
+
+
+@dataclass(frozen=True)
+class Mistake:
+    lesson: str
+    exercise: str
+    kind: str
+    count: int
+    example: str
+
+
+@dataclass(frozen=True)
+class SlowCell:
+    lesson: str
+    cell: str
+    slowest: float
+    median: float
+    student: str  # whose run was the slowest
+    runs: int
+
+
+def pass_rates(snapshot: GradebookSnapshot, lessons: list[str]) -> list[tuple[str, str, int, int]]:
+    """(lesson, exercise, passed, submissions) for each autograded cell; passed = full points."""
+    rows = []
+    for lesson in lessons:
+        submitted = [s for (_, name), s in sorted(snapshot.submissions.items()) if name == lesson]
+        for cell in snapshot.lessons[lesson]:
+            if not cell.by_hand:
+                passed = sum(1 for s in submitted if (s.points.get(cell.name) or 0.0) >= cell.max_score)
+                rows.append((lesson, exercise_name(cell.name), passed, len(submitted)))
+    return rows
+
+
+def mistakes(results: list[CellResult]) -> list[Mistake]:
+    """The most frequent diagnosed kinds per exercise, each with the first message seen."""
+    counts: dict[tuple[str, str], Counter] = defaultdict(Counter)
+    examples: dict[tuple[str, str, str], str] = {}
+    position: dict[tuple[str, str], int] = {}  # notebook order, as the cells were read
+    for r in results:
+        position.setdefault((r.lesson, r.exercise), len(position))
+        if r.outcome != "correct" and r.kind:
+            counts[(r.lesson, r.exercise)][r.kind] += 1
+            examples.setdefault((r.lesson, r.exercise, r.kind), r.message.splitlines()[0] if r.message else "")
+    return [Mistake(lesson, exercise, kind, count, examples[(lesson, exercise, kind)])
+            for (lesson, exercise), counter in sorted(counts.items(), key=lambda g: (g[0][0], position[g[0]]))
+            for kind, count in sorted(counter.items(), key=lambda kc: (-kc[1], kc[0]))[:MISTAKES_PER_EXERCISE]]
+
+
+def outcome_counts(results: list[CellResult]) -> dict[tuple[str, str], Counter]:
+    table: dict[tuple[str, str], Counter] = defaultdict(Counter)
+    for r in results:
+        table[(r.lesson, r.exercise)][r.outcome] += 1
+    return table
+
+
+def unattempted(results: list[CellResult]) -> list[tuple[str, str, int]]:
+    """(lesson, exercise, students) for exercises that every student left as ``not_attempted``."""
+    return [(lesson, exercise, sum(counter.values()))
+            for (lesson, exercise), counter in outcome_counts(results).items()
+            if set(counter) == {"not_attempted"}]
+
+
+def slowest(runs: list[CellRun]) -> list[SlowCell]:
+    by_cell: dict[tuple[str, str], list[CellRun]] = defaultdict(list)
+    for run in runs:
+        by_cell[(run.lesson, run.cell)].append(run)
+    cells = []
+    for (lesson, cell), found in by_cell.items():
+        worst = max(found, key=lambda r: r.seconds)
+        cells.append(SlowCell(lesson, cell, worst.seconds, statistics.median(r.seconds for r in found),
+                              worst.student, len(found)))
+    return sorted(cells, key=lambda c: (-c.slowest, c.lesson, c.cell))[:SLOWEST_CELLS]
+
+
+# ---- the page -------------------------------------------------------------------------------
+
+CSS = """
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1a1a1a;
+       max-width: 1100px; margin: 2rem auto; padding: 0 1.5rem; line-height: 1.45; }
+h1 { font-size: 1.7rem; margin-bottom: .2rem; } h2 { margin-top: 2.4rem; border-bottom: 2px solid #0072B2; }
+.meta, .note { color: #555; } img { max-width: 100%; height: auto; display: block; margin: 1rem 0; }
+table { border-collapse: collapse; width: 100%; font-size: .95rem; margin: .8rem 0; }
+th, td { text-align: left; padding: .35rem .6rem; border-bottom: 1px solid #ddd; vertical-align: top; }
+th { background: #f2f2f2; } tbody tr:nth-child(even) { background: #fafafa; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+code { background: #f2f2f2; padding: 0 .25rem; border-radius: 3px; }
+"""
+
+
+def _e(value) -> str:
+    return html.escape(str(value))
+
+
+def _image(path: str, alt: str) -> str:
+    with open(path, "rb") as handle:
+        data = base64.b64encode(handle.read()).decode("ascii")
+    return f'<img src="data:image/png;base64,{data}" alt="{_e(alt)}">'
+
+
+def _table(header: list[str], rows: list[list], numeric: set[int] = frozenset()) -> str:
+    head = "".join(f'<th{" class=num" if i in numeric else ""}>{_e(h)}</th>' for i, h in enumerate(header))
+    body = "".join("<tr>" + "".join(f'<td{" class=num" if i in numeric else ""}>{_e(v)}</td>'
+                                    for i, v in enumerate(row)) + "</tr>" for row in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _section(anchor: str, title: str, *parts: str) -> str:
+    return f'<section id="{anchor}"><h2>{_e(title)}</h2>{"".join(parts)}</section>'
+
+
+def _none(text: str) -> str:
+    return f'<p class="note">{_e(text)}</p>'
+
+
+def _scores_section(snapshot: GradebookSnapshot, lessons: list[str], out: str) -> str:
+    scores = {lesson: [snapshot.final_score(s) for (_, name), s in sorted(snapshot.submissions.items())
+                       if name == lesson] for lesson in lessons}
+    if not any(scores.values()):
+        return _section("scores", "Score distribution per lesson", _none("No submissions in the gradebook yet."))
+    chart = report_plots.score_histograms(scores, {lesson: snapshot.max_score(lesson) for lesson in lessons},
+                                          os.path.join(out, "scores.png"))
+    return _section("scores", "Score distribution per lesson", _image(chart, "Histograms of scores per lesson"),
+                    _none("Written answers count once they are graded; until then they add 0 points."))
+
+
+def _pass_rate_section(snapshot: GradebookSnapshot, lessons: list[str], results: list[CellResult],
+                       out: str) -> str:
+    rates = [r for r in pass_rates(snapshot, lessons) if r[3]]
+    outcomes = outcome_counts(results)
+    outcome_rows = [[lesson, exercise] + [outcomes[(lesson, exercise)].get(o, 0) for o in OUTCOMES]
+                    for lesson, exercise, *_ in rates if (lesson, exercise) in outcomes]
+    if not rates:
+        return _section("pass-rate", "Pass rate per exercise", _none("No autograded exercises with submissions."))
+    chart = report_plots.pass_rates([(f"{lesson} · {exercise}", passed / total, passed, total)
+                                     for lesson, exercise, passed, total in rates],
+                                    os.path.join(out, "pass_rate.png"))
+    table = ("<h3>Outcomes per exercise</h3>"
+             + _table(["lesson", "exercise", *OUTCOMES], outcome_rows, set(range(2, 2 + len(OUTCOMES))))
+             if outcome_rows else "")
+    return _section("pass-rate", "Pass rate per exercise", _image(chart, "Bar chart of pass rate per exercise"),
+                    table)
+
+
+def _mistakes_section(results: list[CellResult], out: str) -> str:
+    found = mistakes(results)
+    if not found:
+        return _section("mistakes", "Most frequent diagnosed mistakes",
+                        _none("No diagnosed mistakes in the autograded notebooks."))
+    top = sorted(found, key=lambda m: (-m.count, m.lesson, m.exercise, m.kind))[:MISTAKES_IN_CHART]
+    chart = report_plots.top_mistakes([(f"{m.lesson} · {m.exercise}: {m.kind}", m.count) for m in top],
+                                      os.path.join(out, "mistakes.png"))
+    table = _table(["lesson", "exercise", "kind", "count", "example message"],
+                   [[m.lesson, m.exercise, m.kind, m.count, m.example] for m in found], {3})
+    return _section("mistakes", "Most frequent diagnosed mistakes",
+                    _image(chart, "Bar chart of the most frequent mistakes"), table)
+
+
+def _unattempted_section(results: list[CellResult]) -> str:
+    nobody = unattempted(results)
+    if not nobody:
+        return _section("unattempted", "Exercises no one attempted",
+                        _none("Every exercise was attempted by at least one student."))
+    items = "".join(f"<li><code>{_e(exercise)}</code> in {_e(lesson)} "
+                    f"({count} submission{'s' if count != 1 else ''}, all not attempted)</li>"
+                    for lesson, exercise, count in nobody)
+    return _section("unattempted", "Exercises no one attempted", f"<ul>{items}</ul>")
+
+
+def _slowest_section(runs: list[CellRun], out: str) -> str:
+    slow = slowest(runs)
+    if not slow:
+        return _section("slowest", "Slowest cells", _none("No cell timings in the autograded notebooks."))
+    chart = report_plots.slowest_cells([(f"{c.lesson} · {c.cell}", c.slowest, c.median) for c in slow],
+                                       os.path.join(out, "slowest_cells.png"))
+    table = _table(["lesson", "cell", "slowest (s)", "median (s)", "slowest for", "runs"],
+                   [[c.lesson, c.cell, f"{c.slowest:.2f}", f"{c.median:.2f}", c.student, c.runs] for c in slow],
+                   {2, 3, 5})
+    return _section("slowest", "Slowest cells", _image(chart, "Bar chart of the slowest cells"), table)
+
+
+def build_report(root: str, out: str, lessons: list[str] | None = None) -> str:
+    """Draw the charts into ``out`` and write ``out/report.html``; return the page's path."""
+    snapshot = read_gradebook(root)
+    unknown = [lesson for lesson in lessons or [] if lesson not in snapshot.lessons]
+    if unknown:
+        raise ValueError(f"not in the gradebook: {', '.join(unknown)} (it has {', '.join(snapshot.lessons)})")
+    lessons = lessons or list(snapshot.lessons)
+    results, runs = read_autograded(root, lessons)
+    os.makedirs(out, exist_ok=True)
+    sections = [_scores_section(snapshot, lessons, out), _pass_rate_section(snapshot, lessons, results, out),
+                _mistakes_section(results, out), _unattempted_section(results), _slowest_section(runs, out)]
+    chosen = [key for key in snapshot.submissions if key[1] in lessons]
+    summary = (f"Lessons {_e(', '.join(lessons))} · {len({student for student, _ in chosen})} students · "
+               f"{len(chosen)} submissions · written {datetime.now().strftime('%Y-%m-%d %H:%M')}")
+    page = ('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>Class report: {_e(', '.join(lessons))}</title><style>{CSS}</style></head><body>"
+            f'<h1>Class report</h1><p class="meta">{summary}</p>' + "".join(sections) + "</body></html>\n")
+    path = os.path.join(out, "report.html")
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(page)
+    return path
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("lessons", nargs="*", help="lessons to report on (default: every lesson in the gradebook)")
+    parser.add_argument("--out", default="report", metavar="DIR",
+                        help="folder for report.html and its PNG charts (default: report/)")
+
+
+def run(args) -> int:
+    try:
+        path = build_report(getattr(args, "root", "."), args.out, args.lessons or None)
+    except ValueError as problem:
+        print(f"report: {problem}")
+        return 2
+    print(f"wrote {path}")
+    return 0

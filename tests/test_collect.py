@@ -1,0 +1,314 @@
+"""collect: LMS bulk downloads (built here as small zips) land in submitted/, and every odd file is reported."""
+import argparse
+import io
+import os
+import zipfile
+
+import nbformat
+import pytest
+
+from autograder.workflow.collect import (FILE_NAMINGS, CollectError, add_arguments, collect, identify,
+                                         lesson_named_by, run)
+
+LESSONS = ["01_graph", "02_backward", "03_no_grad", "04_zero_grad"]
+OLD, NEW = (2024, 3, 1, 10, 0, 0), (2024, 3, 2, 10, 0, 0)
+
+
+def notebook(text: str) -> bytes:
+    """The same text gives the same bytes (a fixed cell id), as re-downloading one upload does."""
+    cell = nbformat.v4.new_code_cell(text)
+    cell["id"] = "only-cell"
+    return nbformat.writes(nbformat.v4.new_notebook(cells=[cell])).encode()
+
+
+def zip_bytes(entries: dict) -> bytes:
+    """entries: name -> bytes, or (bytes, date_time) to set the entry's modification time."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, content in entries.items():
+            data, when = content if isinstance(content, tuple) else (content, OLD)
+            archive.writestr(zipfile.ZipInfo(name, date_time=when), data)
+    return buffer.getvalue()
+
+
+@pytest.fixture
+def course(tmp_path):
+    root = tmp_path / "course"
+    for lesson in LESSONS:
+        (root / "source" / lesson).mkdir(parents=True)
+        (root / "source" / lesson / f"{lesson}.ipynb").write_bytes(notebook("pass"))
+    return root
+
+
+@pytest.fixture
+def download(tmp_path):
+    def make(entries: dict, name="submissions.zip"):
+        path = tmp_path / name
+        path.write_bytes(zip_bytes(entries))
+        return str(path)
+    return make
+
+
+def submitted(root, student, lesson):
+    return root / "submitted" / student / lesson / f"{lesson}.ipynb"
+
+
+def roster_file(tmp_path, text):
+    path = tmp_path / "roster.csv"
+    path.write_text(text)
+    return str(path)
+
+
+@pytest.mark.parametrize("naming", FILE_NAMINGS, ids=lambda n: n.lms)
+def test_each_naming_recognises_its_own_example(naming):
+    found, match = identify(naming.example)
+    assert found is naming
+    assert lesson_named_by(match["filename"], LESSONS) == "02_backward"
+
+
+@pytest.mark.parametrize("name", ["02_backward.ipynb", "02_backward (1).ipynb", "02_backward-2.ipynb",
+                                  "02_Backward (2)-1.ipynb"])
+def test_lesson_is_read_from_the_original_file_name_despite_copy_suffixes(name):
+    assert lesson_named_by(name, LESSONS) == "02_backward"
+
+
+@pytest.mark.parametrize("name", ["02_backward_final.ipynb", "homework.ipynb", "02_backward.py"])
+def test_a_name_that_is_not_a_lesson_names_none(name):
+    assert lesson_named_by(name, LESSONS) is None
+
+
+def test_canvas_download_with_a_late_submission(course, download):
+    source = download({"smithjohn_48213_1177302_02_backward.ipynb": notebook("john"),
+                       "doejane_LATE_5120_1177400_02_backward-1.ipynb": notebook("jane")})
+    report = collect(source, str(course))
+    assert report.ok and len(report.placed) == 2
+    assert submitted(course, "48213", "02_backward").read_bytes() == notebook("john")
+    assert submitted(course, "5120", "02_backward").read_bytes() == notebook("jane")
+
+
+def test_moodle_download_flat_and_with_a_folder_per_student(course, download):
+    source = download({"John Smith_2046_assignsubmission_file_02_backward.ipynb": notebook("john"),
+                       "Jane Doe_2047_assignsubmission_file_/02_backward (1).ipynb": notebook("jane"),
+                       "Jane Doe_2047_assignsubmission_onlinetext_/onlinetext.html": b"<p>hi</p>"})
+    report = collect(source, str(course))
+    assert {(i.student, i.lesson) for i in report.placed} == {("2046", "02_backward"), ("2047", "02_backward")}
+    assert [(i.source, i.why) for i in report.skipped] == [
+        ("Jane Doe_2047_assignsubmission_onlinetext_/onlinetext.html", "not a notebook")]
+    assert report.ok
+
+
+def test_blackboard_download_ignores_its_receipts_quietly(course, download):
+    stamp = "2024-03-05-14-22-09"
+    source = download({f"Lesson 2_jsmith7_attempt_{stamp}_02_backward.ipynb": notebook("john"),
+                       f"Lesson 2_jsmith7_attempt_{stamp}.txt": b"Name: John Smith\nSubmission Field: ...",
+                       f"Lesson 2_jdoe_attempt_{stamp}_notes.txt": b"a student's own text file"})
+    report = collect(source, str(course))
+    assert submitted(course, "jsmith7", "02_backward").read_bytes() == notebook("john")
+    assert [i.source for i in report.skipped] == [f"Lesson 2_jdoe_attempt_{stamp}_notes.txt"]
+    assert not any(f"jsmith7_attempt_{stamp}.txt" in line for line in report.lines())
+
+
+def test_plain_folders_in_either_layout_and_under_a_wrapper_folder(course, tmp_path):
+    source = tmp_path / "download"
+    for path, text in [("alice/02_backward.ipynb", "alice"), ("bob/03_no_grad/03_no_grad.ipynb", "bob"),
+                       ("export/carol/04_zero_grad.ipynb", "carol")]:
+        (source / path).parent.mkdir(parents=True, exist_ok=True)
+        (source / path).write_bytes(notebook(text))
+    report = collect(str(source), str(course))
+    assert {(i.student, i.lesson) for i in report.placed} == {
+        ("alice", "02_backward"), ("bob", "03_no_grad"), ("carol", "04_zero_grad")}
+    assert submitted(course, "bob", "03_no_grad").read_bytes() == notebook("bob")
+
+
+def test_without_a_roster_the_folder_name_is_made_safe(course, download):
+    report = collect(download({"John Smith (copy)/01_graph.ipynb": notebook("x")}), str(course))
+    assert [i.student for i in report.placed] == ["John_Smith_copy"]
+
+
+def test_lesson_option_names_the_lesson_of_any_file_name(course, download):
+    source = download({"smithjohn_48213_1177302_homework.ipynb": notebook("john")})
+    unsure = collect(source, str(course))
+    assert not unsure.ok and "cannot tell the lesson: 'homework.ipynb'" in unsure.unplaced[0].why
+    assert not (course / "submitted").exists()
+    assert collect(source, str(course), lesson="03_no_grad").placed[0].lesson == "03_no_grad"
+
+
+def test_a_notebook_for_an_unknown_lesson_is_reported_not_placed(course, download):
+    report = collect(download({"alice/05_extra.ipynb": notebook("x"), "bob/02_backward.ipynb": notebook("y")}),
+                     str(course))
+    assert [i.source for i in report.unplaced] == ["alice/05_extra.ipynb"]
+    assert [i.student for i in report.placed] == ["bob"]
+    assert any(line.startswith("NOT PLACED alice/05_extra.ipynb: cannot tell the lesson") for line in report.lines())
+
+
+def test_an_unknown_lesson_option_stops_before_anything(course, download):
+    with pytest.raises(CollectError, match="unknown lesson '05_extra'"):
+        collect(download({"alice/02_backward.ipynb": notebook("x")}), str(course), lesson="05_extra")
+
+
+def test_a_notebook_with_no_student_is_reported(course, download):
+    report = collect(download({"02_backward.ipynb": notebook("x")}), str(course))
+    assert "cannot tell whose it is" in report.unplaced[0].why
+
+
+def test_roster_turns_every_lms_id_into_student_id_and_reports_missing_and_unknown(course, download, tmp_path):
+    roster = roster_file(tmp_path, "Student_ID,Canvas_ID,moodle_id,username,email,name\n"
+                                   "s001,48213,,,,John Smith\n"
+                                   "s002,,,,,\"Doe, Jane\"\n"
+                                   "s003,,,bwayne,,Bruce Wayne\n"
+                                   "s004,,,,ckent@uni.example,Clark Kent\n"
+                                   "s005,,,,,Diana Prince\n")
+    source = download({"smithjohn_48213_1177302_02_backward.ipynb": notebook("by canvas id"),
+                       "Jane Doe_2047_assignsubmission_file_02_backward.ipynb": notebook("by moodle name"),
+                       "Lesson 2_bwayne_attempt_2024-03-05-14-22-09_02_backward.ipynb": notebook("by username"),
+                       "ckent/02_backward.ipynb": notebook("by email"),
+                       "nobodyknown_99999_1177999_02_backward.ipynb": notebook("stranger")})
+    report = collect(source, str(course), roster=roster)
+    assert {i.student: i.source.split("_")[0] for i in report.placed} == {
+        "s001": "smithjohn", "s002": "Jane Doe", "s003": "Lesson 2", "s004": "ckent/02"}
+    assert report.missing == [("s005", "02_backward")]
+    assert [i.source for i in report.unplaced] == ["nobodyknown_99999_1177999_02_backward.ipynb"]
+    assert "not on the roster: canvas id '99999'" in report.unplaced[0].why
+    assert not (course / "submitted" / "99999").exists() and not report.ok
+    assert "missing s005/02_backward: on the roster, no submission" in report.lines()
+
+
+def test_a_roster_student_already_in_submitted_is_not_missing(course, download, tmp_path):
+    submitted(course, "s002", "01_graph").parent.mkdir(parents=True)
+    submitted(course, "s002", "01_graph").write_bytes(notebook("earlier batch"))
+    roster = roster_file(tmp_path, "student_id\ns001\ns002\ns003\n")
+    report = collect(download({"s001/01_graph.ipynb": notebook("x")}), str(course), roster=roster)
+    assert report.missing == [("s003", "01_graph")]
+
+
+def test_a_roster_without_student_id_is_refused(course, download, tmp_path):
+    with pytest.raises(CollectError, match="needs a student_id column"):
+        collect(download({"a/01_graph.ipynb": notebook("x")}), str(course),
+                roster=roster_file(tmp_path, "id,name\n1,A\n"))
+
+
+def test_a_roster_student_id_that_is_no_folder_name_is_refused(course, download, tmp_path):
+    with pytest.raises(CollectError, match="usable as a folder name"):
+        collect(download({"a/01_graph.ipynb": notebook("x")}), str(course),
+                roster=roster_file(tmp_path, "student_id\n../../etc\n"))
+
+
+def test_canvas_keeps_the_higher_submission_id_whatever_the_dates(course, download):
+    source = download({"smithjohn_48213_2000_02_backward-1.ipynb": (notebook("second"), OLD),
+                       "smithjohn_48213_1000_02_backward.ipynb": (notebook("first"), NEW)})
+    report = collect(source, str(course))
+    assert submitted(course, "48213", "02_backward").read_bytes() == notebook("second")
+    assert [(i.source, i.why) for i in report.superseded] == [
+        ("smithjohn_48213_1000_02_backward.ipynb", "kept smithjohn_48213_2000_02_backward-1.ipynb instead")]
+    assert report.ok
+
+
+def test_blackboard_keeps_the_latest_attempt(course, download):
+    source = download({"L2_jsmith7_attempt_2024-03-05-09-00-00_02_backward.ipynb": notebook("morning"),
+                       "L2_jsmith7_attempt_2024-03-05-21-30-00_02_backward.ipynb": notebook("evening")})
+    report = collect(source, str(course))
+    assert submitted(course, "jsmith7", "02_backward").read_bytes() == notebook("evening")
+    assert report.superseded[0].source == "L2_jsmith7_attempt_2024-03-05-09-00-00_02_backward.ipynb"
+
+
+def test_moodle_keeps_the_newer_zip_entry(course, download):
+    source = download({"John Smith_2046_assignsubmission_file_/02_backward.ipynb": (notebook("new"), NEW),
+                       "John Smith_2046_assignsubmission_file_/02_backward (1).ipynb": (notebook("old"), OLD)})
+    report = collect(source, str(course))
+    assert submitted(course, "2046", "02_backward").read_bytes() == notebook("new")
+    assert report.superseded[0].why == "kept John Smith_2046_assignsubmission_file_/02_backward.ipynb instead"
+
+
+def test_two_different_files_for_one_student_and_nothing_to_choose_by_are_not_guessed(course, download):
+    source = download({"alice/02_backward.ipynb": notebook("one"), "alice/02_backward (1).ipynb": notebook("two")})
+    report = collect(source, str(course))
+    assert not report.placed and len(report.unplaced) == 2 and not report.ok
+    assert "2 different notebooks for alice/02_backward" in report.unplaced[0].why
+    assert not submitted(course, "alice", "02_backward").exists()
+
+
+def test_two_identical_files_for_one_student_place_one(course, download):
+    source = download({"alice/02_backward.ipynb": notebook("same"),
+                       "alice/02_backward/02_backward.ipynb": notebook("same")})
+    report = collect(source, str(course))
+    assert len(report.placed) == 1 and len(report.superseded) == 1 and report.ok
+
+
+def test_a_different_existing_submission_is_not_overwritten_unless_forced(course, download):
+    target = submitted(course, "alice", "02_backward")
+    target.parent.mkdir(parents=True)
+    target.write_bytes(notebook("graded already"))
+    source = download({"alice/02_backward.ipynb": notebook("new upload")})
+    report = collect(source, str(course))
+    assert not report.ok and report.conflicts[0].student == "alice"
+    assert "--force replaces it" in report.conflicts[0].why
+    assert target.read_bytes() == notebook("graded already")
+    forced = collect(source, str(course), force=True)
+    assert forced.ok and forced.placed[0].why == "replaced a different notebook (--force)"
+    assert target.read_bytes() == notebook("new upload")
+
+
+def test_collecting_the_same_download_twice_reports_unchanged(course, download):
+    source = download({"alice/02_backward.ipynb": notebook("x")})
+    collect(source, str(course))
+    again = collect(source, str(course))
+    assert again.ok and not again.placed and [i.student for i in again.unchanged] == ["alice"]
+    assert again.lines()[1] == "unchanged alice/02_backward from alice/02_backward.ipynb: submitted/ already holds it"
+
+
+def test_an_unreadable_notebook_is_placed_and_reported(course, download):
+    report = collect(download({"alice/02_backward.ipynb": b"{not json"}), str(course))
+    assert submitted(course, "alice", "02_backward").read_bytes() == b"{not json"
+    assert report.ok and report.unreadable[0].why.startswith("not a readable notebook (NotJSONError")
+    assert any(line.startswith("UNREADABLE alice/02_backward") for line in report.lines())
+
+
+def test_non_notebooks_are_skipped_and_archive_junk_is_ignored(course, download):
+    source = download({"alice/notes.pdf": b"%PDF", "alice/02_backward.ipynb": notebook("x"),
+                       "__MACOSX/alice/._02_backward.ipynb": b"\0", ".DS_Store": b"\0",
+                       "alice/.ipynb_checkpoints/02_backward-checkpoint.ipynb": notebook("old")})
+    report = collect(source, str(course))
+    assert [(i.source, i.why) for i in report.skipped] == [("alice/notes.pdf", "not a notebook")]
+    assert len(report.placed) == 1 and not report.superseded and not report.unplaced
+
+
+def test_zips_inside_the_download_are_opened_one_level(course, download):
+    deeper = zip_bytes({"inner.zip": zip_bytes({"zed/01_graph.ipynb": notebook("too deep")})})
+    source = download({
+        "canvas-export.zip": zip_bytes({"smithjohn_48213_1177302_02_backward.ipynb": notebook("john")}),
+        "doejane_5120_1177400_work.zip": zip_bytes({"work/03_no_grad.ipynb": notebook("jane")}),
+        "nested/deeper.zip": deeper})
+    report = collect(source, str(course))
+    assert {(i.student, i.lesson) for i in report.placed} == {("48213", "02_backward"), ("5120", "03_no_grad")}
+    assert [i.source for i in report.skipped] == ["nested/deeper.zip/inner.zip"]
+    assert "zip inside a zip" in report.skipped[0].why
+
+
+def test_zip_slip_entries_are_reported_and_never_written(course, download, tmp_path):
+    source = download({"../escaped_48213_1_02_backward.ipynb": notebook("evil"),
+                       "/abs/alice/02_backward.ipynb": notebook("evil"),
+                       "bob/../../../bob/02_backward.ipynb": notebook("evil"),
+                       "C:/windows/carol/02_backward.ipynb": notebook("evil"),
+                       "dave/02_backward.ipynb": notebook("fine"),
+                       "inner.zip": zip_bytes({"../../eve/02_backward.ipynb": notebook("evil")})})
+    before = {p for p in tmp_path.rglob("*")}
+    report = collect(source, str(course))
+    assert len(report.unplaced) == 5 and all("leaves the download" in i.why for i in report.unplaced)
+    assert [i.student for i in report.placed] == ["dave"]
+    written = {p for p in tmp_path.rglob("*")} - before
+    assert all(str(p).startswith(str(course / "submitted")) for p in written)
+    assert not any(b"evil" in p.read_bytes() for p in written if p.is_file())
+
+
+def test_run_prints_the_report_and_exits_1_when_anything_is_not_placed(course, download, capsys):
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    good = parser.parse_args([download({"alice/02_backward.ipynb": notebook("x")}, "good.zip")])
+    good.root = str(course)
+    assert run(good) == 0 and "placed alice/02_backward from alice/02_backward.ipynb" in capsys.readouterr().out
+    bad = parser.parse_args([download({"bob/05_extra.ipynb": notebook("x")}, "bad.zip"), "--force"])
+    bad.root = str(course)
+    assert run(bad) == 1 and "NOT PLACED bob/05_extra.ipynb" in capsys.readouterr().out
+    wrong = parser.parse_args([str(course / "nothing-here.zip"), "--lesson", "02_backward"])
+    wrong.root = str(course)
+    assert run(wrong) == 2 and "neither a folder nor a zip" in capsys.readouterr().out

@@ -1,0 +1,322 @@
+"""The export CSVs and the class report, on a small course built by hand (no kernels).
+
+The gradebook is a real nbgrader gradebook filled through ``nbgrader.api.Gradebook``; the
+autograded notebooks carry the ``autograd_course`` metadata the grader writes, so every number
+the tests expect can be worked out from the tables below.
+"""
+import argparse
+import base64
+import csv
+import html
+import os
+import re
+import shutil
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder.course_dir import open_api
+from autograder.workflow import export, report
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCREENSHOTS = os.path.join(ROOT, "test-artifacts", "screenshots")
+
+# lesson -> graded cells in notebook order: (grade_id, points, cell type)
+LESSONS = {
+    "01_graph": [("test_make_leaf", 1, "code"), ("dynamic_graph", 2, "markdown"), ("test_count_nodes", 2, "code")],
+    "02_backward": [("test_vjp", 2, "code"), ("test_two_losses", 2, "code"), ("why_scalar", 2, "markdown")],
+}
+STUDENTS = {"alice": {"first_name": "Alice", "last_name": "Liddell", "lms_user_id": "101"},
+            "bob": {}, "carol": {}, "dave": {}}
+# (student, lesson) -> grade_id -> (auto_score, manual_score); (None, None) = not graded yet
+GRADES = {
+    ("alice", "01_graph"): {"test_make_leaf": (1, None), "test_count_nodes": (2, None), "dynamic_graph": (None, 1.5)},
+    ("bob", "01_graph"): {"test_make_leaf": (1, None), "test_count_nodes": (0, None), "dynamic_graph": (None, None)},
+    ("dave", "01_graph"): {"test_make_leaf": (1, None), "test_count_nodes": (2, None), "dynamic_graph": (None, 2)},
+    ("alice", "02_backward"): {"test_vjp": (0, None), "test_two_losses": (0, None), "why_scalar": (None, 2)},
+    ("bob", "02_backward"): {"test_vjp": (0, None), "test_two_losses": (0, None), "why_scalar": (None, 0)},
+    ("carol", "02_backward"): {"test_vjp": (2, None), "test_two_losses": (0, None), "why_scalar": (0, None)},
+    ("dave", "02_backward"): {"test_vjp": (0, None), "test_two_losses": (0, None), "why_scalar": (None, None)},
+}
+WRONG_SIGN = "Incorrect: the gradient has the wrong sign."
+NOT_ATTEMPTED = ("not_attempted", "", "`two_losses` was not attempted: it still raises NotImplementedError.")
+# (student, lesson) -> exercise -> (outcome, kind, message)
+OUTCOMES = {
+    ("alice", "01_graph"): {"make_leaf": ("correct", "", ""), "count_nodes": ("correct", "", "")},
+    ("bob", "01_graph"): {"make_leaf": ("correct", "", ""),
+                          "count_nodes": ("incorrect", "not_leaf", "Incorrect: `y` is not a leaf, it has a grad_fn.")},
+    ("dave", "01_graph"): {"make_leaf": ("correct", "", ""), "count_nodes": ("correct", "", "")},
+    ("alice", "02_backward"): {"vjp": ("incorrect", "wrong_sign", WRONG_SIGN + "\n(hidden test, seed 7)"),
+                               "two_losses": NOT_ATTEMPTED},
+    ("bob", "02_backward"): {"vjp": ("incorrect", "wrong_sign", "Incorrect: the sign is flipped (seed 9)."),
+                             "two_losses": NOT_ATTEMPTED},
+    ("carol", "02_backward"): {"vjp": ("correct", "", ""), "two_losses": NOT_ATTEMPTED},
+    ("dave", "02_backward"): {"vjp": ("raised", "none_returned", "vjp returned None: did you forget `return`?"),
+                              "two_losses": NOT_ATTEMPTED},
+}
+# seconds the lesson-2 training cell took per student (nbclient timestamps), and the graded cells
+TRAINING = {"alice": 7.25, "bob": 3.0, "carol": 5.0, "dave": 4.0}
+TRAINING_SOURCE = "losses = train(model, epochs=500)"
+
+
+def _source_notebook(lesson: str) -> nbformat.NotebookNode:
+    cells = []
+    for grade_id, points, kind in LESSONS[lesson]:
+        make = nbformat.v4.new_code_cell if kind == "code" else nbformat.v4.new_markdown_cell
+        cells.append(make("...", metadata={"nbgrader": {"grade": True, "grade_id": grade_id, "points": points,
+                                                        "solution": kind == "markdown", "locked": kind == "code",
+                                                        "schema_version": 3}}))
+    return nbformat.v4.new_notebook(cells=cells)
+
+
+def _stamps(start: datetime, seconds: float) -> dict:
+    iso = lambda t: t.strftime("%Y-%m-%dT%H:%M:%S.%fZ")  # noqa: E731  (nbclient's format)
+    return {"iopub.execute_input": iso(start), "shell.execute_reply": iso(start + timedelta(seconds=seconds))}
+
+
+def _autograded_notebook(student: str, lesson: str) -> nbformat.NotebookNode:
+    start = datetime(2025, 3, 1, 10, 0, 0)
+    cells = [nbformat.v4.new_code_cell("import torch", metadata={"execution": _stamps(start, 0.8)})]
+    if lesson == "02_backward":
+        cells.append(nbformat.v4.new_code_cell(TRAINING_SOURCE,
+                                               metadata={"execution": _stamps(start, TRAINING[student])}))
+    for i, (grade_id, _, kind) in enumerate(LESSONS[lesson]):
+        nbgrader = {"grade": True, "grade_id": grade_id, "points": 2}
+        if kind == "markdown":
+            cells.append(nbformat.v4.new_markdown_cell("my answer", metadata={"nbgrader": nbgrader}))
+            continue
+        exercise = grade_id.removeprefix("test_")
+        outcome, mistake, message = OUTCOMES[(student, lesson)][exercise]
+        cells.append(nbformat.v4.new_code_cell(f"check({exercise})", metadata={
+            "nbgrader": nbgrader, "execution": _stamps(start, 99),  # `seconds` wins over the timestamps
+            "autograd_course": {"exercise": exercise, "outcome": outcome, "kind": mistake,
+                                "message": message, "seconds": 0.5 + i / 10}}))
+    return nbformat.v4.new_notebook(cells=cells)
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory) -> str:
+    root = str(tmp_path_factory.mktemp("course"))
+    shutil.copy(os.path.join(ROOT, "nbgrader_config.py"), root)
+    for lesson in LESSONS:
+        os.makedirs(os.path.join(root, "source", lesson))
+        nbformat.write(_source_notebook(lesson), os.path.join(root, "source", lesson, f"{lesson}.ipynb"))
+    # nbgrader.api.Gradebook, opened where the course's own config puts it (and with alembic on PATH)
+    with open_api(root).gradebook as gradebook:
+        for lesson, cells in LESSONS.items():
+            gradebook.add_assignment(lesson)
+            gradebook.add_notebook(lesson, lesson)
+            # added in reverse so the export cannot pass by relying on insertion order
+            for grade_id, points, kind in reversed(cells):
+                gradebook.add_grade_cell(grade_id, lesson, lesson, max_score=points, cell_type=kind)
+        for student, names in STUDENTS.items():
+            gradebook.add_student(student, **names)
+        for (student, lesson), grades in GRADES.items():
+            gradebook.add_submission(lesson, student)
+            for grade_id, (auto, manual) in grades.items():
+                grade = gradebook.find_grade(grade_id, lesson, lesson, student)
+                grade.auto_score, grade.manual_score = auto, manual
+                grade.needs_manual_grade = auto is None and manual is None
+            gradebook.db.commit()
+    for student, lesson in GRADES:
+        folder = os.path.join(root, "autograded", student, lesson)
+        os.makedirs(folder)
+        nbformat.write(_autograded_notebook(student, lesson), os.path.join(folder, f"{lesson}.ipynb"))
+    return root
+
+
+def _rows(path: str) -> list[list[str]]:
+    with open(path, newline="", encoding="utf-8") as handle:
+        return list(csv.reader(handle))
+
+
+def test_grades_csv_has_one_row_per_student_and_lesson(course, tmp_path):
+    path = str(tmp_path / "grades.csv")
+    assert export.export_grades(course, path) == 8
+    assert _rows(path) == [
+        ["student", "lesson", "submitted", "score", "max_score", "autograded_score", "autograded_max",
+         "manual_score", "manual_max", "late_penalty", "manual_grading_pending"],
+        ["alice", "01_graph", "yes", "4.5", "5", "3", "3", "1.5", "2", "0", "no"],
+        ["alice", "02_backward", "yes", "2", "6", "0", "4", "2", "2", "0", "no"],
+        ["bob", "01_graph", "yes", "1", "5", "1", "3", "0", "2", "0", "yes"],
+        ["bob", "02_backward", "yes", "0", "6", "0", "4", "0", "2", "0", "no"],
+        ["carol", "01_graph", "no", "", "5", "", "3", "", "2", "", ""],
+        ["carol", "02_backward", "yes", "2", "6", "2", "4", "0", "2", "0", "no"],
+        ["dave", "01_graph", "yes", "5", "5", "3", "3", "2", "2", "0", "no"],
+        ["dave", "02_backward", "yes", "0", "6", "0", "4", "0", "2", "0", "yes"],
+    ]
+
+
+def test_exercises_csv_has_a_column_per_graded_cell_in_notebook_order(course, tmp_path):
+    path = str(tmp_path / "exercises.csv")
+    assert export.export_exercises(course, path) == 8
+    assert _rows(path) == [
+        ["student", "lesson", "test_make_leaf", "dynamic_graph", "test_count_nodes",
+         "test_vjp", "test_two_losses", "why_scalar"],
+        ["alice", "01_graph", "1", "1.5", "2", "", "", ""],  # the written answer, graded by hand
+        ["alice", "02_backward", "", "", "", "0", "0", "2"],
+        ["bob", "01_graph", "1", "", "0", "", "", ""],  # written answer not graded yet: blank
+        ["bob", "02_backward", "", "", "", "0", "0", "0"],
+        ["carol", "01_graph", "", "", "", "", "", ""],  # no submission
+        ["carol", "02_backward", "", "", "", "2", "0", "0"],
+        ["dave", "01_graph", "1", "2", "2", "", "", ""],
+        ["dave", "02_backward", "", "", "", "0", "0", ""],
+    ]
+
+
+CANVAS_HEADER = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "01_graph", "02_backward"]
+POINTS_POSSIBLE = ["    Points Possible", "", "", "", "", "5", "6"]
+
+
+def test_canvas_csv_matches_students_through_the_roster(course, tmp_path):
+    roster = tmp_path / "roster.csv"
+    roster.write_text('student_id,login_id,canvas_id,name\nalice,aliddell,101,"Liddell, Alice"\n'
+                      "bob,bbuilder,,\ncarol,ccarroll,103,Carol Carroll\n")
+    path = str(tmp_path / "canvas.csv")
+    result = export.export_canvas(course, path, roster=str(roster))
+    assert _rows(path) == [
+        CANVAS_HEADER,
+        POINTS_POSSIBLE,
+        ["Liddell, Alice", "101", "", "aliddell", "", "4.5", "2"],
+        ["bob", "", "", "bbuilder", "", "", "0"],  # 01_graph held back: written answer not graded
+        ["Carol Carroll", "103", "", "ccarroll", "", "", "2"],  # 01_graph not submitted
+    ]
+    assert result.unmatched == ["dave"]
+    assert result.held_back == [("bob", "01_graph")]
+
+
+def test_canvas_csv_without_roster_uses_the_student_id_as_login(course, tmp_path):
+    path = str(tmp_path / "canvas.csv")
+    result = export.export_canvas(course, path)
+    assert _rows(path) == [
+        CANVAS_HEADER,
+        POINTS_POSSIBLE,
+        ["Liddell, Alice", "101", "", "alice", "", "4.5", "2"],  # ID from nbgrader's lms_user_id
+        ["bob", "", "", "bob", "", "", "0"],
+        ["carol", "", "", "carol", "", "", "2"],
+        ["dave", "", "", "dave", "", "5", ""],
+    ]
+    assert result.unmatched == []
+    assert result.held_back == [("bob", "01_graph"), ("dave", "02_backward")]
+
+
+def _parser(module) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--root")
+    module.add_arguments(parser)
+    return parser
+
+
+def test_export_command_writes_the_three_files(course, tmp_path, capsys):
+    out = str(tmp_path / "exports")
+    assert export.run(_parser(export).parse_args(["--root", course, "--out", out])) == 0
+    assert sorted(os.listdir(out)) == ["canvas.csv", "exercises.csv", "grades.csv"]
+    assert _rows(os.path.join(out, "canvas.csv"))[:2] == [CANVAS_HEADER, POINTS_POSSIBLE]
+    roster = tmp_path / "roster.csv"
+    roster.write_text("Student_ID,Login_ID\nalice,a\nbob,b\ncarol,c\n")  # collect's roster: any case
+    args = _parser(export).parse_args(["--root", course, "--out", out, "--roster", str(roster)])
+    assert export.run(args) == 1, "a student missing from the roster must not pass silently"
+    assert "dave: not in the roster" in capsys.readouterr().out
+    assert [row[3] for row in _rows(os.path.join(out, "canvas.csv"))[2:]] == ["a", "b", "c"]
+    roster.write_text("student_id,canvas_id\nalice,101\n")
+    assert export.run(args) == 2
+    assert "login_id" in capsys.readouterr().out
+
+
+@pytest.fixture(scope="module")
+def report_page(course, tmp_path_factory) -> str:
+    return report.build_report(course, str(tmp_path_factory.mktemp("report")))
+
+
+def _section(page: str, anchor: str) -> str:
+    match = re.search(rf'<section id="{anchor}">(.*?)</section>', page, re.S)
+    assert match, f"no section {anchor}"
+    return match.group(1)
+
+
+def _table_rows(fragment: str) -> list[list[str]]:
+    return [[html.unescape(cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+            for row in re.findall(r"<tr>(.*?)</tr>", fragment, re.S) if "<td" in row]
+
+
+def test_report_embeds_every_chart(report_page):
+    out = os.path.dirname(report_page)
+    with open(report_page, encoding="utf-8") as handle:
+        page = handle.read()
+    embedded = re.findall(r'<img src="data:image/png;base64,([^"]+)"', page)
+    charts = ["scores.png", "pass_rate.png", "mistakes.png", "slowest_cells.png"]
+    assert len(embedded) == len(charts)
+    for data, name in zip(embedded, charts):
+        with open(os.path.join(out, name), "rb") as handle:
+            assert base64.b64decode(data) == handle.read(), f"{name} is not the embedded image"
+    assert "http://" not in page and "https://" not in page, "the page must not need the network"
+
+
+def test_report_counts_mistakes_by_kind_with_an_example(report_page):
+    with open(report_page, encoding="utf-8") as handle:
+        rows = _table_rows(_section(handle.read(), "mistakes"))
+    assert rows == [
+        ["01_graph", "count_nodes", "not_leaf", "1", "Incorrect: `y` is not a leaf, it has a grad_fn."],
+        ["02_backward", "vjp", "wrong_sign", "2", WRONG_SIGN],  # first line of the first message
+        ["02_backward", "vjp", "none_returned", "1", "vjp returned None: did you forget `return`?"],
+    ]
+
+
+def test_report_names_the_exercise_no_one_attempted(report_page):
+    with open(report_page, encoding="utf-8") as handle:
+        section = _section(handle.read(), "unattempted")
+    assert "two_losses" in section and "02_backward" in section
+    assert "vjp" not in section and "count_nodes" not in section
+
+
+def test_report_lists_pass_rates_and_the_slowest_cells(report_page):
+    with open(report_page, encoding="utf-8") as handle:
+        page = handle.read()
+    outcomes = _table_rows(_section(page, "pass-rate"))
+    assert ["02_backward", "vjp", "1", "2", "0", "1", "0", "0", "0"] in outcomes
+    slowest = _table_rows(_section(page, "slowest"))
+    assert slowest[0] == ["02_backward", TRAINING_SOURCE, "7.25", "4.50", "alice", "4"]
+    assert ["02_backward", "test_vjp", "0.50", "0.50", "alice", "4"] in slowest  # `seconds`, not timestamps
+
+
+def test_report_command_takes_lessons(course, tmp_path, capsys):
+    out = str(tmp_path / "one")
+    assert report.run(_parser(report).parse_args(["--root", course, "--out", out, "01_graph"])) == 0
+    with open(os.path.join(out, "report.html"), encoding="utf-8") as handle:
+        page = handle.read()
+    assert "02_backward" not in page
+    assert report.run(_parser(report).parse_args(["--root", course, "--out", out, "09_nope"])) == 2
+    assert "09_nope" in capsys.readouterr().out
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.mark.browser
+def test_report_images_load_in_chromium(report_page):
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CI"):
+            pytest.fail(f"Chromium is not installed at {CHROMIUM}", pytrace=False)
+        pytest.skip(f"Chromium is not installed at {CHROMIUM}")
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            requests = []
+            page.on("request", lambda request: requests.append(request.url))
+            page.goto(Path(report_page).as_uri())
+            page.wait_for_load_state("load")
+            images = page.eval_on_selector_all(
+                "img", "imgs => imgs.map(i => ({alt: i.alt, complete: i.complete, width: i.naturalWidth}))")
+            os.makedirs(SCREENSHOTS, exist_ok=True)
+            page.screenshot(path=os.path.join(SCREENSHOTS, "report.png"), full_page=True)
+        finally:
+            browser.close()
+    assert len(images) == 4
+    assert all(image["complete"] and image["width"] > 0 for image in images), images
+    assert all(url.startswith(("file:", "data:")) for url in requests), requests
