@@ -25,6 +25,7 @@ c.TrustedExecute.memory_limit = 2 * 1024**3       # bytes of address space per g
 c.TrustedExecute.output_limit = 1_000_000         # bytes one cell may print
 c.TrustedExecute.notebook_timeout = 900           # seconds per notebook; the cells after it score 0
 c.TrustedExecute.sandbox = True                   # namespaces, hidden course files, no network, user nobody
+c.TrustedExecute.warm_kernels = True              # fork each kernel from a parent that has imported torch
 
 # Feedback shows outcomes and messages, never the hidden tests or their tracebacks.
 c.GenerateFeedback.preprocessors = [

@@ -1,12 +1,21 @@
-"""A kernel manager whose kernels start inside the sandbox and talk over IPC sockets.
+"""How grading kernels start: inside the sandbox, over IPC sockets, cold or forked warm.
 
 IPC (Unix sockets in a private folder) instead of TCP: the sandboxed kernel has no network to
-listen on, the sockets are readable only through that folder, and the "running over TCP without
-encryption" warning no longer shows once per notebook.
+listen on, and the "running over TCP without encryption" warning no longer shows once per notebook.
+
+Two ways to start one, the same fence around both:
+- cold: ``python -m autograder.grading.sandbox ... -- python -m ipykernel_launcher ...``;
+- warm: a ``KernelFactory`` (one per worker process) keeps a zygote that has imported torch and the
+  course already, and forks each kernel from it (``warm_kernels.py``).
 """
+import atexit
+import json
 import os
+import shutil
+import subprocess
 import sys
 import tempfile
+import time
 
 import course
 from jupyter_client.manager import AsyncKernelManager
@@ -14,9 +23,88 @@ from traitlets import Dict, Unicode
 
 import autograder
 
+from . import warm_kernel_client
+
+NOBODY = 65534
+
 
 def repository_root() -> str:
     return os.path.dirname(os.path.dirname(os.path.abspath(autograder.__file__)))
+
+
+def hidden_paths(extra=()) -> list[str]:
+    """What a submission must not read: the course, the grader, other students, home folders."""
+    hidden = [repository_root(), "/tmp", "/root", "/home", "/var/tmp", "/run/user", *extra]
+    return [path for path in hidden if os.path.exists(path)]
+
+
+def kept_paths(extra=()) -> list[str]:
+    """What it needs: Python and its packages, the student package, and the folders named."""
+    return [sys.prefix, sys.base_prefix, os.path.dirname(os.path.abspath(course.__file__)), *extra]
+
+
+def _fence_arguments(hide, keep, namespaces: bool) -> list[str]:
+    arguments = [] if namespaces else ["--no-namespaces"]
+    for path in hide:
+        arguments += ["--hide", path]
+    for path in keep:
+        arguments += ["--keep", path]
+    return arguments
+
+
+class KernelFactory:
+    """A zygote for this worker process, and the folder its kernels' files live in."""
+
+    _shared = None
+
+    def __init__(self, namespaces: bool, hide=()):
+        self.namespaces = namespaces
+        self.area = tempfile.mkdtemp(prefix="autograd-warm-")
+        os.chmod(self.area, 0o755)
+        self.socket = os.path.join(self.area, "zygote.sock")
+        command = [sys.executable, "-m", "autograder.grading.sandbox", "--zygote", self.socket,
+                   *_fence_arguments(hidden_paths(hide), kept_paths([self.area]), namespaces)]
+        self.log = open(os.path.join(self.area, "zygote.log"), "w")
+        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log,
+                                        start_new_session=True)
+        deadline = time.monotonic() + 180
+        while not os.path.exists(self.socket):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.close()
+                raise RuntimeError(f"the warm-kernel zygote did not start: {self._log_tail()}")
+            time.sleep(0.05)
+        atexit.register(self.close)
+
+    def _log_tail(self) -> str:
+        try:
+            with open(os.path.join(self.area, "zygote.log")) as handle:
+                return handle.read()[-2000:]
+        except OSError:
+            return "(no log)"
+
+    @classmethod
+    def shared(cls, namespaces: bool) -> "KernelFactory":
+        """One zygote per worker process, started on first use and stopped when the process ends."""
+        if cls._shared is None or cls._shared.process.poll() is not None:
+            cls._shared = cls(namespaces)
+        return cls._shared
+
+    def scratch(self, prefix: str) -> str:
+        """A folder the zygote's kernels can see (everything else of the host's /tmp is hidden)."""
+        return tempfile.mkdtemp(prefix=prefix, dir=self.area)
+
+    def command(self, arguments: list[str], cwd: str, writable: list[str], limits: dict) -> list[str]:
+        request = {"arguments": arguments, "cwd": cwd, "writable": writable, "uid": NOBODY, "gid": NOBODY,
+                   "memory": limits.get("memory"), "max_file": limits.get("max_file"),
+                   "max_processes": limits.get("max_processes")}
+        return [sys.executable, "-I", "-S", warm_kernel_client.__file__, self.socket, json.dumps(request)]
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+        shutil.rmtree(self.area, ignore_errors=True)
 
 
 class SandboxedKernelManager(AsyncKernelManager):
@@ -25,7 +113,9 @@ class SandboxedKernelManager(AsyncKernelManager):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.socket_dir = tempfile.mkdtemp(prefix="autograd-kernel-")
+        self.scratch_dirs: list[str] = []
+        factory = self.sandbox_options.get("factory")
+        self.socket_dir = factory.scratch("kernel-") if factory else tempfile.mkdtemp(prefix="autograd-kernel-")
         os.chmod(self.socket_dir, 0o755)
         self.transport = "ipc"
         self.ip = os.path.join(self.socket_dir, "kernel")
@@ -34,37 +124,25 @@ class SandboxedKernelManager(AsyncKernelManager):
     def format_kernel_cmd(self, extra_arguments=None):
         command = super().format_kernel_cmd(extra_arguments)
         options = self.sandbox_options
-        if options.get("off"):
-            return command
-        wrapper = [sys.executable, "-m", "autograder.grading.sandbox"]
-        if options.get("no_namespaces"):
-            wrapper.append("--no-namespaces")
-        for path in self._hidden():
-            wrapper += ["--hide", path]
-        for path in self._kept():
-            wrapper += ["--keep", path]
         cwd = options.get("cwd")
-        for path in [self.socket_dir] + ([cwd] if cwd else []):
+        writable = [self.socket_dir] + ([cwd] if cwd else [])
+        factory = options.get("factory")
+        if factory is not None:
+            launcher = command.index("ipykernel_launcher") if "ipykernel_launcher" in command else None
+            if launcher is not None:
+                return factory.command(command[launcher + 1:], cwd or self.socket_dir, writable, options)
+        wrapper = [sys.executable, "-m", "autograder.grading.sandbox",
+                   *_fence_arguments(hidden_paths(options.get("hide", [])), kept_paths(writable),
+                                     not options.get("no_namespaces"))]
+        for path in writable:
             wrapper += ["--writable", path]
         for flag in ("memory", "max_file", "max_processes"):
             if options.get(flag):
                 wrapper += [f"--{flag.replace('_', '-')}", str(options[flag])]
         return wrapper + ["--", *command]
 
-    def _hidden(self) -> list[str]:
-        """What a submission must not read: the course, the grader, other students, home folders."""
-        hidden = [repository_root(), "/tmp", "/root", "/home", "/var/tmp", "/run/user"]
-        hidden += self.sandbox_options.get("hide", [])
-        return [path for path in hidden if os.path.exists(path)]
-
-    def _kept(self) -> list[str]:
-        """What it needs: Python and its packages, the student package, its sockets, its own folder."""
-        kept = [sys.prefix, sys.base_prefix, os.path.dirname(os.path.abspath(course.__file__)), self.socket_dir]
-        cwd = self.sandbox_options.get("cwd")
-        return kept + ([cwd] if cwd else [])
-
     async def _async_cleanup_resources(self, restart: bool = False) -> None:
         await super()._async_cleanup_resources(restart=restart)
         if not restart:
-            import shutil
-            shutil.rmtree(self.socket_dir, ignore_errors=True)
+            for folder in [self.socket_dir, *self.scratch_dirs]:
+                shutil.rmtree(folder, ignore_errors=True)

@@ -22,6 +22,8 @@ import shutil
 import subprocess
 import sys
 
+from . import warm_kernels  # imported before the repository is hidden; stdlib-only at import
+
 STAGE = "/mnt"  # an existing folder, covered by a private tmpfs only inside the namespace
 
 
@@ -45,7 +47,7 @@ def _mount(*args: str) -> None:
     subprocess.run(["mount", *args], check=True, capture_output=True)
 
 
-def _fence(hide: list[str], keep: list[str], tmp_size: str) -> None:
+def _fence(hide: list[str], keep: list[str], tmp_size: str, shared_tmp: bool = False) -> None:
     """Inside the new mount namespace: stage what is kept, cover what is hidden, put the kept back."""
     _mount("--make-rprivate", "/")
     _mount("-t", "tmpfs", "-o", "size=1m,mode=755", "tmpfs", STAGE)
@@ -56,7 +58,8 @@ def _fence(hide: list[str], keep: list[str], tmp_size: str) -> None:
         _mount("--rbind", path, staged)
     for path in dict.fromkeys(os.path.realpath(p) for p in hide):
         if os.path.isdir(path):
-            mode = "1777" if path == "/tmp" else "755"
+            # a zygote's /tmp outlives its kernels: they get their own folder instead, never a shared one
+            mode = "1777" if path == "/tmp" and not shared_tmp else "755"
             _mount("-t", "tmpfs", "-o", f"size={tmp_size if path == '/tmp' else '1m'},mode={mode}", "tmpfs", path)
         elif os.path.exists(path):
             _mount("--bind", "/dev/null", path)
@@ -96,6 +99,7 @@ def _options(argv):
     parser.add_argument("--uid", type=int, default=65534)
     parser.add_argument("--gid", type=int, default=65534)
     parser.add_argument("--no-namespaces", action="store_true")
+    parser.add_argument("--zygote", default="", help="serve warm kernels on this socket instead of running a command")
     parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("command", nargs=argparse.REMAINDER)
     options = parser.parse_args(argv)
@@ -109,8 +113,15 @@ def main(argv=None) -> None:
     options = _options(argv)
     if not options.no_namespaces and not options.inside:
         # --kill-child: when the kernel manager kills this process, the whole namespace goes with it
-        os.execvp("unshare", ["unshare", "--mount", "--net", "--pid", "--fork", "--kill-child", "--mount-proc",
+        # a zygote gets no PID namespace of its own: each kernel it forks gets one
+        pid = [] if options.zygote else ["--pid", "--mount-proc"]
+        os.execvp("unshare", ["unshare", "--mount", "--net", *pid, "--fork", "--kill-child",
                               sys.executable, "-m", "autograder.grading.sandbox", "--inside", *argv])
+    if options.zygote:
+        if options.inside:
+            _fence(options.hide, options.keep, options.tmp_size, shared_tmp=True)
+        warm_kernels.serve(options.zygote, namespaces=options.inside)
+        return
     home = "/tmp/home"
     if options.inside:
         _fence(options.hide, options.keep, options.tmp_size)

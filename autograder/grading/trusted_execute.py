@@ -15,11 +15,12 @@ import asyncio
 import html
 import json
 import os
+import shutil
 import time
 
 import nbformat
 from nbclient.exceptions import DeadKernelError
-from nbclient.util import ensure_async
+from nbclient.util import ensure_async, run_sync
 from nbformat.notebooknode import NotebookNode
 from traitlets import Bool, Integer
 
@@ -28,7 +29,7 @@ from course.exercise import exercises_of, lesson_module
 from course.outcome import CORRECT, Verdict
 
 from ..authoring.lesson_script import exercise_of_test
-from .kernel_manager import SandboxedKernelManager
+from .kernel_manager import KernelFactory, SandboxedKernelManager
 from .resilient_execute import ResilientExecute, error_output
 from .sandbox import probe
 from .verdict import judge_sent, seeds
@@ -57,6 +58,8 @@ class TrustedExecute(ResilientExecute):
     sandbox = Bool(True, help="Fence kernels in (namespaces, hidden course files, no network, "
                               "unprivileged user) where the OS allows it.").tag(config=True)
     max_processes = Integer(1024, help="Processes and threads a kernel's user may have.").tag(config=True)
+    warm_kernels = Bool(True, help="Fork each kernel from a warm parent that has imported torch and the "
+                                   "course already, instead of starting Python afresh.").tag(config=True)
     max_file = Integer(256 * 1024**2, help="Largest file a kernel may write, in bytes.").tag(config=True)
 
     def __init__(self, *args, **kwargs):
@@ -71,22 +74,35 @@ class TrustedExecute(ResilientExecute):
         return super().preprocess(nb, resources, km)
 
     def create_kernel_manager(self):
-        km = super().create_kernel_manager()
         refused = sandbox_refusal() if self.sandbox else "sandboxing is switched off (TrustedExecute.sandbox)"
         if refused and not _probed.get("said"):
             _probed["said"] = True
             self.log.warning("Grading kernels are NOT sandboxed: %s. They still run with memory, file and "
                              "process limits and the verdict is still computed outside them, but a notebook "
                              "could read files this user can read and use the network.", refused)
-        km.sandbox_options = {"off": False, "no_namespaces": bool(refused), "memory": self.memory_limit,
-                              "max_file": self.max_file, "max_processes": self.max_processes}
-        return km
+        options = {"no_namespaces": bool(refused), "memory": self.memory_limit, "max_file": self.max_file,
+                   "max_processes": self.max_processes}
+        if self.warm_kernels:
+            options["factory"] = KernelFactory.shared(namespaces=not refused)
+        if not self.kernel_name:
+            self.kernel_name = self.nb.metadata.get("kernelspec", {}).get("name") or "python3"
+        self.km = self.kernel_manager_class(kernel_name=self.kernel_name, config=self.config,
+                                            sandbox_options=options)
+        return self.km
 
     async def async_start_new_kernel(self, **kwargs):
         cwd = kwargs.get("cwd") or self.resources.get("metadata", {}).get("path")
+        factory = self.km.sandbox_options.get("factory")
+        if cwd and factory is not None:  # the zygote sees only its own folder: the kernel works in a copy
+            copy = factory.scratch("cwd-")
+            shutil.copytree(cwd, copy, dirs_exist_ok=True)
+            self.km.scratch_dirs.append(copy)
+            cwd = kwargs["cwd"] = copy
         if cwd:
             self.km.sandbox_options = {**self.km.sandbox_options, "cwd": os.path.abspath(cwd)}
         await super().async_start_new_kernel(**kwargs)
+
+    start_new_kernel = run_sync(async_start_new_kernel)  # nbclient binds its own otherwise
 
     # --- cells ------------------------------------------------------------------------------
 

@@ -80,7 +80,8 @@ def fit_linear(inputs):
 
 def clip_with_hook(inputs):
     model, m = copy.deepcopy(inputs["model"]), inputs["max_value"]
-    g1, g2, g3 = (_grads_of(model, nn.functional.mse_loss, x, y) for x, y in inputs["batches"])
+    g1, g2, g3 = ([scale * g for g in _grads_of(model, nn.functional.mse_loss, x, y)]
+                  for (x, y), scale in zip(inputs["batches"], inputs["scales"]))
     first = [g.clamp(-m, m) for g in g1]
     return {"first": first,
             "second": [a + g.clamp(-m, m) for a, g in zip(first, g2)],  # each pass clipped, then added
