@@ -104,8 +104,12 @@ def lesson_module(assignment: str) -> str:
 
 
 def exercises_of(lesson: str) -> dict[str, Exercise]:
+    """The exercises a lesson declares; none for a notebook that is not one of the course's lessons."""
     import importlib
-    return importlib.import_module(f"course.exercises.{lesson}").EXERCISES
+    try:
+        return importlib.import_module(f"course.exercises.{lesson}").EXERCISES
+    except ModuleNotFoundError:
+        return {}
 
 
 @lru_cache(maxsize=None)

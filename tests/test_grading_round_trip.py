@@ -80,7 +80,7 @@ def test_feedback_shows_messages_but_no_hidden_tests(proof):
     pipeline.generate_feedback(proof.root, proof.assignment, ["wrong_1"])
     html_path = os.path.join(proof.root, "feedback", "wrong_1", proof.assignment, f"{proof.assignment}.html")
     page = open(html_path, encoding="utf-8").read()
-    assert "HIDDEN TESTS" not in page and "from autograder" not in page and "grade(" not in page
+    assert "HIDDEN TESTS" not in page and "autograder" not in page and "respond(" not in page
     first_round = rounds([a for a in load_corpus(CORPUS_DIR) if a.assignment == proof.assignment])[0]
     for answer in first_round.values():
         assert answer.expect in html.unescape(page), f"{answer.name}'s message is not in its feedback"
@@ -112,7 +112,9 @@ def test_bad_inputs_get_clear_outcomes_and_cost_nothing_else(bad_input_proof):
     assert crashed["test_vjp"] == 0
     assert "kernel died" in _output_text(proof, "crashes_kernel", "test_vjp")
     assert all(crashed[t] == full[t] for t in full if t.startswith("test_") and t != "test_vjp")
+    # rewriting torch in the kernel changes nothing the grader trusts: the zeros it returns are judged
     cheat = _cell_scores(proof, "patches_torch")
-    assert sum(cheat[t] for t in cheat if t.startswith("test_")) == 0
-    assert "grading refused" in _output_text(proof, "patches_torch", "test_vjp")
+    assert cheat["test_grad_via_backward"] == 0
+    assert "all zeros" in _output_text(proof, "patches_torch", "test_grad_via_backward")
+    assert all(cheat[t] == full[t] for t in full if t.startswith("test_") and t != "test_grad_via_backward")
     assert _cell_scores(proof, "edits_test_cell") == full  # nbgrader restores the locked test cell

@@ -19,11 +19,7 @@ def double(x):
     return 2 * x
     ### END SOLUTION
 
-# %% tests test_double points=2
-check.double(double)
-### BEGIN HIDDEN TESTS
-from autograder import grade; grade("m.double", double)
-### END HIDDEN TESTS
+# %% check double points=2
 
 # %% [markdown] answer why points=1.5
 # Because.
@@ -44,7 +40,8 @@ def test_cells_roles_and_metadata():
 
 
 @pytest.mark.parametrize("bad, message", [
-    ("# %% tests t\npass\n", "points=N"),
+    ("# %% check t\n", "points=N"),
+    ("# %% check t points=1\ncheck.t(t)\n", "leave its body empty"),
     ("# %% answer a points=1\nx\n", "must be a \\[markdown\\] cell"),
     ("# %% bogus header\n", "cannot read cell header"),
     ("text first\n# %%\n", "before the first"),

@@ -16,6 +16,7 @@ from traitlets.utils.importstring import import_item
 from autograder.course_dir import load_config, open_api
 from autograder.pipeline import cell_scores
 from autograder.grading.resilient_execute import ResilientExecute
+from autograder.grading.trusted_execute import TrustedExecute
 from conftest import ROOT
 
 ASSIGNMENT, NOTEBOOK = "ps1", "crash"
@@ -103,7 +104,8 @@ def test_too_many_deaths_mark_the_cells_left_as_not_run(course):
     assert scores == {"test_square": 0, "test_crash": 0, "test_square_again": 0}
     assert "run in a fresh kernel" in errors(cells["test_square"])[0][1]
     assert "died 2 times" in errors(cells["test_crash"])[0][1]
-    assert errors(cells["test_square_again"]) == [("NotRun", ResilientExecute.not_run_message.default_value)]
+    assert errors(cells["test_square_again"]) == [
+        ("NotRun", "this cell was not run: the kernel died too often above it")]
 
 
 def test_a_death_while_replaying_gives_up_but_keeps_earlier_grades(course):
@@ -116,4 +118,5 @@ def test_a_death_while_replaying_gives_up_but_keeps_earlier_grades(course):
 def test_config_only_swaps_execute_in_the_autograde_pipeline():
     configured = [import_item(name) for name in load_config(ROOT).Autograde.autograde_preprocessors]
     default = Autograde().autograde_preprocessors  # the default pipeline, without our config
-    assert configured == [ResilientExecute if pp is Execute else pp for pp in default]
+    assert configured == [TrustedExecute if pp is Execute else pp for pp in default]
+    assert issubclass(TrustedExecute, ResilientExecute)

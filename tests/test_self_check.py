@@ -1,57 +1,121 @@
-"""The self-check's three outcomes, its hints, and what the grader adds: fresh seeds, integrity."""
+"""The exercise contract: one verdict function, three outcomes, hints, and the data boundary.
+
+A toy exercise ("double x") shows each path: the kernel-side call returns plain data, the judge
+names the mistake, the self-check and the grader give the same message, and nothing an answer's
+run sends back can claim success by itself.
+"""
 import pytest
 import torch
 
-from autograder import grade
-from autograder.grade import GradingFailure
-from autograder.integrity import tampered
-from course.exercise import Exercise
-from course.hints import Hints
+from autograder.grading.verdict import judge_sent, seeds
 from course.checks.mistakes import Mistake
-from course.outcome import CheckFailed, NotAttempted
-
-seen_seeds = []
-
-
-def _doubles(answer, rng):
-    x = torch.rand(3, generator=rng)
-    seen_seeds.append(float(x[0]))
-    if not torch.equal(answer(x), 2 * x):
-        raise Mistake("not doubled")
+from course.checks.observation import Sealed, Unreadable, dumps, loads, round_trip
+from course.exercise import Exercise, name_exercises
+from course.hints import Hints
+from course.outcome import (CORRECT, INCORRECT, NOT_ATTEMPTED, RAISED, CheckFailed, NotAttempted, Verdict,
+                            show_self_check, verdict)
 
 
-DOUBLE = Exercise("double", _doubles, ["multiply", "by two"])
+def _inputs(rng):
+    return {"x": torch.rand(3, generator=rng, dtype=torch.float64)}
 
 
-def test_correct_answer_shows_correct(capsys):
-    DOUBLE(lambda x: 2 * x)
-    assert "Correct" in capsys.readouterr().out
+def _call(answer, inputs):
+    return {"doubled": answer(inputs["x"])}
 
 
-def test_wrong_answer_raises_with_the_mistake_and_seed():
-    with pytest.raises(CheckFailed, match="not doubled") as failure:
-        DOUBLE(lambda x: x, seed=7)
-    assert "seed 7" in str(failure.value)
-    assert "Incorrect" in failure.value._render_traceback_()[0]
+def _judge(seen, expected, inputs):
+    if not torch.equal(seen["doubled"], expected["doubled"]):
+        raise Mistake("not doubled", "not_doubled")
 
 
-def test_student_exception_is_reported_in_autograd_terms():
+double = Exercise(_inputs, _call, _judge, ["multiply", "by two"])
+name_exercises({"__name__": "toy", "double": double})
+
+
+def expected(seed):
+    return {"doubled": 2 * double.inputs(seed)["x"]}
+
+
+def judged(answer, seed=3):
+    return double.verdict(double.observe(answer, seed), expected(seed), seed)
+
+
+def test_the_name_comes_from_the_declaration():
+    assert (double.name, double.lesson) == ("double", "toy")
+
+
+def test_each_outcome_from_one_place():
+    assert judged(lambda x: 2 * x) == Verdict(CORRECT)
+    assert judged(lambda x: x) == Verdict(INCORRECT, "not doubled", "not_doubled")
+
+    def stub(x):
+        raise NotImplementedError()
+    assert judged(stub).outcome == NOT_ATTEMPTED
+
     def backward_twice(x):
         y = (x.requires_grad_() * 2).sum()
         y.backward()
         y.backward()
-    with pytest.raises(CheckFailed, match="retain_graph=True"):
-        DOUBLE(backward_twice)
+    raised = judged(backward_twice)
+    assert raised.outcome == RAISED and "retain_graph=True" in raised.message
 
 
-def test_untouched_stub_is_not_attempted_interactively_but_fails_when_graded(capsys, monkeypatch):
-    def stub(x):
-        raise NotImplementedError()
-    DOUBLE(stub)
+def test_a_kernel_can_report_failures_but_never_success():
+    assert verdict(_judge, {"__outcome__": "correct"}, {}, {}).outcome == INCORRECT
+    assert verdict(_judge, {"__outcome__": "raised", "message": "x" * 9999}, {}, {}).message == "x" * 1500
+    # garbage where a tensor belongs is "incorrect", not a crash of the grader
+    assert verdict(_judge, {"doubled": "all tests passed"}, expected(1), {}).kind == "unreadable"
+
+
+def test_inputs_are_the_same_on_both_sides_for_a_seed():
+    assert torch.equal(double.inputs(5)["x"], double.inputs(5)["x"])
+    assert not torch.equal(double.inputs(5)["x"], double.inputs(6)["x"])
+
+
+def test_observations_cross_as_data_only():
+    t = torch.arange(6.0, requires_grad=True).reshape(2, 3)
+    back = round_trip({"t": t, "n": 3, "s": "x", "l": [None, True, 1.5], "b": torch.ones(2, dtype=torch.bfloat16)})
+    assert torch.equal(back["t"], t.detach()) and back["t"].requires_grad is False
+    assert back["b"].dtype == torch.bfloat16
+    with pytest.raises(Unreadable):
+        dumps({"f": lambda: 1})
+    with pytest.raises(Unreadable):
+        loads('{"__tensor__": "torch.float32", "shape": [100000, 100000], "data": "", '
+              '"requires_grad": false, "is_leaf": true, "grad_fn": null}')
+    with pytest.raises(Unreadable):
+        loads('{"__tensor__": "os.system", "shape": [1], "data": "", "requires_grad": false, '
+              '"is_leaf": true, "grad_fn": null}')
+
+
+def test_sealed_values_compare_without_showing():
+    sealed = Sealed.of([True, False])
+    assert sealed.matches([True, False]) and not sealed.matches([False, False])
+    assert "True" not in dumps({"answer": sealed})
+
+
+def test_the_grader_judges_what_was_sent_against_its_own_reference(monkeypatch):
+    import autograder.grading.verdict as grader
+    monkeypatch.setattr(grader, "reference", lambda lesson, name: lambda inputs: {"doubled": 2 * inputs["x"]})
+    assert judge_sent(double, 4, dumps(double.observe(lambda x: 2 * x, 4))).passed
+    assert judge_sent(double, 4, dumps(double.observe(lambda x: x, 4))).kind == "not_doubled"
+    # values right for another seed do not pass: the grader rebuilds the inputs from its own seed
+    assert not judge_sent(double, 4, dumps(double.observe(lambda x: 2 * x, 5))).passed
+    assert judge_sent(double, 4, None).kind == "no_result"
+    assert judge_sent(double, 4, "not json").kind == "unreadable"
+
+
+def test_self_check_shows_or_raises(capsys, monkeypatch):
+    show_self_check("double", Verdict(CORRECT), 0)
+    assert "Correct" in capsys.readouterr().out
+    with pytest.raises(CheckFailed, match="not doubled") as failure:
+        show_self_check("double", Verdict(INCORRECT, "not doubled"), 7)
+    assert "seed 7" in str(failure.value) and "Incorrect" in failure.value._render_traceback_()[0]
+    show_self_check("double", Verdict(NOT_ATTEMPTED), 0)
     assert "Not attempted yet" in capsys.readouterr().out
     monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
     with pytest.raises(NotAttempted):
-        DOUBLE(stub)
+        show_self_check("double", Verdict(NOT_ATTEMPTED), 0)
 
 
 def test_hints_go_level_by_level():
@@ -62,35 +126,7 @@ def test_hints_go_level_by_level():
         Hints("x", ["only one"])
 
 
-def test_grader_uses_fresh_seeds_and_reports_them(monkeypatch):
-    import course.exercises.backward as backward
-    monkeypatch.setattr(backward, "double_test", DOUBLE, raising=False)
-    seen_seeds.clear()
-    grade("backward.double_test", lambda x: 2 * x, trials=3)
-    assert len(set(seen_seeds)) == 3
-    with pytest.raises(GradingFailure, match=r"seed \d+") as failure:
-        grade("backward.double_test", lambda x: x + 0)
-    assert "replay it with check.double" in str(failure.value)
-
-
-def test_grader_replays_a_pinned_seed(monkeypatch):
-    import course.exercises.backward as backward
-    monkeypatch.setattr(backward, "double_test", DOUBLE, raising=False)
+def test_grader_seeds_are_fresh_unless_pinned(monkeypatch):
+    assert len(set(seeds(3))) == 3
     monkeypatch.setenv("AUTOGRADE_SEED", "1234")
-    seen_seeds.clear()
-    grade("backward.double_test", lambda x: 2 * x, trials=1)
-    grade("backward.double_test", lambda x: 2 * x, trials=1)
-    assert seen_seeds[0] == seen_seeds[1]
-
-
-def test_grader_refuses_when_the_notebook_replaced_its_tools(monkeypatch):
-    assert tampered() == []
-    fake = eval("lambda *a, **k: True", {"__name__": "__main__"})
-    monkeypatch.setattr(torch, "allclose", fake)
-    assert "torch.allclose" in tampered()
-    with pytest.raises(GradingFailure, match="grading refused"):
-        grade("backward.vjp", lambda f, x, v: x)
-    monkeypatch.undo()
-    import course.checks.compare
-    monkeypatch.setattr(course.checks.compare, "close", fake)
-    assert "course.checks.compare.close" in tampered()
+    assert seeds(2)[0] == 1234
