@@ -9,7 +9,9 @@ import pytest
 
 from autograder import pipeline
 from autograder.course_dir import assignments
-from autograder.authoring.lesson_script import read
+from autograder.authoring.lesson_script import check_call, exercise_of_test, read
+from autograder.grading.references import reference
+from course.exercise import exercises_of, lesson_module
 from autograder.authoring.prove import scratch_course
 from autograder.authoring.wrong_answers import load_corpus
 from conftest import ROOT
@@ -41,7 +43,7 @@ def test_release_is_what_nbgrader_generates_now(assignment, tmp_path):
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_release_holds_no_solution_or_hidden_test(assignment):
     text = "\n".join(c.source for c in notebook("release", assignment).cells)
-    for marker in ("BEGIN SOLUTION", "END SOLUTION", "HIDDEN TESTS", "autograder", "grade("):
+    for marker in ("BEGIN SOLUTION", "END SOLUTION", "HIDDEN TESTS", "autograder", "respond("):
         assert marker not in text
     for region in SOLUTION_REGION.findall("\n".join(c.source for c in notebook("source", assignment).cells)):
         assert region.strip() not in text
@@ -70,10 +72,12 @@ def test_lesson_meets_the_course_minimums(assignment):
     tests = [c for c in cells if c.cell_type == "code" and nbgrader_meta(c).get("grade")]
     written = [c for c in cells if c.cell_type == "markdown" and nbgrader_meta(c).get("grade")]
     assert len(tests) >= 5 and written
+    declared = exercises_of(lesson_module(assignment))
     for cell in tests:
-        visible, _, hidden = cell.source.partition("### BEGIN HIDDEN TESTS")
-        assert "check." in visible and "grade(" in hidden, f"{cell.id}: a self-check and a hidden grade() call"
-        assert len(visible.strip().splitlines()) <= 2
+        name = exercise_of_test(cell.id)
+        assert cell.source == check_call(name), f"{cell.id}: a test cell is the one-line self-check"
+        assert name in declared, f"{cell.id}: no exercise `{name}` in course/exercises/{lesson_module(assignment)}.py"
+        assert callable(reference(lesson_module(assignment), name)), f"{name}: no reference in the grader"
     corpus = {a.test_id for a in load_corpus(os.path.join(ROOT, "tests", "wrong_submissions"))
               if a.assignment == assignment}
     assert {c.id for c in tests} <= corpus
