@@ -1,0 +1,93 @@
+"""The parallel grader gives the scores sequential nbgrader autograde gives, locally and on Dask,
+resumes where it stopped, and keeps the gradebook whole.
+
+One mixed batch of lesson 2 (solution, blank, wrong answers, a hang, a crash) is graded three
+times in three copies of one scratch course: by nbgrader's autograde one submission after another,
+by `grade` on local worker processes, and by `grade` on a Dask LocalCluster on loopback.
+"""
+import os
+import shutil
+
+import nbformat
+import pytest
+
+from autograder import pipeline
+from autograder.authoring.prove import scratch_course
+from autograder.authoring.wrong_answers import build_submission, load_corpus, rounds, solution_cells, write_submission
+from autograder.cli import main
+from autograder.course_dir import Course
+from autograder.grading import fan_out
+from conftest import ROOT
+
+LESSON = "02_backward"
+
+
+def submissions(course):
+    name = f"{LESSON}.ipynb"
+    source = nbformat.read(os.path.join(course, "source", LESSON, name), as_version=4)
+    release = nbformat.read(os.path.join(course, "release", LESSON, name), as_version=4)
+    solutions = solution_cells(source)
+    corpus = [a for a in load_corpus(os.path.join(ROOT, "tests", "wrong_submissions")) if a.assignment == LESSON]
+    batch = {"solution": build_submission(release, solutions), "blank": release,
+             "hangs": build_submission(release, {**solutions, "vjp": "def vjp(f, x, v):\n    while True:\n        pass"}),
+             "crashes": build_submission(release, {**solutions, "two_losses": "import os\ndef two_losses(x):\n    os._exit(1)"})}
+    for k, wrong in enumerate(rounds(corpus)[:2], 1):
+        batch[f"wrong_{k}"] = build_submission(release, {**solutions, **{c: a.code for c, a in wrong.items()}})
+    return batch
+
+
+@pytest.fixture(scope="module")
+def courses(tmp_path_factory):
+    """Three identical scratch courses with the same submitted batch (cells time out after 10 s)."""
+    base = scratch_course(ROOT, str(tmp_path_factory.mktemp("parallel")), LESSON, cell_timeout=10)
+    pipeline.generate_release(base, [LESSON])
+    for student, notebook in submissions(base).items():
+        write_submission(base, student, LESSON, f"{LESSON}.ipynb", notebook)
+    copies = {}
+    for kind in ("sequential", "local", "dask"):
+        copies[kind] = str(tmp_path_factory.mktemp(kind))
+        shutil.copytree(base, copies[kind], dirs_exist_ok=True)
+    return copies
+
+
+def cell_scores(root):
+    return {student: pipeline.cell_scores(root, LESSON, student) for student in Course(root).students(LESSON)}
+
+
+@pytest.fixture(scope="module")
+def sequential(courses):
+    report = pipeline.autograde(courses["sequential"], LESSON)
+    assert not report.failed, report.failed
+    return cell_scores(courses["sequential"])
+
+
+def test_local_workers_give_the_sequential_scores_and_resume(courses, sequential, capsys):
+    root = courses["local"]
+    assert main(["--root", root, "grade", "--workers", "2"]) == 0
+    assert cell_scores(root) == sequential
+    assert sequential["solution"]["test_vjp"] == 2 and sequential["blank"]["test_vjp"] == 0
+    assert sequential["hangs"]["test_vjp"] == 0 and sequential["crashes"]["test_two_losses"] == 0
+    out = capsys.readouterr().out
+    assert "graded 6, failed 0" in out
+    # started again, it grades nothing; --student with --force regrades just that one
+    assert main(["--root", root, "grade"]) == 0
+    assert "grading 0 submission(s)" in capsys.readouterr().out
+    assert main(["--root", root, "grade", "--force", "--student", "blank"]) == 0
+    assert "graded 1, failed 0" in capsys.readouterr().out
+    assert cell_scores(root) == sequential
+
+
+def test_an_interrupted_batch_keeps_what_it_recorded(courses):
+    root = courses["local"]
+    course = Course(root)
+    shutil.rmtree(os.path.join(root, "autograded", "wrong_1"))  # as if stopped before recording it
+    todo, done = fan_out.plan(course)
+    assert todo == [(LESSON, "wrong_1")] and len(done) == 5
+
+
+def test_a_dask_cluster_gives_the_same_scores(courses, sequential):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        assert main(["--root", courses["dask"], "grade", "--scheduler", cluster.scheduler_address]) == 0
+    assert cell_scores(courses["dask"]) == sequential
