@@ -1,20 +1,26 @@
-"""Lesson 1's checks: reference answers pass, stubs are "not attempted", hints have levels,
-and the oracle's bookkeeping (names and node counts recorded while building) agrees with a walk."""
+"""Lesson 1's checks: other correct answers pass the grader and the self-check, the references'
+bookkeeping agrees with an independent walk, predictions stay sealed, a cheat's short or odd data
+never passes, and the lesson's "Where am I" table reports each exercise's state."""
+import json
+import math
+from math import log as log_imported_before_the_check
+
 import pytest
 import torch
-from torch import nn
 
-from autograder import grade
-from autograder.grade import GradingFailure
-from course.exercise import Exercise
-from course.exercises import graph as check
-from course.visuals.graph_walk import walk_graph
-from course.outcome import CheckFailed, NotAttempted
+from autograder.authoring import expectations
+from autograder.grading.references import graph as reference
+from course.checks.observation import dumps
 from course.checks.random_inputs import generator
+from course.exercises import graph as check
+from course.outcome import CORRECT, INCORRECT, CheckFailed
+from course.visuals.graph_walk import walk_graph
+from trial import GRADER_SEEDS, graded
 
 
 def make_leaf(data):
-    return torch.as_tensor(data, dtype=torch.float64).detach().clone().requires_grad_(True)
+    return torch.tensor(data, dtype=torch.float64).requires_grad_() if not isinstance(data, torch.Tensor) \
+        else data.detach().to(torch.float64, copy=True).requires_grad_()
 
 
 def grad_fn_names(y):
@@ -27,86 +33,100 @@ def grad_fn_names(y):
 
 
 def count_nodes(y):
-    seen, stack = set(), [y.grad_fn]
-    while stack:
-        node = stack.pop()
-        if node is not None and node not in seen:
+    seen, todo = set(), [y.grad_fn]
+    while todo:
+        node = todo.pop(0)
+        if node is not None and node not in seen:  # nodes hash by identity
             seen.add(node)
-            stack.extend(n for n, _ in node.next_functions)
+            todo.extend(n for n, _ in node.next_functions)
     return len(seen)
 
 
 def predict_flags(a_requires, b_requires):
-    either = a_requires or b_requires
-    return {"a * b": (either, not either), "a.detach()": (False, True),
+    return {"a * b": [a_requires or b_requires, not (a_requires or b_requires)], "a.detach()": (False, True),
             "a.double()": (a_requires, not a_requires), "a + b.detach()": (a_requires, not a_requires),
             "nn.Parameter(b)": (True, True)}
 
 
 def build_f(x):
-    return torch.log(x.abs()) * 2 * torch.sin(x) + x.reciprocal()  # another correct way
+    return torch.log(x.abs()) * 2 * torch.sin(x) + x.reciprocal()
 
 
-REFERENCES = {"make_leaf": make_leaf, "grad_fn_names": grad_fn_names, "count_nodes": count_nodes,
-              "predict_flags": predict_flags, "build_f": build_f}
+OTHER_CORRECT_ANSWERS = {"make_leaf": make_leaf, "grad_fn_names": grad_fn_names, "count_nodes": count_nodes,
+                         "predict_flags": predict_flags, "build_f": build_f}
 
 
-def stub(*args):
-    raise NotImplementedError()
+@pytest.mark.parametrize("name", OTHER_CORRECT_ANSWERS)
+def test_other_correct_answers_pass_the_grader_and_the_self_check(name, capsys):
+    assert graded("01_graph", name, OTHER_CORRECT_ANSWERS[name], seeds=GRADER_SEEDS + (0, 1, 2)).passed
+    getattr(check, name)(OTHER_CORRECT_ANSWERS[name])
+    assert "Correct" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("name", REFERENCES)
-def test_reference_passes_self_check_and_grader(name):
-    exercise = getattr(check, name)
-    assert isinstance(exercise, Exercise)
-    exercise(REFERENCES[name])
-    for seed in range(5):
-        exercise(REFERENCES[name], seed=seed)
-    grade(f"graph.{name}", REFERENCES[name])
+@pytest.mark.parametrize("name", ["grad_fn_names", "count_nodes", "predict_flags", "make_leaf"])
+def test_hard_exercises_have_three_levels_of_nudges(name):
+    texts = getattr(check, name).hints.texts
+    assert len(texts) >= 3
+    assert not any("return " in text or "def " in text for text in texts)
 
 
-@pytest.mark.parametrize("name", REFERENCES)
-def test_stub_is_not_attempted(name, monkeypatch, capsys):
-    getattr(check, name)(stub)
-    assert "not attempted" in capsys.readouterr().out.lower()
-    with pytest.raises(GradingFailure, match="not attempted"):
-        grade(f"graph.{name}", stub)
-    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
-    with pytest.raises(NotAttempted):
-        getattr(check, name)(stub)
+def test_chain_names_agree_with_a_walk():
+    for seed in range(100):
+        for _, y, _ in check._chains_inputs(generator(seed))["chains"]:
+            walked = [type(node.grad_fn).__name__ for node in walk_graph(y).nodes]
+            assert reference._chain_names(y) == walked and walked[-1] == "AccumulateGrad"
 
 
-@pytest.mark.parametrize("name", REFERENCES)
-def test_hints_have_levels(name):
-    hints = getattr(check, name).hints
-    assert len(hints.texts) >= 2
-    assert hints.show().level == 1 and hints.show().level == 2
+def test_shared_graph_counts_agree_with_a_walk():
+    for seed in range(100):
+        for y, _ in check._count_nodes_inputs(generator(seed))["graphs"]:
+            counts = reference._shared_graph_counts(y)
+            assert counts["count"] == len(walk_graph(y).nodes) == count_nodes(y)
+            assert counts["without_leaves"] == counts["count"] - 2 and counts["per_path"] > counts["count"]
 
 
-def test_chain_names_match_a_walk():
-    for seed in range(200):
-        _, y, _, expected = check._random_chain(generator(seed))
-        assert grad_fn_names(y)[:-1] == expected[:-1] and expected[-1] == "AccumulateGrad"
+def test_flag_answers_are_stored_only_as_digests():
+    stored = json.loads(expectations.text_of("graph"))["predict_flags"]["0"]["cases"]
+    assert all(set(pair) == {"__sealed__"} for case in stored for pair in case.values())
+    assert "true" not in json.dumps(stored).lower() and "false" not in json.dumps(stored).lower()
 
 
-def test_shared_graph_counts_match_a_walk():
-    for seed in range(200):
-        y, _, expected, leaves = check._random_shared_graph(generator(seed))
-        assert len(walk_graph(y).nodes) == expected == count_nodes(y)
-        assert leaves == 2
+def test_a_wrong_prediction_names_the_rule_not_the_answer():
+    def wrong(a_requires, b_requires):
+        return {**predict_flags(a_requires, b_requires), "a.double()": (a_requires, True)}
+    result = graded("01_graph", "predict_flags", wrong)
+    assert result.kind == "wrong_prediction" and "`a.double()`" in result.message
+    assert "The rule: a dtype conversion is an operation" in result.message
 
 
-def test_wrong_answers_are_named():
-    def tree(y):
-        def count(node):
-            return 1 + sum(count(n) for n, _ in node.next_functions if n is not None)
-        return count(y.grad_fn)
-    with pytest.raises(CheckFailed, match="once per path"):
-        check.count_nodes(tree)
-    with pytest.raises(CheckFailed, match="not a leaf"):
-        check.make_leaf(lambda data: torch.tensor(data, dtype=torch.float32, requires_grad=True).double())
-    with pytest.raises(CheckFailed, match="no grad_fn"):
-        check.build_f(lambda x: (torch.log(x**2) * torch.sin(x) + 1 / x).detach())
+def test_predictions_cannot_build_tensors_by_any_route():
+    for build in (lambda: torch.Tensor([1.0]), lambda: torch.zeros(1), lambda: torch.ones(2).sum()):
+        def measures(a_requires, b_requires, build=build):
+            build()
+        assert graded("01_graph", "predict_flags", measures).kind == "measured"
+    assert torch.zeros(1).shape == (1,)  # tensors work again afterwards
+
+
+@pytest.mark.parametrize("name, sent", [
+    ("make_leaf", {"cases": []}), ("grad_fn_names", {"names": []}), ("count_nodes", {"counts": []}),
+    ("predict_flags", {"predictions": []}), ("build_f", {"f": None}),
+    ("predict_flags", {"predictions": "aaaa"}), ("count_nodes", {"counts": [True, True]}),
+])
+def test_short_or_odd_data_from_a_kernel_never_passes(name, sent):
+    from autograder.grading.verdict import judge_sent
+    exercise = check.EXERCISES[name]
+    assert judge_sent(exercise, 11, dumps(sent)).outcome == INCORRECT
+
+
+def test_math_on_a_tensor_is_explained_in_autograd_terms():
+    def imported_log(x):
+        return log_imported_before_the_check(x**2) * torch.sin(x) + 1 / x
+    result = graded("01_graph", "build_f", imported_log)
+    assert result.kind == "left_autograd" and "Autograd records only torch operations" in result.message
+    assert math.log(math.e) == 1.0 and math.log.__module__ == "math"  # put back after the call
+
+
+def test_the_self_check_says_what_is_wrong():
     with pytest.raises(CheckFailed, match="called backward"):
         def with_backward(x):
             y = torch.log(x**2) * torch.sin(x) + 1 / x
@@ -115,10 +135,14 @@ def test_wrong_answers_are_named():
         check.build_f(with_backward)
 
 
-def test_predictions_cannot_build_tensors():
-    def measures(a_requires, b_requires):
-        torch.zeros(1)
-    with pytest.raises(CheckFailed, match="without building tensors"):
-        check.predict_flags(measures)
-    assert torch.zeros(1).shape == (1,)  # switched back on afterwards
-    assert nn.Parameter(torch.zeros(1)).requires_grad
+def test_where_am_i_lists_each_exercise_state():
+    def stub(*args):
+        raise NotImplementedError()
+    table = check.progress({"make_leaf": make_leaf, "grad_fn_names": lambda y: ["SumBackward0"],
+                            "count_nodes": stub, "build_f": build_f})
+    rows = {name: (status, why) for name, status, why in table.rows}
+    assert rows["make_leaf"] == ("Correct", "") and rows["build_f"] == ("Correct", "")
+    assert rows["grad_fn_names"][0] == "Incorrect" and rows["grad_fn_names"][1].startswith("your list goes wrong at position 0")
+    assert rows["count_nodes"][0] == rows["predict_flags"][0] == "Not attempted"
+    assert "2 of 5 exercises correct." in repr(table) and "<table>" in table._repr_html_()
+    assert graded("01_graph", "make_leaf", make_leaf).outcome == CORRECT

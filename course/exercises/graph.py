@@ -1,65 +1,115 @@
 """Lesson 1 exercises: requires_grad and the computational graph.
 
-Every expected value comes from PyTorch itself: flags are read off tensors the check builds,
-grad_fn names and node counts are recorded while the check builds its random graphs, and values
-and gradients are computed on the check's own copy of the input.
+Each exercise draws its inputs from a seed (random data, random chains and shared graphs built
+with real PyTorch), runs the answer in the student's kernel (``call``) and judges what it saw
+against expected values the grader computes (``autograder/grading/references/graph.py``). Nothing
+here holds an answer: no expected flags, names or counts, only how to build the inputs and how to
+name a mistake.
 """
 import contextlib
+import html
+import io
+import math
+import warnings
 
 import torch
-from torch import nn
+from torch.utils._python_dispatch import TorchDispatchMode
 
 from ..checks import random_inputs as rand
-from ..checks.diagnose import diagnose_gradient, diagnose_tensor, diagnose_values
-from ..exercise import Exercise
-from ..visuals.graph_walk import walk_graph
+from ..checks.compare import close, largest_difference
+from ..checks.diagnose import diagnose_gradient, diagnose_tensor
+from ..checks.explain_error import explain_error
 from ..checks.mistakes import Mistake, require
-from ..checks.technique import forbidden, inputs_kept, snapshot
+from ..checks.observation import flags_of
+from ..checks.technique import snapshot
+from .. import outcome
+from ..exercise import SELF_CHECK_SEEDS, Exercise, name_exercises, stored_expected
 
 
+def _same_length(got, want: list, what: str) -> list:
+    """The list sent back, refused unless it has one entry per trial (a short list must not pass)."""
+    if not isinstance(got, list) or len(got) != len(want):
+        raise Mistake(f"the check expected {len(want)} {what} and got something else back.", "unreadable")
+    return got
 
 
 # ---------------------------------------------------------------- make_leaf
 
-def _make_leaf_cases(rng):
-    """(description, data): lists and tensors of the kinds a learner meets first."""
+MAKE_LEAF_CASES = [
+    "a list of floats",
+    "a list of ints",
+    "an int64 tensor",
+    "a float64 tensor",
+    "a float32 tensor computed from another one (it has a grad_fn)",
+]
+
+
+def _make_leaf_inputs(rng):
+    """Data of the kinds a learner meets first, one per entry of MAKE_LEAF_CASES."""
     shape = rand.shape(rng)
     floats = rand.tensor(rng, shape, torch.float64, -3.0, 3.0).tolist()
-    ints = torch.randint(-9, 10, (rand.integer(rng, 2, 6),), generator=rng)
+    ints = torch.randint(-9, 10, (rand.integer(rng, 2, 6),), generator=rng).tolist()
     w = rand.tensor(rng, shape, torch.float32, requires_grad=True)
-    return [
-        ("a list of floats", floats),
-        ("a list of ints", ints.tolist()),
-        ("an int64 tensor", torch.randint(-9, 10, shape, generator=rng)),
-        ("a float64 tensor", rand.tensor(rng, shape, torch.float64)),
-        ("a float32 tensor computed from another one (it has a grad_fn)", w * 2),
-    ]
+    return {"cases": [floats, ints, torch.randint(-9, 10, shape, generator=rng),
+                      rand.tensor(rng, shape, torch.float64), w * 2]}
 
 
-def _make_leaf(answer, rng):
-    for description, data in _make_leaf_cases(rng):
-        given = data if isinstance(data, list) else snapshot(data)[0]
-        got = answer(data)
+def _shares_memory(got, data) -> bool:
+    return isinstance(got, torch.Tensor) and isinstance(data, torch.Tensor) and \
+        (got is data or got.untyped_storage().data_ptr() == data.untyped_storage().data_ptr())
+
+
+def _make_leaf_call(answer, inputs):
+    seen = []
+    for data in inputs["cases"]:
+        before = (snapshot(data)[0], data.grad_fn) if isinstance(data, torch.Tensor) else None
+        try:
+            got = answer(data)
+        except (NotImplementedError, Mistake):
+            raise
+        except Exception as error:  # said for the case that raised, which the judge reaches in order
+            seen.append({"raised": explain_error(error), "kind": type(error).__name__})
+            continue
+        changed = before is not None and (data.requires_grad != before[0].requires_grad or
+                                          data.grad_fn is not before[1] or not torch.equal(data.detach(), before[0]))
+        seen.append({"tensor": got, "shares_memory": _shares_memory(got, data), "changed_input": changed})
+    return {"cases": seen}
+
+
+def _make_leaf_judge(seen, expected, inputs):
+    cases = _same_length(seen["cases"], expected["values"], "results")
+    for description, case, want in zip(MAKE_LEAF_CASES, cases, expected["values"]):
         what = f"for {description}, your tensor"
-        if isinstance(data, torch.Tensor):
-            if isinstance(got, torch.Tensor) and \
-                    got.untyped_storage().data_ptr() == data.untyped_storage().data_ptr():
-                raise Mistake(f"{what} shares its memory with the tensor you were given: changing one "
-                              "would change the other. Make a new tensor with .clone() (after .detach()).")
-            inputs_kept([given], [data], ["data"])
-        expected = torch.as_tensor(given, dtype=torch.float64).detach()
+        if "raised" in case:
+            raise Mistake(f"for {description}, your code raised {case['raised']}", str(case.get("kind"))[:40])
+        got = case["tensor"]
+        if case["shares_memory"] is not False:
+            raise Mistake(f"{what} shares its memory with the tensor you were given: changing one would "
+                          "change the other. Make a new tensor with clone() (after detach()).", "shares_memory")
+        if case["changed_input"] is not False:
+            raise Mistake(f"for {description}, your code changed the tensor it was given (its values or "
+                          "its requires_grad). make_leaf must leave data as it was: build the new tensor "
+                          "from a copy.", "input_changed")
         if isinstance(got, torch.Tensor) and got.dtype != torch.float64:
             raise Mistake(f"{what} has dtype {got.dtype}: make it torch.float64, whatever the data's own "
-                          "dtype (dtype=torch.float64 when you create it).")
-        require(diagnose_tensor(expected, got, what))
-        if not got.requires_grad:
-            raise Mistake(f"{what} does not require grad: pass requires_grad=True or call "
-                          ".requires_grad_() on the new tensor.")
-        if not got.is_leaf:
-            raise Mistake(f"{what} is not a leaf: its grad_fn is {type(got.grad_fn).__name__}, so its .grad "
-                          "would stay None after backward(). An operation after requires_grad (such as "
-                          ".double() or .to()) is recorded; convert the dtype first, then require grad.")
-        require(diagnose_values(expected, got, what))
+                          "dtype (choose the dtype when you create or convert it).", "wrong_dtype")
+        require(diagnose_tensor(want, got, what))
+        flags = flags_of(got)
+        if not flags.requires_grad:
+            raise Mistake(f"{what} does not require grad: switch requires_grad on for the new tensor.",
+                          "no_requires_grad")
+        if not flags.is_leaf:
+            raise Mistake(f"{what} is not a leaf: it has a grad_fn ({flags.grad_fn}), so its .grad would stay "
+                          "None. An operation after requires_grad (such as .double() or .to()) is recorded; "
+                          "convert the dtype first, then require grad.", "not_leaf")
+        if not torch.equal(got, want):
+            if torch.equal(got, want.float().double()):
+                raise Mistake(f"{what} has the values rounded to float32: the data went through float32 "
+                              "(PyTorch's default) before float64. Choose float64 when you first make "
+                              "the tensor.", "rounded_float32")
+            error, index = largest_difference(got, want)
+            raise Mistake(f"{what} does not hold data's values (largest difference {error:.3g} at index "
+                          f"{index}): copy the values you were given.", "wrong_values")
 
 
 # ---------------------------------------------------------------- grad_fn_names
@@ -83,51 +133,88 @@ CONSTANT_FIRST = [
 
 
 def _random_chain(rng):
-    """A leaf x, the output y, y written out, and the grad_fn names PyTorch gave each step."""
+    """A leaf x, a chain y built from it, and y written out."""
     x = rand.tensor(rng, rand.shape(rng), rand.float_dtype(rng), requires_grad=True)
     c = rand.tensor(rng, x.shape, x.dtype)
     length = rand.integer(rng, 2, 6)
     ops = [CHAIN_OPS[rand.integer(rng, 0, len(CHAIN_OPS) - 1)] for _ in range(length - 1)]
     # Never right above x, so "stopped at the None" and "left out AccumulateGrad" look different.
     ops.insert(rand.integer(rng, 1, len(ops)), CONSTANT_FIRST[rand.integer(rng, 0, 1)])
-    t, text, made = x, "x", []
+    t, text = x, "x"
     for template, op in ops:
         t, text = op(t, c), template.format(text)
-        made.append(type(t.grad_fn).__name__)
     if rand.integer(rng, 0, 1):
         t, text = t.sum(), f"({text}).sum()"
-        made.append(type(t.grad_fn).__name__)
-    return x, t, text, made[::-1] + ["AccumulateGrad"]
+    return x, t, text
 
 
-def _short_name(name) -> str:
+def _chains_inputs(rng):
+    return {"chains": [_random_chain(rng) for _ in range(3)]}
+
+
+def _names_sent(got):
+    """A list of names as it is, else what it holds: node objects are a mistake worth naming."""
+    if isinstance(got, (list, tuple)) and all(isinstance(n, str) for n in got):
+        return list(got)
+    if isinstance(got, (list, tuple)):
+        return {"not_names": sorted({type(n).__name__ for n in got if not isinstance(n, str)})}
+    return {"not_names": [type(got).__name__]}
+
+
+def _grad_fn_names_call(answer, inputs):
+    with _none_entries_explained():
+        return {"names": [_names_sent(answer(y)) for _, y, _ in inputs["chains"]]}
+
+
+def _short_name(name: str) -> str:
     # node.name() says "torch::autograd::AccumulateGrad" where the class is "AccumulateGrad"
-    return name.rsplit("::", 1)[-1] if isinstance(name, str) else name
+    return name.rsplit("::", 1)[-1]
 
 
-def _grad_fn_names(answer, rng):
-    for _ in range(3):
-        x, y, text, expected = _random_chain(rng)
-        got = answer(y)
-        where = f"for y = {text}"
-        if not isinstance(got, (list, tuple)) or not all(isinstance(n, str) for n in got):
-            raise Mistake(f"{where}, return a list of strings (one grad_fn name per node), "
-                          f"got {type(got).__name__}.")
+def _grad_fn_names_judge(seen, expected, inputs):
+    sent = _same_length(seen["names"], expected["names"], "lists of names")
+    for (_, _, text), got, want in zip(inputs["chains"], sent, expected["names"]):
+        chain = f"(for y = {text})"
+        if isinstance(got, dict):
+            held = ", ".join(map(str, got.get("not_names", [])))
+            if any(name.endswith(("Backward0", "Backward1")) or name == "AccumulateGrad"
+                   for name in got.get("not_names", [])):
+                raise Mistake(f"your list holds the nodes themselves ({held}), not their names: append each "
+                              f"node's class name, a string {chain}.", "nodes_not_names")
+            raise Mistake(f"return a list of strings, one grad_fn name per node; got {held} {chain}.",
+                          "not_a_list_of_names")
         got = [_short_name(n) for n in got]
-        if got == expected:
+        if got == want:
             continue
-        if got == expected[::-1]:
-            raise Mistake(f"{where}, your list is reversed: start at y.grad_fn (the output) and end "
-                          "at the leaf's AccumulateGrad.")
-        if got == expected[:-1]:
-            raise Mistake(f"{where}, your list stops before AccumulateGrad: the walk ends at the node "
-                          "that writes into x.grad, and it belongs in the list too.")
-        if len(got) < len(expected) and got == expected[:len(got)]:
-            raise Mistake(f"{where}, your list stops after {got[-1] if got else 'nothing'}, but the graph "
-                          "goes on: an input that does not require grad (the constant c) shows up in "
-                          "next_functions as (None, 0). Skip those entries and follow the other one.")
-        raise Mistake(f"{where}, the grad_fn names from the output down are {expected}, "
-                      f"but your list is {got}.")
+        if got == want[::-1]:
+            raise Mistake(f"your list is reversed: start at y.grad_fn (the output) and end at the leaf's "
+                          f"AccumulateGrad {chain}.", "reversed")
+        if got == want[:-1]:
+            raise Mistake(f"your list stops before AccumulateGrad: the walk ends at the node that writes into "
+                          f"x.grad, and it belongs in the list too {chain}.", "stops_before_leaf")
+        if len(got) < len(want) and got == want[:len(got)]:
+            raise Mistake(f"your list stops after {got[-1] if got else 'nothing'}, but the graph goes on: an "
+                          "input that does not require grad (the constant c) shows up in next_functions as "
+                          f"(None, 0). Skip those entries and follow the other one {chain}.", "stopped_at_none")
+        first = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w), min(len(got), len(want)))
+        raise Mistake(f"your list goes wrong at position {first}"
+                      f"{f' ({got[first]!r})' if first < len(got) else ' (it ends there)'}: the chain has "
+                      f"{len(want)} nodes from y.grad_fn to AccumulateGrad, your list has {len(got)}. "
+                      "Print type(node).__name__ at each step of your walk to see where it leaves the "
+                      f"chain {chain}.", "wrong_names")
+
+
+@contextlib.contextmanager
+def _none_entries_explained():
+    """A walk that steps onto a None entry of next_functions fails with a plain Python error; say why."""
+    try:
+        yield
+    except (AttributeError, TypeError) as error:
+        if "'NoneType' object" not in str(error):
+            raise
+        raise Mistake("your walk stepped onto a None entry of next_functions and used it as a node "
+                      f"({type(error).__name__}: {error}). An input that does not require grad (a "
+                      "constant) shows up as (None, 0): skip the None entries.", "stepped_on_none") from None
 
 
 # ---------------------------------------------------------------- count_nodes
@@ -137,7 +224,7 @@ BINARY = [("*", torch.mul), ("+", torch.add), ("-", torch.sub)]
 
 
 class _Program:
-    """Builds a random graph and records, as it goes, the nodes PyTorch creates."""
+    """Builds a random graph from two leaves and a constant, writing each step as a line of code."""
 
     def __init__(self, rng):
         self.rng = rng
@@ -148,8 +235,6 @@ class _Program:
         self.values = {"x1": x1, "x2": x2, "c": c}
         self.unused = ["x1", "x2", "c"]  # names no operation has consumed yet
         self.lines: list[str] = []
-        self.nodes: dict[int, str] = {}  # id of each grad_fn made -> its class name
-        self.leaves_used: set[str] = set()
 
     def pick(self, needs_grad: bool = False) -> str:
         names = [n for n, v in self.values.items() if v.requires_grad or not needs_grad]
@@ -158,15 +243,10 @@ class _Program:
 
     def apply(self, text: str, fn, *operands: str) -> str:
         name = f"h{len(self.lines) + 1}"
-        result = fn(*(self.values[o] for o in operands))
+        self.values[name] = fn(*(self.values[o] for o in operands))
         for o in operands:
-            if o in ("x1", "x2"):
-                self.leaves_used.add(o)
             if o in self.unused:
                 self.unused.remove(o)
-        if result.grad_fn is not None:
-            self.nodes[id(result.grad_fn)] = type(result.grad_fn).__name__
-        self.values[name] = result
         self.unused.append(name)
         self.lines.append(f"{name} = {text}")
         return name
@@ -181,7 +261,7 @@ class _Program:
 
 
 def _random_shared_graph(rng):
-    """y built with shared subexpressions, the program as text, its node count and leaf count."""
+    """y built with shared subexpressions (h * h, a diamond), and the program as text."""
     p = _Program(rng)
     p.binary("x1", "x2")  # both leaves take part: two AccumulateGrad nodes with the same name
     for _ in range(rand.integer(rng, 1, 3)):
@@ -197,92 +277,128 @@ def _random_shared_graph(rng):
         a, b = p.unused[0], p.unused[1]
         p.apply(f"{a} + {b}", torch.add, a, b)
     y = p.values[p.unused[0]].sum()
-    p.nodes[id(y.grad_fn)] = type(y.grad_fn).__name__
     p.lines.append(f"y = {p.unused[0]}.sum()")
-    count = len(p.nodes) + len(p.leaves_used)
-    return y, "; ".join(p.lines), count, len(p.leaves_used)
+    return y, "; ".join(p.lines)
 
 
-def _count_nodes(answer, rng):
-    for _ in range(2):
-        y, program, expected, leaves = _random_shared_graph(rng)
-        got = answer(y)
+def _count_nodes_inputs(rng):
+    return {"graphs": [_random_shared_graph(rng) for _ in range(2)]}
+
+
+def _count_nodes_call(answer, inputs):
+    with _none_entries_explained():
+        return {"counts": [answer(y) for y, _ in inputs["graphs"]]}
+
+
+def _count_nodes_judge(seen, expected, inputs):
+    sent = _same_length(seen["counts"], expected["graphs"], "counts")
+    for (_, program), got, want in zip(inputs["graphs"], sent, expected["graphs"]):
         where = f"for the graph of {program}"
         if isinstance(got, bool) or not isinstance(got, int):
-            raise Mistake(f"{where}, return the count as an int, got {type(got).__name__}.")
-        if got == expected:
+            raise Mistake(f"{where}, return the count as an int, got {type(got).__name__}.", "not_an_int")
+        if got == want["count"]:
             continue
-        if got > expected:
-            raise Mistake(f"{where}, you counted {got} nodes but the graph has {expected}: a node reached "
-                          "along two paths (a shared subexpression such as h in h * h) was counted once "
-                          "per path. Remember the nodes already seen, by identity, and skip them.")
-        if got == expected - leaves:
-            raise Mistake(f"{where}, you counted {got} nodes, {leaves} short of {expected}: count the "
-                          "AccumulateGrad nodes too, one per leaf that requires grad.")
-        raise Mistake(f"{where}, you counted {got} nodes, fewer than the {expected} there are. Follow "
-                      "every non-None entry of next_functions, not only the first, and tell nodes apart "
-                      "by identity (the node objects, or id(node)), not by name: two different nodes can "
-                      "have the same name (two MulBackward0, two AccumulateGrad).")
+        if got == want["per_path"]:
+            raise Mistake(f"you counted {got} nodes: a shared node was counted once per path. A node reached "
+                          "along two paths (a result used twice, such as h in h * h) was counted again, with "
+                          f"everything below it: remember the nodes already seen and skip them ({where}).",
+                          "counted_per_path")
+        if got in want["by_name"]:
+            raise Mistake(f"you counted {got} nodes: you told nodes apart by name. Two different nodes can "
+                          "have the same name (two MulBackward0, one AccumulateGrad per leaf): tell nodes "
+                          f"apart by identity (the node objects, or id(node)), not by name ({where}).",
+                          "deduped_by_name")
+        if got == want["without_leaves"]:
+            raise Mistake(f"you counted {got} nodes: the leaves' nodes are missing, count the AccumulateGrad "
+                          f"nodes too, one per leaf that requires grad ({where}).", "skipped_accumulate_grad")
+        more = "more" if got > want["count"] else "fewer"
+        raise Mistake(f"you counted {got} nodes, {more} than the graph has. Follow every non-None entry of "
+                      "next_functions, count each node once however many paths reach it, and tell nodes "
+                      f"apart by identity, not by name ({where}).", "wrong_count")
 
 
 # ---------------------------------------------------------------- predict_flags
 
-# expression -> (how the check builds it, why its flags are what they are)
+# The expressions to predict, and the rule that decides each one: shown when a prediction is
+# wrong, in place of the answer (which only the grader's reference holds).
 FLAG_RULES = {
-    "a * b": (lambda a, b: a * b,
-              "a result requires grad as soon as ANY input requires grad, and it is a leaf exactly when "
-              "it does not (then nothing was recorded and its grad_fn is None)."),
-    "a.detach()": (lambda a, b: a.detach(),
-                   "detach() returns a new leaf that never requires grad, whatever a's flag."),
-    "a.double()": (lambda a, b: a.double(),
-                   "a dtype conversion is an operation like any other: when a requires grad it is "
-                   "recorded (ToCopyBackward0), so the result requires grad and is not a leaf."),
-    "a + b.detach()": (lambda a, b: a + b.detach(),
-                       "b.detach() never requires grad, so only a's flag decides."),
-    "nn.Parameter(b)": (lambda a, b: nn.Parameter(b),
-                        "nn.Parameter makes a leaf that requires grad by default, whatever b's flag."),
+    "a * b": "a result requires grad as soon as ANY input requires grad, and it is a leaf exactly when "
+             "it does not (then nothing was recorded and its grad_fn is None).",
+    "a.detach()": "detach() returns a new leaf that never requires grad, whatever a's flag.",
+    "a.double()": "a dtype conversion is an operation like any other: when its input requires grad it is "
+                  "recorded (ToCopyBackward0), and when it does not, nothing is recorded.",
+    "a + b.detach()": "b.detach() never requires grad, so only a's flag decides whether the addition is "
+                      "recorded.",
+    "nn.Parameter(b)": "nn.Parameter makes a leaf that requires grad by default, whatever b's flag.",
 }
-FACTORIES = ["tensor", "as_tensor", "ones", "zeros", "rand", "randn", "empty", "full", "arange",
-             "linspace", "eye", "ones_like", "rand_like", "randn_like", "empty_like", "full_like"]
+FLAG_CASES = [(a, b) for a in (False, True) for b in (False, True)]
 
 
-def _predictions_only():
-    stack = contextlib.ExitStack()
-    for name in FACTORIES:
-        stack.enter_context(forbidden(torch, name, "predict the flags from the rules, without "
-                                      f"building tensors (torch.{name} is switched off here)."))
-    return stack
+def sealed_prediction(key: str, a_requires: bool, b_requires: bool, pair: list) -> dict:
+    """What a sealed flag answer covers: the pair with its expression and case, so equal pairs of
+    different expressions do not share a digest that could be spotted in the stored file."""
+    return {"expression": key, "a_requires": a_requires, "b_requires": b_requires, "flags": pair}
 
 
-def _flags_of(got, key: str, where: str) -> tuple[bool, bool]:
-    pair = got.get(key) if isinstance(got, dict) else None
-    if not isinstance(pair, (tuple, list)) or len(pair) != 2 or not all(isinstance(v, bool) for v in pair):
-        raise Mistake(f"{where}, got[{key!r}] should be a pair of bools (requires_grad, is_leaf), "
-                      f"got {pair!r}.")
-    return pair[0], pair[1]
+class _NoTensorOperations(TorchDispatchMode):
+    """Refuse every tensor operation, creation included: torch.tensor, torch.Tensor, from_numpy...
+
+    A dispatch mode sees what reaches PyTorch's kernels, so no spelling of "make a tensor and
+    read its flags" gets past it.
+    """
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        raise Mistake("predict the flags from the rules, without building tensors: your code ran a "
+                      f"tensor operation ({func.overloadpacket.__name__}) while predicting.", "measured")
 
 
-def _predict_flags(answer, rng):
-    cases = [(a, b) for a in (False, True) for b in (False, True)]
-    order = torch.randperm(len(cases), generator=rng).tolist()
-    for a_requires, b_requires in (cases[i] for i in order):
-        with _predictions_only():
-            got = answer(a_requires, b_requires)
+def _predict_flags_inputs(rng):
+    order = torch.randperm(len(FLAG_CASES), generator=rng).tolist()
+    return {"cases": [list(FLAG_CASES[i]) for i in order]}
+
+
+def _predict_flags_call(answer, inputs):
+    predictions = []
+    for a_requires, b_requires in inputs["cases"]:
+        with _NoTensorOperations():
+            predictions.append(answer(a_requires, b_requires))
+    return {"predictions": predictions}
+
+
+def _pair(prediction: dict, key: str, where: str) -> list:
+    pair = prediction[key]
+    if not isinstance(pair, list) or len(pair) != 2 or not all(isinstance(v, bool) for v in pair):
+        raise Mistake(f"{where}, the value for {key!r} should be a pair of bools (requires_grad, is_leaf), "
+                      f"got {pair!r}.", "not_a_pair")
+    return pair
+
+
+def _predict_flags_judge(seen, expected, inputs):
+    sent = _same_length(seen["predictions"], expected["cases"], "predictions")
+    for (a_requires, b_requires), prediction, sealed in zip(inputs["cases"], sent, expected["cases"]):
         where = f"for a_requires={a_requires}, b_requires={b_requires}"
-        if not isinstance(got, dict) or set(got) != set(FLAG_RULES):
-            keys = sorted(got) if isinstance(got, dict) else type(got).__name__
-            raise Mistake(f"{where}, return a dict with exactly the keys {list(FLAG_RULES)}, got {keys}.")
-        shape = rand.shape(rng)
-        a = rand.tensor(rng, shape, torch.float32, requires_grad=a_requires)
-        b = rand.tensor(rng, shape, torch.float32, requires_grad=b_requires)
-        for key, (build, why) in FLAG_RULES.items():
-            real = build(a, b)
-            expected = (real.requires_grad, real.is_leaf)
-            predicted = _flags_of(got, key, where)
-            if predicted != expected:
-                raise Mistake(f"{where}, `{key}` has requires_grad={expected[0]}, is_leaf={expected[1]}, "
-                              f"but you predicted requires_grad={predicted[0]}, is_leaf={predicted[1]}. "
-                              f"Why: {why}")
+        if not isinstance(prediction, dict):
+            raise Mistake(f"return a dict with exactly the keys {list(FLAG_RULES)}; got a "
+                          f"{type(prediction).__name__} {where}.", "wrong_keys")
+        if set(prediction) != set(FLAG_RULES):
+            missing = [key for key in FLAG_RULES if key not in prediction]
+            extra = sorted(map(repr, set(prediction) - set(FLAG_RULES)))
+            raise Mistake("return a dict with exactly the keys of the five expressions, written as the "
+                          f"exercise writes them (spaces included): missing {', '.join(map(repr, missing))}"
+                          f"{'; not expected ' + ', '.join(extra) if extra else ''}.", "wrong_keys")
+        pairs = {key: _pair(prediction, key, where) for key in FLAG_RULES}
+        def right(key, pair):
+            return sealed[key].matches(sealed_prediction(key, a_requires, b_requires, pair))
+        wrong = [key for key in FLAG_RULES if not right(key, pairs[key])]
+        if not wrong:
+            continue
+        if all(right(key, pairs[key][::-1]) for key in FLAG_RULES):
+            raise Mistake(f"{where}, each of your pairs is in the wrong order: give (requires_grad, is_leaf), "
+                          "requires_grad first.", "pair_swapped")
+        key = wrong[0]
+        said = pairs[key]
+        raise Mistake(f"your prediction for `{key}` is wrong {where}: you said requires_grad={said[0]}, "
+                      f"is_leaf={said[1]}. The rule: {FLAG_RULES[key]}", "wrong_prediction")
 
 
 # ---------------------------------------------------------------- build_f
@@ -293,67 +409,233 @@ def reference_f(x: torch.Tensor) -> torch.Tensor:
 
 
 REQUIRED_OPS = [("Log", "log(x^2)"), ("Sin", "sin(x)")]
+MATH_FUNCTIONS = ("log", "log2", "log10", "log1p", "exp", "expm1", "sin", "cos", "tan", "asin", "acos",
+                  "atan", "atan2", "sinh", "cosh", "tanh", "sqrt", "pow", "fabs", "floor", "ceil", "erf")
+# What PyTorch says when a tensor is turned into a Python number, or handed to NumPy.
+LEFT_AUTOGRAD = ("only one element tensors can be converted to Python scalars", "cannot be converted to Scalar",
+                 "Can't call numpy() on Tensor that requires grad")
 
 
-def _build_f(answer, rng):
+def _math_on_tensor(name: str) -> Mistake:
+    torch_name = f"torch.{name}" if hasattr(torch, name) else "the torch function"
+    return Mistake(f"math.{name} was called on a tensor: the math module works on plain Python numbers, so "
+                   f"autograd cannot record it (and it fails for more than one element). Use {torch_name}, "
+                   "which works elementwise and adds a node to the graph.", "math_on_tensor")
+
+
+@contextlib.contextmanager
+def _math_explained():
+    """While the answer runs, math.log(tensor) and friends say why they cannot be in a graph."""
+    originals = {name: getattr(math, name) for name in MATH_FUNCTIONS if hasattr(math, name)}
+
+    def guarded(name, original):
+        def call(*args, **kwargs):
+            if any(isinstance(a, torch.Tensor) for a in args):
+                raise _math_on_tensor(name)
+            return original(*args, **kwargs)
+        return call
+
+    for name, original in originals.items():
+        setattr(math, name, guarded(name, original))
+    try:
+        yield
+    finally:
+        for name, original in originals.items():
+            setattr(math, name, original)
+
+
+def _build_f_inputs(rng):
     x = rand.away_from_zero(rng, rand.shape(rng), rand.float_dtype(rng))
     flat = x.view(-1)  # both signs, always: log(x) and log(x**2) differ only for x < 0
     flat[0], flat[1] = -flat[0].abs(), flat[1].abs()
-    x.requires_grad_(True)
-    before = snapshot(x)
-    got = answer(x)
-    inputs_kept(before, [x], ["x"])
-    x0 = before[0]
-    expected = reference_f(x0)
-    require(diagnose_tensor(expected, got, "f(x)"))
-    if got.grad_fn is None:
+    return {"x": x.requires_grad_(True)}
+
+
+def _reaches(y: torch.Tensor, x: torch.Tensor) -> bool:
+    """Whether the graph behind y ends at the very tensor x (not a copy of it)."""
+    stack, seen = [y.grad_fn], set()
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if getattr(node, "variable", None) is x:
+            return True
+        stack.extend(n for n, _ in node.next_functions)
+    return False
+
+
+def _node_names(y: torch.Tensor) -> list[str]:
+    stack, seen, names = [y.grad_fn], set(), set()
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        names.add(type(node).__name__)
+        stack.extend(n for n, _ in node.next_functions)
+    return sorted(names)
+
+
+def _build_f_call(answer, inputs):
+    x = inputs["x"]
+    before = snapshot(x)[0]
+    try:
+        with _math_explained():
+            got = answer(x)
+    except (TypeError, ValueError, RuntimeError) as error:
+        if any(fragment in str(error) for fragment in LEFT_AUTOGRAD):
+            raise Mistake("your code turned the tensor x into a Python number or a NumPy array "
+                          f"({type(error).__name__}: {str(error).splitlines()[0]}). Autograd records only "
+                          "torch operations on tensors: use torch.log, torch.sin and the operators on x "
+                          "itself.", "left_autograd") from None
+        raise
+    seen = {"f": got, "called_backward": x.grad is not None,
+            "changed_input": x.requires_grad != before.requires_grad or not torch.equal(x.detach(), before),
+            "reaches_x": False, "nodes": [], "grad": None}
+    if isinstance(got, torch.Tensor) and got.grad_fn is not None:
+        seen["reaches_x"], seen["nodes"] = _reaches(got, x), _node_names(got)
+        if seen["reaches_x"] and got.shape == x.shape:
+            try:
+                (seen["grad"],) = torch.autograd.grad(got, x, torch.ones_like(got), retain_graph=True)
+            except RuntimeError:  # the answer freed the graph with a backward() of its own
+                pass
+    return seen
+
+
+def _build_f_judge(seen, expected, inputs):
+    f = seen["f"]
+    require(diagnose_tensor(expected["f"], f, "f(x)"))
+    if seen["changed_input"] is not False:
+        raise Mistake("your code changed x (its values or its requires_grad): build f(x) from x and leave "
+                      "x as it was.", "input_changed")
+    if flags_of(f).grad_fn is None:
         raise Mistake("f(x) has no grad_fn: autograd recorded nothing. Compute with torch operations on x "
-                      "itself (no .item(), .numpy(), math.*, .detach() or torch.no_grad()).")
-    if x.grad is not None:
+                      "itself (no .item(), .numpy(), math.* or .detach()).", "not_recorded")
+    if seen["called_backward"] is not False:
         raise Mistake("x.grad is set: your function called backward(). Return f(x) and let the caller "
-                      "decide what to do with the graph.")
-    require(diagnose_values(expected, got, "f(x)"))
-    graph = walk_graph(got)
-    leaves = [n.tensor for n in graph.nodes if n.kind == "leaf"]
-    if not any(leaf is x for leaf in leaves):
+                      "decide what to do with the graph.", "called_backward")
+    if torch.isnan(f).any():
+        raise Mistake("f(x) contains NaN: a log of a negative number? x takes both signs here.", "nan")
+    if not close(f, expected["f"]):
+        error, index = largest_difference(f, expected["f"])
+        raise Mistake(f"f(x) differs from log(x^2) sin(x) + 1/x: the largest error is {error:.3g} at index "
+                      f"{index}. Check each term.", "wrong_value")
+    if seen["reaches_x"] is not True:
         raise Mistake("the graph of f(x) does not end at the x you were given but at a copy of it, so "
-                      "backward() would never fill x.grad. x already requires grad: use it directly.")
-    labels = [n.label for n in graph.nodes]
+                      "backward() would never fill x.grad. x already requires grad: use it directly.",
+                      "graph_misses_x")
+    nodes = seen["nodes"]
     for op, term in REQUIRED_OPS:
-        if not any(label.startswith(op) for label in labels):
+        if not any(isinstance(name, str) and name.startswith(op) for name in nodes):
             raise Mistake(f"the graph of f(x) has no {op}Backward node: the {term} term was not recorded "
                           "(computed from x.detach(), .data or a plain number?), so no gradient flows "
-                          f"through it. Nodes found: {sorted(set(labels))}.")
-    (grad,) = torch.autograd.grad(got.sum(), x)
-    (expected_grad,) = torch.autograd.grad(expected.sum(), x0)
-    require(diagnose_gradient(expected_grad, grad, "the gradient of f at x"))
+                          f"through it. Nodes found: {', '.join(map(str, nodes))}.", "term_not_recorded")
+    grad = seen["grad"]
+    if isinstance(grad, torch.Tensor) and grad.shape == expected["grad"].shape and \
+            not close(grad, expected["grad"]) and not torch.isnan(grad).any():
+        raise Mistake("the gradient of f at x is wrong although f(x) is right: part of f was computed "
+                      "outside the graph (from x.detach(), x.data or a Python number), so no gradient "
+                      "flows through that part. Build every term from x itself.", "term_not_recorded")
+    require(diagnose_gradient(expected["grad"], grad, "the gradient of f at x"))
 
 
-make_leaf = Exercise("make_leaf", _make_leaf, [
+make_leaf = Exercise(_make_leaf_inputs, _make_leaf_call, _make_leaf_judge, [
     "Three things must hold for the result: dtype float64, requires_grad True, and no grad_fn (a leaf). "
     "The order of the steps decides the last one.",
-    "Convert first, then require grad: torch.as_tensor(data, dtype=torch.float64), then "
-    ".detach().clone() so it is a new tensor, then .requires_grad_(True).",
+    "Any operation on a tensor that already requires grad is recorded and gives a result, not a leaf. "
+    "Settle the dtype and make the copy while nothing requires grad, and switch requires_grad on last.",
+    "torch.as_tensor takes a dtype= argument. A tensor you were given needs detach() (no history) and "
+    "clone() (its own memory) before you set its flag with requires_grad_().",
 ])
-grad_fn_names = Exercise("grad_fn_names", _grad_fn_names, [
-    "Start at node = y.grad_fn. Each node's next_functions is a tuple of (node, index) pairs, one per "
-    "input; in a chain exactly one of them is not None.",
-    "Loop while node is not None: append type(node).__name__, then set node to the first non-None "
-    "entry of node.next_functions (or None when there is none left).",
+grad_fn_names = Exercise(_chains_inputs, _grad_fn_names_call, _grad_fn_names_judge, [
+    "Start at y.grad_fn and keep stepping to the next node until there is none, writing down each "
+    "node's class name on the way.",
+    "node.next_functions holds one (node, index) pair per input of the operation. In a chain exactly one "
+    "pair holds a node; the others hold None (inputs that do not require grad), and the None can come "
+    "first.",
+    "type(node).__name__ is the name. The AccumulateGrad node at the bottom has an empty next_functions: "
+    "record it, then stop.",
 ])
-count_nodes = Exercise("count_nodes", _count_nodes, [
-    "Walk from y.grad_fn through next_functions like in the previous exercise, but follow every "
-    "non-None entry. The same node can be reached along two paths.",
-    "Keep a stack [y.grad_fn] and a set seen of id(node); pop a node, skip it if seen, else add it "
-    "and push its non-None next_functions. Return len(seen).",
+count_nodes = Exercise(_count_nodes_inputs, _count_nodes_call, _count_nodes_judge, [
+    "Walk from y.grad_fn as in Exercise 2, but an operation can now have several inputs that require "
+    "grad: follow every non-None entry of next_functions, not just one.",
+    "The same node can be reached along several paths (h in h * h, or a diamond). Remember the nodes "
+    "you have already counted and skip them when you reach them again.",
+    "Remember nodes by identity, not by name: two different nodes can both be MulBackward0, and each "
+    "leaf has its own AccumulateGrad. A set of id(node) does it, and a list of nodes still to visit "
+    "avoids recursion.",
 ])
-predict_flags = Exercise("predict_flags", _predict_flags, [
-    "Two rules decide everything: a result requires grad if any input does, and a tensor is a leaf "
-    "when it has no grad_fn. detach() and nn.Parameter make new leaves.",
-    "\"a * b\": (a_requires or b_requires, not (a_requires or b_requires)); \"a.detach()\": (False, True); "
-    "\"nn.Parameter(b)\": (True, True). Work out the other two the same way.",
+predict_flags = Exercise(_predict_flags_inputs, _predict_flags_call, _predict_flags_judge, [
+    "Two rules decide most of it: a result requires grad if any input does, and a tensor is a leaf "
+    "exactly when it has no grad_fn (nothing recorded it).",
+    "For each expression ask: was an operation recorded? Only when some input requires grad. detach() "
+    "and nn.Parameter are different: each makes a new leaf, and section 5 says what each does to "
+    "requires_grad.",
+    "Write each expression's requires_grad in terms of a_requires and b_requires first (some ignore both); "
+    "is_leaf then follows from whether anything was recorded.",
 ])
-build_f = Exercise("build_f", _build_f, [
-    "Use torch functions on x itself (x already requires grad): torch.log, torch.sin, and / for 1/x.",
-    "return torch.log(x**2) * torch.sin(x) + ... (the 1/x term): no copy of x, no .item(), no backward().",
+build_f = Exercise(_build_f_inputs, _build_f_call, _build_f_judge, [
+    "Use torch functions on x itself (x already requires grad): every operation you apply is recorded.",
+    "math.log and math.sin work on Python numbers only, and NumPy cannot carry a graph: torch has its own "
+    "log and sin, and / and ** work on tensors. Don't copy or detach x, and don't call backward().",
 ])
+
+EXERCISES = name_exercises(globals())
+
+
+# ---------------------------------------------------------------- where am I
+# Not lesson 1's own: any lesson's EXERCISES works. It lives here until it has a shared home.
+
+class Progress:
+    """One row per exercise: Correct, Incorrect (the first sentence of why) or Not attempted."""
+
+    def __init__(self, rows: list[tuple[str, str, str]]):
+        self.rows = rows  # (exercise, status, detail)
+
+    def __repr__(self):
+        width = max(len(name) for name, _, _ in self.rows)
+        lines = [f"{name:<{width}}  {status}{': ' + detail if detail else ''}" for name, status, detail in self.rows]
+        done = sum(status == "Correct" for _, status, _ in self.rows)
+        return "\n".join(lines + [f"{done} of {len(self.rows)} exercises correct."])
+
+    def _repr_html_(self):
+        colours = {"Correct": "#1b7837", "Incorrect": "#b2182b", "Not attempted": "#8c6d00"}
+        body = "".join(f'<tr><td><code>{html.escape(name)}</code></td>'
+                       f'<td style="color:{colours[status]};font-weight:600">{status}</td>'
+                       f"<td style=\"text-align:left\">{html.escape(detail)}</td></tr>"
+                       for name, status, detail in self.rows)
+        done = sum(status == "Correct" for _, status, _ in self.rows)
+        return (f"<table><tr><th>Exercise</th><th>Status</th><th>Why</th></tr>{body}</table>"
+                f"<p>{done} of {len(self.rows)} exercises correct.</p>")
+
+
+def _first_sentence(message: str) -> str:
+    first = message.strip().splitlines()[0] if message.strip() else ""
+    cut = first.find(". ")
+    return first[:cut + 1] if cut >= 0 else first
+
+
+def _status(exercise: Exercise, answer) -> tuple[str, str]:
+    if not callable(answer):
+        return "Not attempted", "its cell has not been run"
+    seed = SELF_CHECK_SEEDS[0]
+    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), \
+            contextlib.redirect_stderr(io.StringIO()):
+        warnings.simplefilter("ignore")
+        result = exercise.verdict(exercise.observe(answer, seed),
+                                  stored_expected(exercise.lesson, exercise.name, seed), seed)
+    if result.outcome == outcome.CORRECT:
+        return "Correct", ""
+    if result.outcome == outcome.NOT_ATTEMPTED:
+        return "Not attempted", ""
+    return "Incorrect", _first_sentence(result.message)
+
+
+def progress_of(exercises: dict[str, Exercise], namespace: dict) -> Progress:
+    return Progress([(name, *_status(exercise, namespace.get(name))) for name, exercise in exercises.items()])
+
+
+def progress(namespace: dict) -> Progress:
+    """'Where am I': each exercise of this lesson, run quietly on your own functions (pass globals())."""
+    return progress_of(EXERCISES, namespace)

@@ -9,14 +9,15 @@
 # node, which results require grad, and why ordinary Python `if` and `for` are fine in a forward
 # pass.
 #
-# **Time:** about 45 minutes. **Exercises:** five autograded, one written answer.
+# **Time:** about 80 minutes (60 if you have written a graph search before, 100 if not).
+# **Exercises:** five autograded, one written answer.
 #
 # **How the exercises work.** Each exercise is a function for you to complete. Run the cell
 # below it to check your answer: it says *correct*, *not attempted*, or what is wrong in autograd
 # terms. Stuck? `check.NAME.hint()` gives a nudge; call it again for a bigger one. When you
 # submit, the grader runs the same checks on fresh random inputs, so a number copied from an
 # output here will not pass. If it reports a seed, `check.NAME(your_function, seed=...)` replays
-# that exact case.
+# that exact case. The last cell, *Where am I*, lists which exercises pass so far.
 
 # %%
 import torch
@@ -116,8 +117,10 @@ x = torch.rand(3, requires_grad=True).double()
 print("is_leaf:", x.is_leaf, "| grad_fn:", type(x.grad_fn).__name__)
 
 # %% [markdown]
-# `backward()` fills the `.grad` of the float32 leaf, which nobody kept a name for. `x.grad`
-# stays `None`, and PyTorch warns when you read it:
+# You will meet `backward()` properly in lesson 2. Here it only shows where a gradient lands:
+# `x.sum().backward()` computes the gradient of the sum and stores it in the `.grad` of the
+# *leaves*. The leaf is the float32 tensor, which nobody kept a name for. `x.grad` stays `None`,
+# and PyTorch warns when you read it:
 
 # %%
 x.sum().backward()
@@ -269,18 +272,31 @@ def count_nodes(y):
 # `t.detach()` returns a new leaf that shares the same storage (no copy) and has no history. It
 # does not require grad, so a result computed from it is a constant as far as autograd knows, and
 # the graph stops there.
-# In the drawing, nothing leads from the multiplication to `scale`:
+#
+# Compare two versions of one computation. Without `detach()`, `scale = x.mean()` is recorded:
+# the multiplication sends gradient back to `x` along two paths, directly and through `scale`'s
+# `MeanBackward0`.
 
 # %%
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+scale = x.mean()
+y = (x * scale).sum()
+draw_graph(y, names={"x": x, "y": y, "scale": scale}, title="scale = x.mean(): two paths lead to x")
+
+# %% [markdown]
+# With `x.detach().mean()`, `scale` is a leaf that does not require grad. Its path is gone from
+# the graph: the multiplication's second input is a constant, so it does not appear, and only one
+# arrow reaches `x`.
+
+# %%
 scale = x.detach().mean()
 y = (x * scale).sum()
 print("scale: requires_grad =", scale.requires_grad, "| is_leaf =", scale.is_leaf)
-draw_graph(y, names={"x": x, "y": y}, title="x.detach() cuts a branch: no arrow goes to scale")
+draw_graph(y, names={"x": x, "y": y}, title="scale = x.detach().mean(): one path to x, scale is not in the graph")
 
 # %% [markdown]
 # The weights of a model are `nn.Parameter`s: leaves that require grad by default, without you
-# asking. That is why `backward()` on a loss fills every layer's `.grad`.
+# asking. That is why, in lesson 2, `backward()` on a loss will fill every layer's `.grad`.
 
 # %%
 weight = nn.Parameter(torch.zeros(2, 3))
@@ -304,9 +320,9 @@ quick_check(
 # `a` and `b` are float32 leaves; `a_requires` and `b_requires` say whether each requires grad.
 # Complete `predict_flags(a_requires, b_requires)` to return a dict mapping each of
 # `"a * b"`, `"a.detach()"`, `"a.double()"`, `"a + b.detach()"` and `"nn.Parameter(b)"` to the
-# pair `(requires_grad, is_leaf)` of that expression. Use the rules, not tensors: the check
-# switches off `torch.tensor`, `torch.rand` and the other ways to make one while your code runs,
-# then builds the real tensors for every combination of flags.
+# pair `(requires_grad, is_leaf)` of that expression. Use the rules, not tensors: while your code
+# runs, the check stops every tensor operation (making a tensor included), then builds the real
+# tensors for every combination of flags and compares.
 
 # %% solution predict_flags
 def predict_flags(a_requires, b_requires):
@@ -390,12 +406,13 @@ picture
 # %% [markdown]
 # Autograd walks that graph backwards to get $f'(x)$ at every point at once. `plot_gradient` shows
 # $f$ with its tangent at $x = 1.5$ above the derivative autograd computes: the tangent's slope
-# is the height of the lower curve at the same $x$.
+# is the height of the lower curve at the same $x$. (To get $f'$ it calls `torch.autograd.grad`,
+# which lesson 2 teaches; here you only read the picture.)
 
 # %%
 picture = None
 try:
-    picture = plot_gradient(build_f, 0.2, 4.0, at=1.5)
+    picture = plot_gradient(build_f, 0.6, 4.0, at=1.5)
 except NotImplementedError:
     print("Complete Exercise 5 first, then run this cell again.")
 picture
@@ -428,3 +445,13 @@ picture
 # - The graph is rebuilt on every forward pass, so Python control flow is fine.
 #
 # Next, lesson 2: walking the graph backwards with `backward()`.
+
+# %% [markdown]
+# ## Where am I
+#
+# Run this cell at any time: it runs each exercise's check quietly on your own functions and
+# lists which pass, which fail (with the first sentence of why) and which you have not
+# attempted yet.
+
+# %%
+check.progress(globals())

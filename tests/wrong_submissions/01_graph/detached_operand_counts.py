@@ -1,0 +1,11 @@
+# expect: only a's flag decides
+# Applies "any input requires grad" to b too, as if b.detach() still required grad.
+def predict_flags(a_requires, b_requires):
+    either = a_requires or b_requires
+    return {
+        "a * b": (either, not either),
+        "a.detach()": (False, True),
+        "a.double()": (a_requires, not a_requires),
+        "a + b.detach()": (either, not either),
+        "nn.Parameter(b)": (True, True),
+    }
