@@ -85,7 +85,11 @@ class KernelFactory:
     @classmethod
     def shared(cls, namespaces: bool) -> "KernelFactory":
         """One zygote per worker process, started on first use and stopped when the process ends."""
-        if cls._shared is None or cls._shared.process.poll() is not None:
+        if cls._shared is not None and (cls._shared.process.poll() is not None or
+                                        cls._shared.namespaces != namespaces):
+            cls._shared.close()
+            cls._shared = None
+        if cls._shared is None:
             cls._shared = cls(namespaces)
         return cls._shared
 

@@ -1,0 +1,167 @@
+"""How much faster `autograd-course grade` is than plain sequential `nbgrader autograde`.
+
+    .venv/bin/python benchmarks/grading.py [--sizes 8 32 128] [--budget 600] [--workers 2]
+
+For each size N it builds N submissions over all four lessons (solutions, blanks and wrong answers
+from tests/wrong_submissions/, in turn), grades them in two copies of one scratch course, side by
+side in this run: once with nbgrader's own `nbgrader autograde` (its plain Execute: a fresh kernel
+per notebook, one after another) and once with `autograd-course grade`, checks that both give the
+same total per submission, and prints seconds, the ratio, seconds per notebook, the floor per
+notebook (the solution's cells run in an already-warm interpreter: no kernel, no imports) and the
+peak memory of each process tree. A baseline that would not fit in the time budget is skipped and
+says so; nothing is extrapolated.
+"""
+import argparse
+import io
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from contextlib import redirect_stdout
+
+import nbformat
+import psutil
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from autograder import pipeline  # noqa: E402
+from autograder.authoring.wrong_answers import build_submission, load_corpus, rounds, solution_cells  # noqa: E402
+from autograder.course_dir import assignments  # noqa: E402
+
+BIN = os.path.dirname(sys.executable)
+PLAIN_EXECUTE = '''
+c.Autograde.autograde_preprocessors = ["nbgrader.preprocessors.Execute"] + c.Autograde.autograde_preprocessors[1:]
+'''
+
+
+def make_course(workdir: str, size: int) -> str:
+    """A scratch course with all lessons released and ``size`` submitted notebooks."""
+    course = os.path.join(workdir, "course")
+    os.makedirs(course)
+    shutil.copy(os.path.join(ROOT, "nbgrader_config.py"), course)
+    lessons = assignments(ROOT)
+    for lesson in lessons:
+        shutil.copytree(os.path.join(ROOT, "source", lesson), os.path.join(course, "source", lesson))
+    pipeline.generate_release(course, lessons)
+    corpus = load_corpus(os.path.join(ROOT, "tests", "wrong_submissions"))
+    kinds = {}
+    for lesson in lessons:
+        name = f"{lesson}.ipynb"
+        release = nbformat.read(os.path.join(course, "release", lesson, name), as_version=4)
+        solutions = solution_cells(nbformat.read(os.path.join(course, "source", lesson, name), as_version=4))
+        wrong = rounds([a for a in corpus if a.assignment == lesson])
+        kinds[lesson] = [build_submission(release, solutions), release] + \
+            [build_submission(release, {**solutions, **{c: a.code for c, a in r.items()}}) for r in wrong]
+    for i in range(size):
+        lesson = lessons[i % len(lessons)]
+        notebook = kinds[lesson][(i // len(lessons)) % len(kinds[lesson])]
+        folder = os.path.join(course, "submitted", f"s{i:03d}", lesson)
+        os.makedirs(folder)
+        nbformat.write(notebook, os.path.join(folder, f"{lesson}.ipynb"))
+    return course
+
+
+class PeakMemory:
+    """The largest summed RSS of a process and all its children, sampled every 0.2 s."""
+
+    def __init__(self, pid: int):
+        self.process, self.peak, self._stop = psutil.Process(pid), 0, threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    def _sample(self):
+        while not self._stop.wait(0.2):
+            try:
+                tree = [self.process, *self.process.children(recursive=True)]
+                self.peak = max(self.peak, sum(p.memory_info().rss for p in tree if p.is_running()))
+            except psutil.Error:
+                pass
+
+    def stop(self) -> float:
+        self._stop.set()
+        self._thread.join()
+        return self.peak / 1024**3
+
+
+def timed(command: list[str], cwd: str) -> tuple[float, float]:
+    started = time.monotonic()
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    memory = PeakMemory(process.pid)
+    if process.wait():
+        raise RuntimeError(f"{' '.join(command)} failed in {cwd}")
+    return time.monotonic() - started, memory.stop()
+
+
+def nbgrader_sequential(course: str) -> tuple[float, float]:
+    with open(os.path.join(course, "nbgrader_config.py"), "a") as config:
+        config.write(PLAIN_EXECUTE)
+    started, peak = time.monotonic(), 0.0
+    for lesson in assignments(course):
+        _, memory = timed([os.path.join(BIN, "nbgrader"), "autograde", lesson, "--create"], course)
+        peak = max(peak, memory)
+    return time.monotonic() - started, peak
+
+
+def ours(course: str, workers: int) -> tuple[float, float]:
+    return timed([os.path.join(BIN, "autograd-course"), "--root", course, "grade", "--workers", str(workers)], course)
+
+
+def totals(course: str) -> dict:
+    return {(row["student"], row["assignment"]): row["code_score"] for row in pipeline.scores(course)}
+
+
+def floor_per_notebook() -> float:
+    """Seconds to run a lesson's solution cells in a warm interpreter, averaged over the lessons."""
+    from IPython.core.interactiveshell import InteractiveShell
+    shell = InteractiveShell.instance()
+    times = []
+    for lesson in assignments(ROOT):
+        cells = [c.source for c in nbformat.read(os.path.join(ROOT, "source", lesson, f"{lesson}.ipynb"),
+                                                 as_version=4).cells if c.cell_type == "code"]
+        for run in range(2):  # the first run warms imports and kernels; the second is the floor
+            started = time.monotonic()
+            with redirect_stdout(io.StringIO()):
+                for source in cells:
+                    shell.run_cell(source, silent=True)
+            if run:
+                times.append(time.monotonic() - started)
+    return sum(times) / len(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[8, 32, 128])
+    parser.add_argument("--budget", type=float, default=600, help="seconds the baseline of one size may take")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    floor = floor_per_notebook()
+    print(f"floor: {floor:.2f} s per notebook (solution cells, warm interpreter, no kernel)")
+    print(f"{'N':>4} {'nbgrader s':>11} {'ours s':>8} {'ratio':>6} {'nbgrader s/nb':>14} {'ours s/nb':>10} "
+          f"{'ours/floor':>10} {'peak GiB nbgrader':>18} {'peak GiB ours':>14} scores")
+    per_notebook_baseline = None
+    for size in args.sizes:
+        with tempfile.TemporaryDirectory(prefix="grading-bench-") as workdir:
+            base = make_course(workdir, size)
+            mine = shutil.copytree(base, os.path.join(workdir, "ours"))
+            ours_seconds, ours_peak = ours(mine, args.workers)
+            fits = per_notebook_baseline is None or per_notebook_baseline * size <= args.budget
+            if fits:
+                plain_seconds, plain_peak = nbgrader_sequential(base)
+                per_notebook_baseline = plain_seconds / size
+                same = "agree" if totals(base) == totals(mine) else "DIFFER"
+                print(f"{size:>4} {plain_seconds:>11.1f} {ours_seconds:>8.1f} {plain_seconds / ours_seconds:>5.1f}x "
+                      f"{plain_seconds / size:>14.2f} {ours_seconds / size:>10.2f} {ours_seconds / size / floor:>9.2f}x "
+                      f"{plain_peak:>18.2f} {ours_peak:>14.2f} {same}")
+            else:
+                print(f"{size:>4} {'skipped':>11} {ours_seconds:>8.1f} {'-':>6} {'-':>14} {ours_seconds / size:>10.2f} "
+                      f"{ours_seconds / size / floor:>9.2f}x {'-':>18} {ours_peak:>14.2f} "
+                      f"(baseline would take about {per_notebook_baseline * size:.0f} s > budget)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,54 @@
+"""Grading kernels, cold and warm, run fenced in; where the OS refuses, grading says so and goes on.
+
+Each test executes a tiny notebook with TrustedExecute (no gradebook needed) and reads what its
+cells could see from inside the kernel.
+"""
+import logging
+import os
+
+import nbformat
+import pytest
+
+from autograder.grading import trusted_execute
+from autograder.grading.kernel_manager import repository_root
+from autograder.grading.sandbox import probe
+from autograder.grading.trusted_execute import TrustedExecute
+
+LOOK = """import os, socket
+seen = {"uid": os.getuid(), "pid": os.getpid(), "repo": os.path.exists(%r), "course": os.path.isdir(%r)}
+try:
+    socket.create_connection(("127.0.0.1", 9), timeout=1); seen["net"] = "open"
+except OSError as error:
+    seen["net"] = type(error).__name__
+print(seen)"""
+
+
+def run(tmp_path, **settings):
+    repo = repository_root()
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        LOOK % (os.path.join(repo, "autograder", "grading", "references"), os.path.join(repo, "course")))])
+    nb.metadata.kernelspec = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    executor = TrustedExecute(timeout=120, **settings)
+    nb, _ = executor.preprocess(nb, {"metadata": {"path": str(tmp_path)}})
+    return eval(nb.cells[0].outputs[0]["text"])  # our own test notebook's printed dict
+
+
+fenced = pytest.mark.skipif(probe() is not None, reason=f"namespaces refused here: {probe()}")
+
+
+@fenced
+@pytest.mark.parametrize("warm", [False, True], ids=["cold", "warm"])
+def test_a_grading_kernel_is_fenced_in(tmp_path, warm):
+    seen = run(tmp_path, warm_kernels=warm)
+    assert seen["uid"] == 65534 and seen["pid"] == 1          # nobody, PID 1 of its own namespace
+    assert not seen["repo"] and seen["course"]                 # references hidden, student package kept
+    assert seen["net"] in ("OSError", "ConnectionRefusedError") and seen["net"] != "open"
+
+
+def test_refused_isolation_is_said_at_start_and_grading_goes_on(tmp_path, monkeypatch, caplog):
+    monkeypatch.setitem(trusted_execute._probed, "why", "a test says namespaces are refused")
+    monkeypatch.delitem(trusted_execute._probed, "said", raising=False)
+    with caplog.at_level(logging.WARNING):
+        seen = run(tmp_path, warm_kernels=False)
+    assert "NOT sandboxed: a test says namespaces are refused" in caplog.text
+    assert seen["pid"] != 1  # ran, unfenced, with the rlimits only
