@@ -1,7 +1,6 @@
 """collect: LMS bulk downloads (built here as small zips) land in submitted/, and every odd file is reported."""
 import argparse
 import io
-import os
 import zipfile
 
 import nbformat

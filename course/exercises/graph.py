@@ -7,10 +7,7 @@ here holds an answer: no expected flags, names or counts, only how to build the 
 name a mistake.
 """
 import contextlib
-import html
-import io
 import math
-import warnings
 
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
@@ -22,8 +19,8 @@ from ..checks.explain_error import explain_error
 from ..checks.mistakes import Mistake, require
 from ..checks.observation import flags_of
 from ..checks.technique import snapshot
-from .. import outcome
-from ..exercise import SELF_CHECK_SEEDS, Exercise, name_exercises, stored_expected
+from ..exercise import Exercise, name_exercises
+from ..progress import lesson_progress
 
 
 def _same_length(got, want: list, what: str) -> list:
@@ -583,59 +580,4 @@ build_f = Exercise(_build_f_inputs, _build_f_call, _build_f_judge, [
 
 EXERCISES = name_exercises(globals())
 
-
-# ---------------------------------------------------------------- where am I
-# Not lesson 1's own: any lesson's EXERCISES works. It lives here until it has a shared home.
-
-class Progress:
-    """One row per exercise: Correct, Incorrect (the first sentence of why) or Not attempted."""
-
-    def __init__(self, rows: list[tuple[str, str, str]]):
-        self.rows = rows  # (exercise, status, detail)
-
-    def __repr__(self):
-        width = max(len(name) for name, _, _ in self.rows)
-        lines = [f"{name:<{width}}  {status}{': ' + detail if detail else ''}" for name, status, detail in self.rows]
-        done = sum(status == "Correct" for _, status, _ in self.rows)
-        return "\n".join(lines + [f"{done} of {len(self.rows)} exercises correct."])
-
-    def _repr_html_(self):
-        colours = {"Correct": "#1b7837", "Incorrect": "#b2182b", "Not attempted": "#8c6d00"}
-        body = "".join(f'<tr><td><code>{html.escape(name)}</code></td>'
-                       f'<td style="color:{colours[status]};font-weight:600">{status}</td>'
-                       f"<td style=\"text-align:left\">{html.escape(detail)}</td></tr>"
-                       for name, status, detail in self.rows)
-        done = sum(status == "Correct" for _, status, _ in self.rows)
-        return (f"<table><tr><th>Exercise</th><th>Status</th><th>Why</th></tr>{body}</table>"
-                f"<p>{done} of {len(self.rows)} exercises correct.</p>")
-
-
-def _first_sentence(message: str) -> str:
-    first = message.strip().splitlines()[0] if message.strip() else ""
-    cut = first.find(". ")
-    return first[:cut + 1] if cut >= 0 else first
-
-
-def _status(exercise: Exercise, answer) -> tuple[str, str]:
-    if not callable(answer):
-        return "Not attempted", "its cell has not been run"
-    seed = SELF_CHECK_SEEDS[0]
-    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), \
-            contextlib.redirect_stderr(io.StringIO()):
-        warnings.simplefilter("ignore")
-        result = exercise.verdict(exercise.observe(answer, seed),
-                                  stored_expected(exercise.lesson, exercise.name, seed), seed)
-    if result.outcome == outcome.CORRECT:
-        return "Correct", ""
-    if result.outcome == outcome.NOT_ATTEMPTED:
-        return "Not attempted", ""
-    return "Incorrect", _first_sentence(result.message)
-
-
-def progress_of(exercises: dict[str, Exercise], namespace: dict) -> Progress:
-    return Progress([(name, *_status(exercise, namespace.get(name))) for name, exercise in exercises.items()])
-
-
-def progress(namespace: dict) -> Progress:
-    """'Where am I': each exercise of this lesson, run quietly on your own functions (pass globals())."""
-    return progress_of(EXERCISES, namespace)
+progress = lesson_progress(EXERCISES)

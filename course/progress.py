@@ -1,0 +1,69 @@
+"""'Where am I': every exercise of a lesson, self-checked quietly on the student's own functions.
+
+The last cell of each lesson calls ``check.progress(globals())`` and sees one row per exercise:
+Correct, Incorrect (the first sentence of why) or Not attempted.
+"""
+import contextlib
+import html
+import io
+import warnings
+
+from . import outcome
+from .exercise import SELF_CHECK_SEEDS, Exercise, stored_expected
+
+
+class Progress:
+    """One row per exercise: Correct, Incorrect (the first sentence of why) or Not attempted."""
+
+    def __init__(self, rows: list[tuple[str, str, str]]):
+        self.rows = rows  # (exercise, status, detail)
+
+    def __repr__(self):
+        width = max(len(name) for name, _, _ in self.rows)
+        lines = [f"{name:<{width}}  {status}{': ' + detail if detail else ''}" for name, status, detail in self.rows]
+        done = sum(status == "Correct" for _, status, _ in self.rows)
+        return "\n".join(lines + [f"{done} of {len(self.rows)} exercises correct."])
+
+    def _repr_html_(self):
+        colours = {"Correct": "#1b7837", "Incorrect": "#b2182b", "Not attempted": "#8c6d00"}
+        body = "".join(f'<tr><td><code>{html.escape(name)}</code></td>'
+                       f'<td style="color:{colours[status]};font-weight:600">{status}</td>'
+                       f"<td style=\"text-align:left\">{html.escape(detail)}</td></tr>"
+                       for name, status, detail in self.rows)
+        done = sum(status == "Correct" for _, status, _ in self.rows)
+        return (f"<table><tr><th>Exercise</th><th>Status</th><th>Why</th></tr>{body}</table>"
+                f"<p>{done} of {len(self.rows)} exercises correct.</p>")
+
+
+def _first_sentence(message: str) -> str:
+    first = message.strip().splitlines()[0] if message.strip() else ""
+    cut = first.find(". ")
+    return first[:cut + 1] if cut >= 0 else first
+
+
+def _status(exercise: Exercise, answer) -> tuple[str, str]:
+    if not callable(answer):
+        return "Not attempted", "its cell has not been run"
+    seed = SELF_CHECK_SEEDS[0]
+    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), \
+            contextlib.redirect_stderr(io.StringIO()):
+        warnings.simplefilter("ignore")
+        result = exercise.verdict(exercise.observe(answer, seed),
+                                  stored_expected(exercise.lesson, exercise.name, seed), seed)
+    if result.outcome == outcome.CORRECT:
+        return "Correct", ""
+    if result.outcome == outcome.NOT_ATTEMPTED:
+        return "Not attempted", ""
+    return "Incorrect", _first_sentence(result.message)
+
+
+def progress_of(exercises: dict[str, Exercise], namespace: dict) -> Progress:
+    return Progress([(name, *_status(exercise, namespace.get(name))) for name, exercise in exercises.items()])
+
+
+def lesson_progress(exercises: dict[str, Exercise]):
+    """A lesson's ``progress(globals())``: 'Where am I', from the student's own functions."""
+    def progress(namespace: dict) -> Progress:
+        """Each exercise of this lesson, self-checked quietly on your own functions (pass globals())."""
+        return progress_of(exercises, namespace)
+    return progress
