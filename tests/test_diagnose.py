@@ -3,7 +3,7 @@ import pytest
 import torch
 
 from course.checks.compare import close, tolerances
-from course.checks.diagnose import diagnose_gradient
+from course.checks.diagnose import diagnose_aliased_rows, diagnose_gradient, diagnose_swapped
 from course.checks.explain_error import explain_error
 
 EXPECTED = torch.tensor([[1.0, -2.0], [0.5, 3.0]])
@@ -60,3 +60,66 @@ def test_known_autograd_errors_are_explained_with_pytorchs_own_words():
     assert text.startswith("RuntimeError: Trying to backward through the graph a second time")
     assert "retain_graph=True" in text.splitlines()[-1]
     assert explain_error(ValueError("odd")) == "ValueError: odd"
+
+
+def test_a_none_gradient_says_whether_backward_ran():
+    never = diagnose_gradient(EXPECTED, None, backward_calls=0)
+    assert "backward() was never called" in never and "missing `return`" not in never
+    assert never.kind == "grad_none_no_backward"
+    assert "never reached the tensor" in diagnose_gradient(EXPECTED, None, backward_calls=2)
+    assert "a missing `return`" in diagnose_gradient(EXPECTED, None)  # nothing counted: the old words
+
+
+@pytest.mark.parametrize("actual, phrase", [
+    ([torch.ones(2), torch.ones(2)], "a list of 2 tensors of shape (2,): torch.stack() makes one tensor"),
+    ([1.0, 2.0], "a list of 2 Python numbers: keep the result as a tensor"),
+    ((torch.ones(2), 3.0), "a tuple of 2 items of mixed types"),
+    ([], "an empty list"),
+    ("text", "it is a string"),
+    (3, "it is a Python int."),
+    (2.5, "a Python float (.item() or float() turns a tensor into one)"),
+    ([[1.0]], "a list of 1 item, the first a list of 1 Python numbers"),
+])
+def test_what_came_back_is_described_in_a_learners_words(actual, phrase):
+    assert phrase in diagnose_gradient(EXPECTED, actual)
+
+
+def test_no_python_class_name_reaches_the_learner():
+    import numpy as np
+    for value in (np.ones(2), 3, True, {"a": 1}, (i for i in ())):
+        message = diagnose_gradient(EXPECTED, value)
+        assert not any(f"a {name}" in message for name in ("ndarray", "int ", "NoneType", "generator object"))
+
+
+def test_a_swapped_pair_is_named():
+    a, b = torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0])
+    message = diagnose_swapped((a, b), (b, a), ("dy_dx", "dy_dh"))
+    assert message.startswith("your pair is in the wrong order") and message.kind == "pair_swapped"
+    assert diagnose_swapped((a, b), (a, b), ("dy_dx", "dy_dh")) is None
+    assert diagnose_swapped((a, a), (a, a), ("p", "q")) is None  # equal halves: order cannot matter
+    assert diagnose_swapped((a, b), "garbage", ("p", "q")) is None
+
+
+def test_rows_that_alias_one_tensor_are_named():
+    jacobian = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    aliased = jacobian[-1].expand(3, 2).clone()
+    message = diagnose_aliased_rows(jacobian, aliased, "the Jacobian")
+    assert "every row of the Jacobian is the same" in message and "alias one .grad" in message
+    assert diagnose_aliased_rows(jacobian, jacobian.clone()) is None
+    assert diagnose_aliased_rows(torch.ones(3, 2), torch.ones(3, 2)) is None  # rows really are equal
+
+
+def test_every_diagnosis_starts_with_a_sentence_that_stands_alone():
+    """nbgrader's Validate shows only the start: the first sentence must name the mistake."""
+    for actual in (2 * EXPECTED, torch.zeros(2, 2), -EXPECTED, None, [1.0], EXPECTED.double()):
+        first = diagnose_gradient(EXPECTED, actual, "dy_dx").split(". ")[0]
+        assert first.startswith("dy_dx ") and len(first) > 25
+
+
+def test_a_math_module_call_on_a_tensor_is_explained():
+    import math
+    with pytest.raises((TypeError, ValueError)) as error:
+        math.sin(torch.ones(3))
+    text = explain_error(error.value)
+    assert "only one element tensors" in text.splitlines()[0]
+    assert "torch.sin" in text.splitlines()[-1] and "no graph" in text

@@ -12,14 +12,64 @@ _MULTIPLES = (2, 3, 4, 5)
 
 
 def _describe(t) -> str:
-    return f"a {type(t).__name__}" if not isinstance(t, torch.Tensor) else \
-        f"a tensor of shape {tuple(t.shape)} and dtype {t.dtype}"
+    if isinstance(t, torch.Tensor):
+        return f"a tensor of shape {tuple(t.shape)} and dtype {t.dtype}"
+    if isinstance(t, (list, tuple)):
+        return _describe_sequence(t)
+    return _PLAIN_NAMES.get(type(t).__name__, f"a {type(t).__name__} object")
 
 
-def diagnose_tensor(expected: torch.Tensor, actual, what: str = "the result") -> str | None:
-    """Type, shape and dtype problems: the mistakes that come before any arithmetic."""
+# What a learner calls the things a function can return by mistake (not Python's class names).
+_PLAIN_NAMES = {
+    "NoneType": "None",
+    "bool": "a bool (True or False)",
+    "int": "a Python int",
+    "float": "a Python float (.item() or float() turns a tensor into one)",
+    "complex": "a Python complex number",
+    "str": "a string",
+    "dict": "a dict",
+    "ndarray": "a NumPy array (torch.from_numpy() turns it back into a tensor)",
+    "generator": "a generator (a list comprehension in round brackets?)",
+}
+
+
+def describe_value(value) -> str:
+    """"a tensor of shape (3,) and dtype torch.float32", "a list of 3 tensors...": for messages."""
+    return _describe(value)
+
+
+def _describe_sequence(items) -> str:
+    """Say what is inside a list, since the fix depends on it: stack tensors, keep numbers as tensors."""
+    kind = type(items).__name__
+    if not items:
+        return f"an empty {kind}"
+    types = {type(v).__name__ for v in items}
+    if len(types) > 1:
+        return f"a {kind} of {len(items)} items of mixed types ({', '.join(sorted(types))})"
+    if isinstance(items[0], torch.Tensor):
+        shapes = {tuple(v.shape) for v in items}
+        shape = f" of shape {shapes.pop()}" if len(shapes) == 1 else ""
+        return (f"a {kind} of {len(items)} tensors{shape}: torch.stack() makes one tensor of them")
+    if isinstance(items[0], (int, float)):
+        return (f"a {kind} of {len(items)} Python numbers: keep the result as a tensor "
+                "(no .tolist() or .item())")
+    count = f"{len(items)} item" + ("s" if len(items) > 1 else "")
+    return f"a {kind} of {count}, the first {_describe(items[0])}"
+
+
+def _is_sequence(value) -> bool:
+    return isinstance(value, (list, tuple))
+
+
+def diagnose_tensor(expected: torch.Tensor, actual, what: str = "the result",
+                    backward_calls: int | None = None) -> str | None:
+    """Type, shape and dtype problems: the mistakes that come before any arithmetic.
+
+    ``backward_calls`` is how many times the answer called backward(), when the check counted:
+    a None result is then most likely a ``.grad`` that backward() never filled, not a lost return.
+    """
     if actual is None:
-        return D(f"{what} is None: nothing was computed or returned (a missing `return`?).", "none_returned")
+        return _none_returned(what, backward_calls)
     if not isinstance(actual, torch.Tensor):
         return D(f"{what} should be a tensor, but it is {_describe(actual)}.", "not_a_tensor")
     if actual.shape != expected.shape:
@@ -32,6 +82,17 @@ def diagnose_tensor(expected: torch.Tensor, actual, what: str = "the result") ->
     if actual.dtype != expected.dtype:
         return D(f"{what} has dtype {actual.dtype}, expected {expected.dtype}: keep the input's dtype.", "wrong_dtype")
     return None
+
+
+def _none_returned(what: str, backward_calls: int | None) -> str:
+    if backward_calls == 0:
+        return D(f"{what} is None: backward() was never called, and .grad stays None until backward() "
+                 "reaches the tensor.", "grad_none_no_backward")
+    if backward_calls:
+        return D(f"{what} is None: backward() ran but never reached the tensor whose .grad you returned. "
+                 "Was the output computed from that tensor (the copy that requires grad)?",
+                 "grad_none_not_reached")
+    return D(f"{what} is None: nothing was computed or returned (a missing `return`?).", "none_returned")
 
 
 def diagnose_values(expected: torch.Tensor, actual: torch.Tensor, what: str = "the result",
@@ -65,11 +126,13 @@ def diagnose_values(expected: torch.Tensor, actual: torch.Tensor, what: str = "t
 
 
 def diagnose_gradient(expected: torch.Tensor, actual, what: str = "the gradient",
-                      tensor: torch.Tensor | None = None, stale: torch.Tensor | None = None) -> str | None:
+                      tensor: torch.Tensor | None = None, stale: torch.Tensor | None = None,
+                      backward_calls: int | None = None) -> str | None:
     """None when ``actual`` matches; otherwise one sentence naming the likely mistake.
 
     ``tensor`` is the tensor whose ``.grad`` was read, when there is one: a None gradient is
     explained by its flags (never backpropagated, not a leaf, not requiring grad).
+    ``backward_calls``, when the check counted them, explains a None gradient the same way.
     """
     if actual is None and tensor is not None:
         if not tensor.requires_grad:
@@ -78,4 +141,33 @@ def diagnose_gradient(expected: torch.Tensor, actual, what: str = "the gradient"
             return D((f"{what} is None: the tensor is not a leaf, and autograd only keeps .grad of "
                     "leaves. Call .retain_grad() on it before backward()."), "grad_none_not_leaf")
         return D(f"{what} is None: .grad stays None until backward() runs. Did you call backward()?", "grad_none_no_backward")
-    return diagnose_tensor(expected, actual, what) or diagnose_values(expected, actual, what, stale)
+    return diagnose_tensor(expected, actual, what, backward_calls) or diagnose_values(expected, actual, what, stale)
+
+
+def diagnose_swapped(expected: tuple, actual, names: tuple[str, str]) -> str | None:
+    """A pair returned in the wrong order: each item matches the other's expected value."""
+    if not (_is_sequence(actual) and len(actual) == 2 and all(isinstance(v, torch.Tensor) for v in actual)):
+        return None
+    (want_a, want_b), (got_a, got_b) = expected, actual
+    if close(want_a, want_b) or not (close(got_a, want_b) and close(got_b, want_a)):
+        return None
+    return D(f"your pair is in the wrong order: the first item is {names[1]} and the second is {names[0]}. "
+             f"Return ({names[0]}, {names[1]}).", "pair_swapped")
+
+
+def diagnose_aliased_rows(expected: torch.Tensor, actual, what: str = "the result") -> str | None:
+    """Every row the same although the expected rows differ: the rows were one tensor object.
+
+    Appending ``x.grad`` (not a clone) after each backward(), with ``x.grad.zero_()`` between the
+    calls, stacks the same in-place-updated tensor again and again: every row shows the last value.
+    """
+    if not isinstance(actual, torch.Tensor) or actual.shape != expected.shape or expected.dim() < 1 \
+            or expected.shape[0] < 2:
+        return None
+    rows_alike = all(close(row, actual[0]) for row in actual[1:])
+    expected_alike = all(close(row, expected[0]) for row in expected[1:])
+    if not rows_alike or expected_alike:
+        return None
+    return D(f"every row of {what} is the same: the rows alias one .grad tensor, which each backward() "
+             "(and zero_()) updates in place. Append x.grad.clone(), or set x.grad = None before each call.",
+             "rows_aliased")

@@ -30,6 +30,11 @@ KNOWN_ERRORS = [
      "out-of-place operation (x = x + 1, not x += 1)."),
     ("One of the differentiated Tensors appears to not have been used in the graph",
      "the output does not depend on that input; pass allow_unused=True or check the inputs."),
+    # math.sin(x), float(x) or a numpy function given a tensor of several elements.
+    ("only one element tensors can be converted to Python scalars",
+     "a function for plain Python numbers (math.sin, math.exp, float()) was given a tensor. Use the "
+     "torch function instead (torch.sin, torch.exp): it works elementwise, and autograd records it, "
+     "while math.* returns a plain float with no graph."),
 ]
 
 # A .grad that is None (never reached by backward(), frozen, or reset by zero_grad(), whose

@@ -3,14 +3,22 @@
 Each exercise draws its inputs from a seed, runs the answer in the student's kernel (``call``) and
 judges what it saw against expected values computed by the grader with real PyTorch
 (``autograder/grading/references/backward.py``); nothing here holds an answer.
+
+Where an exercise's text states how to compute something ("from one call to backward()",
+"computing h only once", "by hand"), ``call`` watches the answer run (calls counted, torch
+functions recorded) and the check fails with that rule's message even when the numbers are right.
 """
+from contextlib import ExitStack
+
 import torch
 
 from ..checks import random_inputs as rand
-from ..checks.diagnose import diagnose_gradient
+from ..checks.compare import close
+from ..checks.diagnose import describe_value, diagnose_aliased_rows, diagnose_gradient, diagnose_swapped
 from ..checks.mistakes import Mistake, require
-from ..checks.technique import NO_AUTOGRAD_GRAD, forbidden, inputs_kept, snapshot
+from ..checks.technique import NO_AUTOGRAD_GRAD, TorchCalls, counting, forbidden, inputs_kept, snapshot
 from ..exercise import Exercise, name_exercises
+from ..progress import lesson_progress
 
 SCALAR_FUNCTIONS = [
     ("sum of sin(x) * x**2", lambda t: (torch.sin(t) * t**2).sum()),
@@ -26,9 +34,16 @@ VECTOR_FUNCTIONS = [
 
 JACOBIAN_FUNCTIONS = [
     ("x * x.sum()", lambda t: t * t.sum()),
-    ("[sin(x0*x1), x0 + x1**2, ...]", lambda t: torch.stack([torch.sin(t[0] * t[1]), t[0] + t[1] ** 2,
-                                                             (t**3).sum()])),
+    ("[sin(x0*x1), x0 + x1**2, sum(x**3)]", lambda t: torch.stack([torch.sin(t[0] * t[1]), t[0] + t[1] ** 2,
+                                                                  (t**3).sum()])),
     ("softmax(x)", lambda t: torch.softmax(t, 0)),
+]
+
+# Scalar functions with Hessians that are not zero, diagonal for the first, full for the others.
+HVP_FUNCTIONS = [
+    ("sum of sin(x) * x**2", lambda t: (torch.sin(t) * t**2).sum()),
+    ("log-sum-exp", lambda t: torch.logsumexp(t, 0)),
+    ("(sum of x**2)**2", lambda t: (t**2).sum() ** 2),
 ]
 
 
@@ -39,8 +54,16 @@ def hand_written_f(x: torch.Tensor) -> torch.Tensor:
 
 def _pair(got, names: str):
     if not isinstance(got, (tuple, list)) or len(got) != 2:
-        raise Mistake(f"return a pair ({names}), got {type(got).__name__}.", "not_a_pair")
+        raise Mistake(f"return a pair ({names}): your function returned {describe_value(got)}.", "not_a_pair")
     return got
+
+
+def _watching_backward():
+    """Count backward() and torch.autograd.grad calls: ``calls["backward"]``, ``calls["grad"]``."""
+    stack = ExitStack()
+    calls = {"backward": stack.enter_context(counting(torch.autograd, "backward")),
+             "grad": stack.enter_context(counting(torch.autograd, "grad"))}
+    return stack, calls
 
 
 # --- grad_via_backward ------------------------------------------------------------------------
@@ -50,18 +73,20 @@ def _x_any_shape(rng):
 
 
 def _grad_via_backward_call(answer, inputs):
-    x, seen = inputs["x"], []
+    x, seen, calls = inputs["x"], [], []
     before = snapshot(x)
     for _, f in SCALAR_FUNCTIONS:
-        with forbidden(torch.autograd, "grad", NO_AUTOGRAD_GRAD):
+        with forbidden(torch.autograd, "grad", NO_AUTOGRAD_GRAD), counting(torch.autograd, "backward") as ran:
             seen.append(answer(f, x))
         inputs_kept(before, [x], ["x"])
-    return {"grads": seen}
+        calls.append(len(ran))
+    return {"grads": seen, "backward_calls": calls}
 
 
 def _grad_via_backward_judge(seen, expected, inputs):
-    for (description, _), got, want in zip(SCALAR_FUNCTIONS, seen["grads"], expected["grads"]):
-        require(diagnose_gradient(want, got, f"the gradient of the {description}"))
+    for (description, _), got, want, calls in zip(SCALAR_FUNCTIONS, seen["grads"], expected["grads"],
+                                                  seen["backward_calls"], strict=True):
+        require(diagnose_gradient(want, got, f"the gradient of the {description}", backward_calls=calls))
 
 
 # --- vjp ----------------------------------------------------------------------------------------
@@ -72,52 +97,73 @@ def _vjp_inputs(rng):
 
 
 def _vjp_call(answer, inputs):
-    x, seen = inputs["x"], []
+    x, seen, calls, weighted = inputs["x"], [], [], []
     for (_, f), v in zip(VECTOR_FUNCTIONS, inputs["vs"]):
         before = snapshot(x, v)
-        with forbidden(torch.autograd, "grad", NO_AUTOGRAD_GRAD):
+        with forbidden(torch.autograd, "grad", NO_AUTOGRAD_GRAD), counting(torch.autograd, "backward") as ran:
             seen.append(answer(f, x, v))
         inputs_kept(before, [x, v], ["x", "v"])
-    return {"vjps": seen}
+        calls.append(len(ran))
+        weighted.append(any(call.get("grad_tensors") is not None for call in ran))
+    return {"vjps": seen, "backward_calls": calls, "gradient_passed": weighted}
 
 
 def _vjp_judge(seen, expected, inputs):
-    for (description, _), got, want, from_sum in zip(VECTOR_FUNCTIONS, seen["vjps"], expected["vjps"],
-                                                    expected["sum_grads"]):
+    for (description, _), got, want, from_sum, calls in zip(VECTOR_FUNCTIONS, seen["vjps"], expected["vjps"],
+                                                           expected["sum_grads"], seen["backward_calls"], strict=True):
         if isinstance(got, torch.Tensor) and got.shape == want.shape and \
                 diagnose_gradient(from_sum, got) is None and diagnose_gradient(want, got) is not None:
             raise Mistake(f"for y = {description}, your result is the gradient of y.sum(), as if v were all "
                           "ones: pass the vector as backward(gradient=v).", "v_ignored")
-        require(diagnose_gradient(want, got, f"v^T J for y = {description}"))
+        require(diagnose_gradient(want, got, f"v^T J for y = {description}", backward_calls=calls))
+    if not all(seen["gradient_passed"]):
+        raise Mistake("your v^T J is right, but backward() was never given gradient=v: the exercise is about "
+                      "that argument. (y * v).sum().backward() gives the same numbers; here, pass v to "
+                      "backward() itself.", "gradient_arg_unused")
 
 
 # --- grads_with_intermediate --------------------------------------------------------------------
 
-def _result_call(answer, inputs):
+def _grads_with_intermediate_call(answer, inputs):
     x = inputs["x"]
     before = snapshot(x)
-    got = answer(x)
+    with forbidden(torch.autograd, "grad", "get both gradients from one backward(): read dy_dh from h.grad, "
+                   "not from torch.autograd.grad."), counting(torch.autograd, "backward") as ran:
+        got = answer(x)
     inputs_kept(before, [x], ["x"])
-    return {"result": got}
+    return {"result": got, "backward_calls": len(ran)}
 
 
 def _grads_with_intermediate_judge(seen, expected, inputs):
     dy_dx, dy_dh = _pair(seen["result"], "dy_dx, dy_dh")
-    if dy_dh is None:
+    calls = seen["backward_calls"]
+    require(diagnose_swapped((expected["dy_dx"], expected["dy_dh"]), seen["result"], ("dy_dx", "dy_dh")))
+    if dy_dh is None and calls:
         raise Mistake("dy_dh is None: h is not a leaf, so autograd frees its gradient. "
                       "Call h.retain_grad() before backward().", "grad_none_not_leaf")
-    require(diagnose_gradient(expected["dy_dx"], dy_dx, "dy_dx"))
-    require(diagnose_gradient(expected["dy_dh"], dy_dh, "dy_dh"))
+    require(diagnose_gradient(expected["dy_dx"], dy_dx, "dy_dx", backward_calls=calls))
+    require(diagnose_gradient(expected["dy_dh"], dy_dh, "dy_dh", backward_calls=calls))
+    if calls != 1:
+        raise Mistake(f"backward() ran {calls} times: the exercise asks for both gradients from one call to "
+                      "backward(). Keep h's gradient with h.retain_grad() and read x.grad and h.grad after "
+                      "that one call.", "several_backward_calls")
 
 
 # --- two_losses ---------------------------------------------------------------------------------
 
 def _two_losses_call(answer, inputs):
-    seen = _result_call(answer, inputs)
-    got = seen["result"]
-    seen["same_object"] = isinstance(got, (tuple, list)) and len(got) == 2 and got[0] is not None \
-        and got[0] is got[1]
-    return seen
+    x = inputs["x"]
+    before = snapshot(x)
+    with TorchCalls() as torch_calls:
+        got = answer(x)
+    inputs_kept(before, [x], ["x"])
+    forward_passes = torch_calls.count("sin")
+    if forward_passes > 1:
+        raise Mistake(f"h was computed {forward_passes} times (torch.sin ran {forward_passes} times): the "
+                      "exercise asks for one forward pass. Compute h once, then call backward() from each "
+                      "loss, keeping the graph with retain_graph=True for the first.", "forward_repeated")
+    same_object = isinstance(got, (tuple, list)) and len(got) == 2 and got[0] is not None and got[0] is got[1]
+    return {"result": got, "same_object": same_object}
 
 
 def _two_losses_judge(seen, expected, inputs):
@@ -125,6 +171,8 @@ def _two_losses_judge(seen, expected, inputs):
     if seen["same_object"]:
         raise Mistake("both gradients are the same tensor object: backward() adds into .grad in place, "
                       "so keep a .clone() of the first one before the second backward().", "grad_aliased")
+    require(diagnose_swapped((expected["loss1"], expected["loss2"]), seen["result"],
+                             ("the gradient of loss1", "the gradient of loss2")))
     require(diagnose_gradient(expected["loss1"], g1, "the gradient of loss1"))
     require(diagnose_gradient(expected["loss2"], g2, "the gradient of loss2", stale=expected["loss1"]))
 
@@ -136,24 +184,35 @@ def _jacobian_inputs(rng):
 
 
 def _jacobian_rows_call(answer, inputs):
-    x, seen = inputs["x"], []
+    x, seen, calls = inputs["x"], [], []
     before = snapshot(x)
     for _, f in JACOBIAN_FUNCTIONS:
         with forbidden(torch.autograd.functional, "jacobian",
                        "build the Jacobian yourself, one row per output element, not with jacobian()."):
-            seen.append(answer(f, x))
+            stack, ran = _watching_backward()
+            with stack:
+                seen.append(answer(f, x))
         inputs_kept(before, [x], ["x"])
-    return {"jacobians": seen}
+        calls.append(len(ran["backward"]) + len(ran["grad"]))
+    return {"jacobians": seen, "calls": calls}
 
 
 def _jacobian_rows_judge(seen, expected, inputs):
-    for (description, _), got, want in zip(JACOBIAN_FUNCTIONS, seen["jacobians"], expected["jacobians"]):
+    for (description, _), got, want, calls in zip(JACOBIAN_FUNCTIONS, seen["jacobians"], expected["jacobians"],
+                                                  seen["calls"], strict=True):
+        what = f"the Jacobian of f = {description}"
         if isinstance(got, torch.Tensor) and got.shape == want.shape and want.shape[0] > 1 and \
                 diagnose_gradient(want.cumsum(0), got) is None:
             raise Mistake(f"for f = {description}, each row of your Jacobian includes the rows above it: "
                           "x.grad accumulated across backward() calls. Reset it before each row.",
                           "grad_accumulated")
-        require(diagnose_gradient(want, got, f"the Jacobian of f = {description}"))
+        require(diagnose_aliased_rows(want, got, what))
+        require(diagnose_gradient(want, got, what))
+        rows = want.shape[0]
+        if calls != rows:
+            raise Mistake(f"for f = {description}, the Jacobian has {rows} rows but your code differentiated "
+                          f"{calls} time(s): build it one row per call, one backward() (or "
+                          "torch.autograd.grad) for each output element.", "not_row_by_row")
 
 
 # --- hand_derivative ----------------------------------------------------------------------------
@@ -163,9 +222,30 @@ def _hand_inputs(rng):
 
 
 def _hand_derivative_call(answer, inputs):
+    x = inputs["x"]
+    before = snapshot(x)
     no_autograd = "write the derivative by hand here, without autograd."
-    with forbidden(torch.autograd, "grad", no_autograd), forbidden(torch.autograd, "backward", no_autograd):
-        return _result_call(answer, inputs)
+    with forbidden(torch.autograd, "grad", no_autograd, "autograd_used"), \
+            forbidden(torch.autograd, "backward", no_autograd, "autograd_used"), \
+            TorchCalls(keep_arguments=("sin",)) as torch_calls:
+        got = answer(x)
+    inputs_kept(before, [x], ["x"])
+    if isinstance(got, torch.Tensor) and got.shape == x.shape:  # else the judge says what came back
+        _derived_by_hand(torch_calls, x)
+    return {"result": got}
+
+
+def _derived_by_hand(torch_calls: TorchCalls, x: torch.Tensor) -> None:
+    """A finite difference gets the numbers right without any derivative: it evaluates f near x."""
+    square = x.detach() ** 2
+    for argument in torch_calls.arguments["sin"]:
+        if argument.shape != square.shape or argument.is_complex() or not close(argument, square):
+            raise Mistake("your answer evaluates sin at points other than x**2, as a finite difference "
+                          "(f(x + h) - f(x - h)) / 2h does: that estimates f'(x) instead of deriving it. "
+                          "Write f'(x) with the product and chain rules.", "finite_difference")
+    if torch_calls.count("cos") == 0:
+        raise Mistake("your derivative never applies cos: the derivative of sin(x**2) is cos(x**2) * 2x, "
+                      "so a derivative by hand needs torch.cos.", "finite_difference")
 
 
 def _hand_derivative_judge(seen, expected, inputs):
@@ -174,6 +254,53 @@ def _hand_derivative_judge(seen, expected, inputs):
         raise Mistake(problem + " Check each factor: the product rule for sin(x**2) * exp(-x), "
                       "and the chain rule inside each one.", "chain_rule")
     require(problem)
+
+
+# --- hvp ----------------------------------------------------------------------------------------
+
+NO_SHORTCUT_HVP = "build H v yourself: differentiate twice with create_graph=True, not with PyTorch's {}()."
+NO_CREATE_GRAPH = ("your second differentiation found no graph: the first derivative was computed without "
+                   "create_graph=True, so it is a plain tensor with no history. Pass create_graph=True to the "
+                   "first torch.autograd.grad (or backward()) call.")
+
+
+def _hvp_inputs(rng):
+    x = rand.tensor(rng, (rand.integer(rng, 2, 5),), torch.float64)
+    return {"x": x, "vs": [rand.tensor(rng, x.shape, torch.float64) for _ in HVP_FUNCTIONS]}
+
+
+def _hvp_call(answer, inputs):
+    x, seen, calls = inputs["x"], [], []
+    for (_, f), v in zip(HVP_FUNCTIONS, inputs["vs"]):
+        before = snapshot(x, v)
+        with ExitStack() as stack:
+            for owner, name in [(torch.autograd.functional, "hvp"), (torch.autograd.functional, "vhp"),
+                                (torch.autograd.functional, "hessian")] + \
+                    [(torch.func, name) for name in ("hessian", "jacrev", "jacfwd", "grad", "vjp", "jvp")]:
+                stack.enter_context(forbidden(owner, name, NO_SHORTCUT_HVP.format(name), "shortcut_used"))
+            watch, ran = _watching_backward()
+            stack.enter_context(watch)
+            try:
+                seen.append(answer(f, x, v))
+            except RuntimeError as error:
+                second = len(ran["backward"]) + len(ran["grad"]) >= 2
+                if second and "does not require grad and does not have a grad_fn" in str(error):
+                    raise Mistake(NO_CREATE_GRAPH, "no_create_graph") from None
+                raise
+        inputs_kept(before, [x, v], ["x", "v"])
+        calls.append(len(ran["backward"]))
+    return {"hvps": seen, "backward_calls": calls}
+
+
+def _hvp_judge(seen, expected, inputs):
+    for (description, _), got, want, grad in zip(HVP_FUNCTIONS, seen["hvps"], expected["hvps"], expected["grads"],
+                                                 strict=True):
+        if isinstance(got, torch.Tensor) and got.shape == want.shape and got.dtype == want.dtype and \
+                close(got, grad) and not close(want, grad):
+            raise Mistake(f"for f = {description}, your result is the gradient of f, the first derivative: "
+                          "H v differentiates (gradient · v) once more, through the graph that "
+                          "create_graph=True keeps.", "first_derivative")
+        require(diagnose_gradient(want, got, f"H v for f = {description}", stale=grad))
 
 
 grad_via_backward = Exercise(_x_any_shape, _grad_via_backward_call, _grad_via_backward_judge, [
@@ -187,7 +314,7 @@ vjp = Exercise(_vjp_inputs, _vjp_call, _vjp_judge, [
     "backward() takes that weighting as its gradient= argument; the result lands in .grad of a "
     "copy of x that requires grad.",
 ])
-grads_with_intermediate = Exercise(_x_any_shape, _result_call, _grads_with_intermediate_judge, [
+grads_with_intermediate = Exercise(_x_any_shape, _grads_with_intermediate_call, _grads_with_intermediate_judge, [
     "h is not a leaf, so its .grad is freed unless you ask autograd to keep it.",
     "The method that keeps a non-leaf's gradient must be called before backward() runs.",
     "After one backward() from y, read .grad of both the copy of x and h.",
@@ -208,5 +335,14 @@ hand_derivative = Exercise(_hand_inputs, _hand_derivative_call, _hand_derivative
     "u needs the chain rule: the derivative of sin(g(x)) is cos(g(x)) times g'(x).",
     "The derivative of exp(-x) is -exp(-x). Put u' w + u w' together with tensor operations.",
 ])
+hvp = Exercise(_hvp_inputs, _hvp_call, _hvp_judge, [
+    "H v is the gradient of a scalar: the dot product of the first derivative g with v.",
+    "Differentiating g again needs g to have a graph of its own: the first differentiation has to "
+    "record one, which it does only when asked (create_graph=...).",
+    "On a copy of x that requires grad: g from torch.autograd.grad of f with create_graph=True, then "
+    "differentiate (g * v).sum() with respect to the same copy. Return that second gradient.",
+])
 
 EXERCISES = name_exercises(globals())
+
+progress = lesson_progress(EXERCISES)

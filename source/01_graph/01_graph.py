@@ -16,13 +16,14 @@
 # below it to check your answer: it says *correct*, *not attempted*, or what is wrong in autograd
 # terms. Stuck? `check.NAME.hint()` gives a nudge; call it again for a bigger one. When you
 # submit, the grader runs the same checks on fresh random inputs, so a number copied from an
-# output here will not pass. If it reports a seed, `check.NAME(your_function, seed=...)` replays
-# that exact case. The last cell, *Where am I*, lists which exercises pass so far.
+# output here will not pass. Its message names the mistake the same way the check here does,
+# so a fix that makes the check here pass is the fix the grader wants. The last cell, *Where am I*, lists which exercises pass so far.
 
 # %%
 import torch
 from torch import nn
 
+from course.visuals.backward_steps import backward_steps
 from course.visuals.draw_graph import draw_graph
 from course.exercises import graph as check
 from course.visuals.gradient_plot import plot_gradient
@@ -188,6 +189,18 @@ for _ in range(3):
 # %%
 print(type(node).__name__, "| next_functions:", node.next_functions)
 print("node.variable is x:", node.variable is x)
+
+# %% [markdown]
+# A preview of lesson 2: `backward()` walks these nodes from the output down, and each
+# `AccumulateGrad` adds what arrives into its leaf's `.grad`. Move the slider to step through the
+# walk on a small graph: the gradient arriving at each node, the sum where the two paths from `a`
+# meet, and the value landing in each `.grad`.
+
+# %%
+a = torch.tensor(2.0, requires_grad=True)
+b = torch.tensor(3.0, requires_grad=True)
+y = a * b + torch.sin(a)
+backward_steps(y, names={"a": a, "b": b, "y": y}, title="y = a*b + sin(a)")   # runs y.backward()
 
 # %% [markdown]
 # The course's `graph_text` does the whole walk for you and prints it as a tree, output first.

@@ -6,22 +6,25 @@
 #
 # **You will learn** how `backward()` fills `.grad`, why it starts from a scalar, what
 # `gradient=` means, why a second walk through a graph usually fails (unless you say otherwise),
-# how to see the gradient of an intermediate result, and when to use `torch.autograd.grad`
-# instead.
+# how to see the gradient of an intermediate result, when to use `torch.autograd.grad`
+# instead, and how to differentiate a gradient again (`create_graph=True`).
 #
-# **Time:** about 45 minutes. **Exercises:** six autograded, one written answer.
+# **Time:** about 90 minutes: about 35 to read and run the examples, about 55 for the
+# exercises. **Exercises:** seven autograded, one written answer.
 #
 # **How the exercises work.** Each exercise is a function for you to complete. Run the cell
 # below it to check your answer: it says *correct*, *not attempted*, or what is wrong in autograd
 # terms. Stuck? `check.NAME.hint()` gives a nudge; call it again for a bigger one. When you
 # submit, the grader runs the same checks on fresh random inputs, so a number copied from an
-# output here will not pass. If it reports a seed, `check.NAME(your_function, seed=...)` replays
-# that exact case.
+# output here will not pass. Its message names the mistake the same way the check here does,
+# so a fix that makes the check here pass is the fix the grader wants.
 
 # %%
 import torch
 
+from course.visuals.backward_steps import backward_steps
 from course.visuals.draw_graph import draw_graph
+from course.visuals.expression_graph import expression_graph
 from course.exercises import backward as check
 from course.visuals.pitfall import shows_error, shows_warning
 from course.visuals.quick_check import quick_check
@@ -32,7 +35,8 @@ from course.visuals.slope_explorer import slope_explorer
 #
 # When a tensor has `requires_grad=True`, every operation on it is recorded. `backward()` walks
 # the recorded operations from the output back to the inputs, applying the chain rule at each
-# step. The result lands in the `.grad` of each *leaf*: a tensor you created yourself.
+# step. The result lands in the `.grad` of each *leaf* that requires grad: a tensor you created
+# yourself with `requires_grad=True`. A leaf that does not require grad gets no `.grad` at all.
 #
 # Take $y = x^2$ at $x = 3$. The derivative is $2x = 6$.
 
@@ -62,6 +66,32 @@ print("b.grad =", b.grad)
 
 # %%
 draw_graph(L, names={"a": a, "b": b, "L": L}, title="L = a*b + b**2 after L.backward()")
+
+# %% [markdown]
+# ### Watch `backward()` happen
+#
+# The same graph, built again, and this time `backward()` is run one node at a time. Move the
+# slider (or press *next*): at each step, one node receives the gradient of `L` with respect to
+# its output and sends a share along each of its arrows; the numbers on the arrows are what
+# PyTorch really passed. Watch `b`: two arrows arrive there, and autograd adds them before the
+# total lands in `b.grad`.
+
+# %%
+a = torch.tensor(2.0, requires_grad=True)
+b = torch.tensor(4.0, requires_grad=True)
+L = a * b + b**2
+backward_steps(L, names={"a": a, "b": b, "L": L}, title="L = a*b + b**2")   # runs L.backward()
+
+# %% [markdown]
+# ### Try your own
+#
+# Type a function of `x` and `y` in the box and press Enter (you can use `+ - * / **` and
+# `sin`, `cos`, `exp`, `log`, `sqrt`, `tanh`, ...). You see the graph autograd records for it,
+# and `x.grad`, `y.grad` after `backward()`. Try `x * x` (one leaf, two arrows), or `x + 1`
+# (what does `y.grad` say when `f` does not use `y`?).
+
+# %%
+expression_graph("x * y + sin(x)", x=1.0, y=2.0)
 
 # %% [markdown]
 # A gradient is a slope. Move the slider: the tangent touches $f(x) = \sin(x)\,x$ at the
@@ -138,11 +168,41 @@ y.backward(gradient=v)
 print("v^T J =", x.grad)     # [2*1*1, 2*2*0.1, 2*3*0.01]
 
 # %% [markdown]
+# Here is a worked case with the Jacobian in full. For $x \in \mathbb{R}^3$ and
+# $y = (x_0 x_1,\; x_1 + x_2^2) \in \mathbb{R}^2$, $J$ is $2 \times 3$:
+# $$J = \begin{pmatrix} x_1 & x_0 & 0 \\ 0 & 1 & 2x_2 \end{pmatrix}.$$
+# PyTorch can build it (`torch.autograd.functional.jacobian`), so we can print it next to
+# what `backward(gradient=v)` gives:
+
+# %%
+def two_outputs(x):
+    return torch.stack([x[0] * x[1], x[1] + x[2] ** 2])
+
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+J = torch.autograd.functional.jacobian(two_outputs, x)
+v = torch.tensor([1.0, 10.0])
+print("J =\n", J)
+print("v^T J computed from J:        ", v @ J)
+two_outputs(x).backward(gradient=v)
+print("x.grad after backward(gradient=v):", x.grad)
+
+# %% [markdown]
+# `backward(gradient=v)` is exactly the gradient of the scalar $\sum_i v_i y_i$: the same
+# numbers come from `(y * v).sum().backward()`. Before computing it again, **reset** `x.grad`
+# with `x.grad = None`: `backward()` *adds* into `.grad` (section 5 shows why that matters).
+
+# %%
+x.grad = None                          # start from no gradient
+(two_outputs(x) * v).sum().backward()
+print("x.grad after (y * v).sum().backward():", x.grad)
+
+# %% [markdown]
 # ### Exercise 2: a vector-Jacobian product
 #
 # Complete `vjp(f, x, v)`: `f` maps a vector to a vector, `v` has the shape of `f(x)`. Return
-# $v^\top J$ at `x`, using `backward(gradient=...)`. `x` does not require grad; do not change `x`
-# or `v`: work on a copy.
+# $v^\top J$ at `x`, passing `v` to `backward(gradient=...)` (not through `(y * v).sum()`, even
+# though it gives the same numbers). `x` does not require grad; do not change `x` or `v`: work
+# on a copy.
 
 # %% solution vjp
 def vjp(f, x, v):
@@ -227,6 +287,34 @@ print("after one backward: ", x.grad)    # 3x^2 = 12
 y.backward()
 print("after two backwards:", x.grad)    # 12 + 12
 
+# %% [markdown]
+# To start again from nothing, reset the leaf's gradient: `x.grad = None` (or `x.grad.zero_()`,
+# which empties the same tensor in place). Then the next `backward()` fills it afresh:
+
+# %%
+x.grad = None
+y = x**3                     # the last backward() freed the old graph: build a new one
+y.backward()
+print("after a reset and one backward:", x.grad)   # 12 again
+
+# %% [markdown]
+# **A trap: a graph with nothing saved can be walked twice.** Not every node needs a saved
+# value. Addition passes the gradient on unchanged, so a graph made only of additions and sums
+# has nothing to free, and a second `backward()` *without* `retain_graph=True` does not fail.
+# It silently adds the gradient again:
+
+# %%
+x = torch.tensor([2.0, 1.0], requires_grad=True)
+y = (x + x).sum()            # AddBackward and SumBackward save no tensors
+y.backward()
+print("after one backward: ", x.grad)
+y.backward()                 # no error...
+print("after two backwards:", x.grad)    # ...and .grad doubled
+
+# %% [markdown]
+# So "it did not raise" does not mean "it computed once": reset `.grad` whenever you reuse a
+# leaf, and do not count on the error to catch a repeated `backward()`.
+
 # %%
 quick_check(
     "You call loss.backward(retain_graph=True) and then loss.backward() again on the same graph. "
@@ -302,8 +390,10 @@ def jacobian_rows(f, x):
 #
 # Autograd applies the chain rule for you; doing it once by hand shows what it computes. For
 # $f(x) = \sin(x^2)\, e^{-x}$ (elementwise), complete `hand_derivative(x)` to return $f'(x)$
-# using only ordinary tensor operations, no autograd. The grader compares it with finite
-# differences (`gradcheck`) and with autograd.
+# using only ordinary tensor operations (`torch.sin`, `torch.exp`, ...), no autograd. The check
+# compares it with autograd's result on random inputs. Derive it: a finite-difference estimate,
+# $(f(x+h) - f(x-h)) / 2h$, evaluates $f$ at shifted points and does not count as a derivative by
+# hand.
 
 # %% solution hand_derivative
 def hand_derivative(x):
@@ -313,6 +403,73 @@ def hand_derivative(x):
     ### END SOLUTION
 
 # %% check hand_derivative points=2
+
+# %% [markdown]
+# ## 7. Gradients of gradients: `create_graph=True`
+#
+# A gradient is a tensor too, computed by the backward pass. Normally autograd does not record
+# that computation, so the gradient comes back with no `grad_fn`: it cannot be differentiated
+# again. `create_graph=True` asks autograd to record the backward pass as a graph of its own.
+#
+# For $y = x^3$ at $x = 2$: $y' = 3x^2 = 12$ and $y'' = 6x = 12$.
+
+# %%
+x = torch.tensor(2.0, requires_grad=True)
+y = x**3
+(dy_dx,) = torch.autograd.grad(y, x, create_graph=True)
+print("dy/dx   =", dy_dx)        # has a grad_fn: it can be differentiated
+(d2y_dx2,) = torch.autograd.grad(dy_dx, x)
+print("d2y/dx2 =", d2y_dx2)
+
+# %% [markdown]
+# Without `create_graph=True` the first derivative is a plain tensor, and PyTorch says so:
+
+# %%
+x = torch.tensor(2.0, requires_grad=True)
+(dy_dx,) = torch.autograd.grad(x**3, x)
+print("dy/dx =", dy_dx, "requires_grad:", dy_dx.requires_grad)
+with shows_error(RuntimeError):
+    torch.autograd.grad(dy_dx, x)
+
+# %% [markdown]
+# For a function of many inputs the second derivative is the Hessian $H$, an $n \times n$
+# matrix. Like the Jacobian, it is rarely built: what optimisers need is a **Hessian-vector
+# product** $Hv$. It is the gradient of the scalar $g \cdot v$, where $g$ is the first
+# gradient: one more backward pass, through the graph `create_graph=True` kept. Here it is
+# for $f(x) = (\sum_i x_i^2)^2$, next to the full Hessian times $v$:
+
+# %%
+def f(x):
+    return (x**2).sum() ** 2
+
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+v = torch.tensor([1.0, -1.0])
+(g,) = torch.autograd.grad(f(x), x, create_graph=True)
+(Hv,) = torch.autograd.grad((g * v).sum(), x)
+print("g           =", g)
+print("H v         =", Hv)
+print("H (in full) =\n", torch.autograd.functional.hessian(f, x.detach()))
+print("H @ v       =", torch.autograd.functional.hessian(f, x.detach()) @ v)
+
+# %% [markdown]
+# ### Exercise 7: a Hessian-vector product
+#
+# Complete `hvp(f, x, v)`: `f` maps a vector `x` to a scalar, `v` has the shape of `x`. Return
+# $Hv$, the Hessian of `f` at `x` times `v`, by differentiating twice with
+# `create_graph=True`. PyTorch's `hessian()`, `hvp()` and `vhp()`, and `torch.func`, are off
+# limits here. `x` does not require grad; do not change `x` or `v`: work on a copy.
+
+# %% solution hvp
+def hvp(f, x, v):
+    """H v for the Hessian H of the scalar f at x, from two differentiations."""
+    ### BEGIN SOLUTION
+    x = x.detach().clone().requires_grad_(True)
+    (g,) = torch.autograd.grad(f(x), x, create_graph=True)
+    (hv,) = torch.autograd.grad((g * v).sum(), x)
+    return hv
+    ### END SOLUTION
+
+# %% check hvp points=2
 
 # %% [markdown]
 # ## Written answer
@@ -335,5 +492,16 @@ def hand_derivative(x):
 # - The graph is freed after `backward()`; `retain_graph=True` keeps it for another call.
 # - Non-leaf tensors keep no `.grad` unless you call `retain_grad()` first.
 # - `torch.autograd.grad` returns gradients instead of accumulating them.
+# - `create_graph=True` records the backward pass, so a gradient can be differentiated again
+#   (second derivatives, Hessian-vector products).
 #
 # Next, lesson 3: turning autograd off.
+
+# %% [markdown]
+# ## Where am I
+#
+# Run this cell to see each exercise of this lesson: which pass, which are not attempted yet,
+# and, for the others, the first sentence of what their check says.
+
+# %%
+check.progress(globals())

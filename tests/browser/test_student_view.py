@@ -4,7 +4,8 @@ A person's path through the lesson: open it, Run > Run All Cells from the menu b
 outputs. The lesson must run to the end without a traceback, draw its pictures, show its widgets
 (so the widget extension works in this JupyterLab), say "Not attempted yet" for untouched stubs,
 and offer nbgrader's Validate button. In lesson 2 the test then types a right answer into one
-exercise and sees its self-check say "Correct".
+exercise and sees its self-check say "Correct", moves the slider of the backward() step-through
+and sees the drawing change, and types an expression into the graph explorer.
 
 Screenshots go to test-artifacts/screenshots/ so a person can check what the assertions claim.
 """
@@ -221,3 +222,63 @@ def test_typed_answers_get_their_verdicts(run_lesson):
     expect(output).not_to_contain_text("Incorrect")
     check.scroll_into_view_if_needed()
     page.screenshot(path=os.path.join(SCREENSHOTS, "02_backward-grad_via_backward-correct.png"))
+
+
+def _image_source(widget) -> str:
+    image = widget.locator("img").first
+    expect(image).to_have_attribute("src", re.compile(r"^(blob:|data:)"))
+    return image.get_attribute("src")
+
+
+def _wait_for_a_new_image(page, widget, before: str) -> str:
+    """The text and the picture are two widgets, synced one after the other: wait for the picture."""
+    page.wait_for_function("([el, before]) => el.querySelector('img').src !== before",
+                           arg=[widget.element_handle(), before], timeout=30_000)
+    return _image_source(widget)
+
+
+def test_stepping_through_backward_changes_the_drawing(run_lesson):
+    """The step slider, moved with the keyboard as a student might, redraws the graph each step."""
+    page = run_lesson(EXERCISE_LESSON)
+    widget = page.locator(".backward-steps")
+    expect(widget).to_have_count(1)
+    widget.scroll_into_view_if_needed()
+    expect(widget).to_contain_text("Before backward()")
+    first = _image_source(widget)
+    os.makedirs(SCREENSHOTS, exist_ok=True)
+    widget.screenshot(path=os.path.join(SCREENSHOTS, "02_backward-backward_steps-step0.png"))
+
+    handle = widget.locator(".noUi-handle").first
+    handle.focus()
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    # The picture is sent before the sentence, so once the sentence says step 3, so does the picture.
+    expect(widget).to_contain_text("Step 3/5", timeout=30_000)
+    third = _wait_for_a_new_image(page, widget, first)
+    page.wait_for_timeout(500)  # let the browser paint the last image
+    widget.screenshot(path=os.path.join(SCREENSHOTS, "02_backward-backward_steps-step3.png"))
+
+    widget.get_by_role("button", name="next ▶").click()
+    widget.get_by_role("button", name="next ▶").click()
+    expect(widget).to_contain_text("8 + 2 = 10 (2 paths meet); b.grad was None, is now 10.", timeout=30_000)
+    _wait_for_a_new_image(page, widget, third)
+    widget.screenshot(path=os.path.join(SCREENSHOTS, "02_backward-backward_steps-step5.png"))
+
+
+def test_a_typed_expression_shows_its_graph_and_gradients(run_lesson):
+    page = run_lesson(EXERCISE_LESSON)
+    widget = page.locator(".expression-graph")
+    expect(widget).to_have_count(1)
+    widget.scroll_into_view_if_needed()
+    expect(widget).to_contain_text("df/dy = y.grad = 1")
+    first = _image_source(widget)
+    box = widget.locator("input[type=text]").first
+    box.fill("x * x")
+    box.press("Enter")
+    expect(widget).to_contain_text("df/dx = x.grad = 2", timeout=30_000)
+    expect(widget).to_contain_text("y.grad = None (f does not depend on it)")
+    _wait_for_a_new_image(page, widget, first)
+    widget.screenshot(path=os.path.join(SCREENSHOTS, "02_backward-expression_graph.png"))
+    box.fill("__import__('os')")
+    box.press("Enter")
+    expect(widget).to_contain_text("Cannot build f", timeout=30_000)

@@ -1,0 +1,129 @@
+"""Lesson 2's checks: the source solutions pass on many seeds, stubs are "not attempted", hints
+have levels, the rules the text states are watched while the answer runs (and leave nothing
+patched behind), and the "Where am I" table reports each exercise."""
+import math
+
+import pytest
+import torch
+
+from course.checks.technique import TorchCalls, counting
+from course.exercises import backward as check
+from course.outcome import CheckFailed, NotAttempted
+from lesson_solutions import solutions
+from trial import graded
+
+LESSON = "02_backward"
+SOLUTIONS = solutions(LESSON)
+NAMES = list(check.EXERCISES)
+
+
+def stub(*args):
+    raise NotImplementedError()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_source_solution_passes_on_many_seeds(name):
+    result = graded(LESSON, name, getattr(SOLUTIONS, name), seeds=range(20, 30))
+    assert result.passed, result.message
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_stub_is_not_attempted(name, monkeypatch, capsys):
+    getattr(check, name)(stub)
+    assert "not attempted" in capsys.readouterr().out.lower()
+    assert graded(LESSON, name, stub).outcome == "not_attempted"
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    with pytest.raises(NotAttempted):
+        getattr(check, name)(stub)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_hints_have_levels_and_no_paste_ready_line(name):
+    hints = getattr(check, name).hint_texts
+    assert len(hints) >= 2
+    assert not any(line.strip().startswith(("return ", "x = x.detach()")) for line in hints)
+
+
+def test_hvp_hints_go_from_a_nudge_to_close():
+    assert len(check.hvp.hint_texts) >= 3
+    assert "create_graph" not in check.hvp.hint_texts[0] and "create_graph=True" in check.hvp.hint_texts[-1]
+
+
+def test_a_dtype_error_gets_no_product_rule_advice():
+    result = graded(LESSON, "hand_derivative", lambda x: SOLUTIONS.hand_derivative(x).float())
+    assert "has dtype torch.float32" in result.message and "product rule" not in result.message
+
+
+def test_another_correct_derivative_is_not_taken_for_finite_differences():
+    def expanded(x):
+        e = torch.exp(-x)
+        return e * (2 * x * x.pow(2).cos() - (x * x).sin())
+    assert graded(LESSON, "hand_derivative", expanded).passed
+
+
+def test_a_second_forward_pass_is_seen_even_through_tensor_methods():
+    def method_calls(x):
+        x = x.detach().clone().requires_grad_(True)
+        (x.sin() * x).sum().backward()
+        first = x.grad.clone()
+        x.grad = None
+        ((x.sin() * x) ** 2).mean().backward()
+        return first, x.grad
+    result = graded(LESSON, "two_losses", method_calls)
+    assert result.kind == "forward_repeated" and "h was computed 2 times" in result.message
+
+
+def test_backward_with_create_graph_is_a_right_hvp():
+    def with_backward(f, x, v):
+        x = x.detach().clone().requires_grad_(True)
+        (g,) = torch.autograd.grad(f(x), x, create_graph=True)
+        (g * v).sum().backward()
+        return x.grad
+    assert graded(LESSON, "hvp", with_backward).passed
+
+
+def test_a_missing_requires_grad_in_hvp_is_not_blamed_on_create_graph():
+    def no_copy(f, x, v):
+        (g,) = torch.autograd.grad(f(x), x, create_graph=True)
+        return g
+    result = graded(LESSON, "hvp", no_copy)
+    assert "create_graph" not in result.message and "does not require grad" in result.message
+
+
+def test_watching_an_answer_leaves_torch_as_it_was():
+    backward, grad = torch.autograd.backward, torch.autograd.grad
+    with counting(torch.autograd, "backward") as calls, TorchCalls(keep_arguments=("sin",)) as seen:
+        x = torch.ones(2, requires_grad=True)
+        torch.sin(x).sum().backward()
+        x.cos()
+    assert len(calls) == 1 and seen.count("sin") == 1 and seen.count("cos") == 1
+    assert torch.equal(seen.arguments["sin"][0], torch.ones(2))
+    assert torch.autograd.backward is backward and torch.autograd.grad is grad
+    for name in NAMES:  # a check that raised mid-way restores them too
+        graded(LESSON, name, lambda *args: math.sin(args[-1]))
+    assert torch.autograd.backward is backward and torch.autograd.grad is grad
+
+
+def test_progress_reports_each_exercise():
+    namespace = {"grad_via_backward": SOLUTIONS.grad_via_backward, "vjp": stub,
+                 "two_losses": lambda x: (x, x)}
+    report = check.progress(namespace)
+    rows = {name: (status, detail) for name, status, detail in report.rows}
+    assert list(rows) == NAMES
+    assert rows["grad_via_backward"] == ("Correct", "")
+    assert rows["vjp"] == ("Not attempted", "")
+    assert rows["two_losses"][0] == "Incorrect" and rows["two_losses"][1]
+    assert rows["hvp"] == ("Not attempted", "its cell has not been run")
+    assert repr(report).splitlines()[-1] == "1 of 7 exercises correct."
+    assert "<table>" in report._repr_html_()
+
+
+def test_progress_never_raises_under_validation(monkeypatch):
+    monkeypatch.setenv("NBGRADER_EXECUTION", "validate")
+    assert repr(check.progress({name: stub for name in NAMES})).splitlines()[-1] == "0 of 7 exercises correct."
+
+
+def test_a_failing_self_check_shows_the_rule_first():
+    with pytest.raises(CheckFailed) as failed:
+        check.two_losses(lambda x: (torch.sin(x), torch.sin(x)))
+    assert str(failed.value).startswith("h was computed 2 times")

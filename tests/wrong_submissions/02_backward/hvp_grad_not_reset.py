@@ -1,0 +1,7 @@
+# expect: what .grad held before
+# Two backward() calls into the same .grad: the second adds H v to the gradient already there.
+def hvp(f, x, v):
+    x = x.detach().clone().requires_grad_(True)
+    f(x).backward(create_graph=True)
+    (x.grad * v).sum().backward()
+    return x.grad.detach()
