@@ -1,22 +1,28 @@
-"""Lesson 4 exercises: reading and zeroing `.grad`.
+"""Lesson 4 exercises: reading, zeroing and hooking `.grad`.
 
-Expected values come from PyTorch on the check's own copies: torch.autograd.grad on a deep copy of
-the model, or a functional run of plain tensors. Where a training step leaves parameters behind,
-the check turns the step back into the gradient it used, so the usual diagnosis (stale .grad,
-doubled, zeroed) can name the mistake.
+Each exercise draws its inputs from a seed (often a model whose `.grad` holds leftovers, as an
+earlier step would leave them), runs the answer in the student's kernel (``call``) and sends back
+what it saw: values of `.grad` and of the parameters, and what only the kernel can see (whether a
+`.grad` is still the same tensor object, whether the parameters are the ones the optimizer holds,
+how many rows each forward pass had). The expected values come from PyTorch on the grader's side
+(``autograder/grading/references/zero_grad.py``); nothing here holds an answer.
 """
 import copy
+from contextlib import contextmanager
 
 import torch
 from torch import nn
+from torch.nn.modules.module import register_module_forward_hook
+from torch.optim.optimizer import register_optimizer_step_pre_hook
 
 from ..checks import random_inputs as rand
 from ..checks.compare import close, largest_difference
 from ..checks.diagnose import diagnose_gradient, diagnose_tensor
-from ..exercise import Exercise
 from ..checks.mistakes import Mistake, require
-from ..checks.technique import NO_AUTOGRAD_GRAD, forbidden, inputs_kept, oracle_leaf, snapshot
-
+from ..checks.observation import flags_of
+from ..checks.technique import NO_AUTOGRAD_GRAD, forbidden, inputs_kept, snapshot
+from ..exercise import Exercise, name_exercises
+from ..progress import lesson_progress
 
 SCALAR_FUNCTIONS = [
     ("sum of x * sin(x)", lambda t: (t * torch.sin(t)).sum()),      # x used twice
@@ -24,10 +30,12 @@ SCALAR_FUNCTIONS = [
     ("sum of x**3 + 2x", lambda t: (t**3 + 2 * t).sum()),
 ]
 
+LOSSES = [("MSELoss", nn.MSELoss), ("HuberLoss", nn.HuberLoss)]
 
 
+# --- inputs shared by several exercises ------------------------------------------------------------
 
-def _random_mlp(rng, n_in: int, n_out: int) -> nn.Module:
+def random_mlp(rng, n_in: int, n_out: int) -> nn.Module:
     """A small float64 network whose parameters come from the seeded generator, not torch's RNG."""
     hidden = rand.integer(rng, 2, 5)
     model = nn.Sequential(nn.Linear(n_in, hidden), nn.Tanh(), nn.Linear(hidden, n_out)).double()
@@ -37,8 +45,9 @@ def _random_mlp(rng, n_in: int, n_out: int) -> nn.Module:
     return model
 
 
-def _random_loss(rng):
-    return [("MSELoss", nn.MSELoss()), ("HuberLoss", nn.HuberLoss())][rand.integer(rng, 0, 1)]
+def _random_loss(rng) -> tuple[str, nn.Module]:
+    name, make = LOSSES[rand.integer(rng, 0, len(LOSSES) - 1)]
+    return name, make()
 
 
 def _plant_junk(rng, model: nn.Module) -> list[torch.Tensor]:
@@ -50,312 +59,627 @@ def _plant_junk(rng, model: nn.Module) -> list[torch.Tensor]:
     return junk
 
 
+# --- what the kernel side observes ----------------------------------------------------------------
+
+def _grads(params) -> list:
+    return [None if p.grad is None else p.grad.detach().clone() for p in params]
+
+
+def _replaced(before: list, after: list) -> bool:
+    """True when the model now holds other Parameter objects than it did (identity, not values)."""
+    return len(before) != len(after) or any(a is not b for a, b in zip(before, after))
+
+
+def _no_gradient(grad) -> bool:
+    return grad is None or not bool(grad.detach().any())
+
+
+@contextmanager
+def watching_steps():
+    """Record every optimizer.step() made inside: which tensors it updates, their .grad and values then."""
+    steps = []
+
+    def seen(optimizer, args, kwargs):
+        params = [p for group in optimizer.param_groups for p in group["params"]]
+        steps.append({"optimizer": type(optimizer).__name__, "object": optimizer, "params": params,
+                      "lr": [float(group.get("lr", float("nan"))) for group in optimizer.param_groups],
+                      "grads": _grads(params), "values": [p.detach().clone() for p in params]})
+
+    handle = register_optimizer_step_pre_hook(seen)
+    try:
+        yield steps
+    finally:
+        handle.remove()
+
+
+def step_summary(steps: list[dict], model_params: list) -> dict:
+    """Plain data about the recorded steps, judged on the grader's side."""
+    def owns(step):
+        return bool(model_params) and all(any(p is q for q in step["params"]) for p in model_params)
+
+    def of_model(step, key):
+        return [step[key][i] for i, q in enumerate(step["params"]) if any(q is p for p in model_params)]
+
+    return {"count": len(steps), "optimizers": sorted({s["optimizer"] for s in steps}),
+            "lrs": sorted({lr for s in steps for lr in s["lr"]}),
+            "on_model": all(owns(s) for s in steps),
+            "no_gradient": [all(_no_gradient(g) for g in of_model(s, "grads")) for s in steps],
+            "first_values": of_model(steps[0], "values") if steps and owns(steps[0]) else None}
+
+
+@contextmanager
+def counting_backward_calls():
+    """Count the backward() calls made inside (Tensor.backward goes through torch.autograd.backward)."""
+    calls, original = [], torch.autograd.backward
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    torch.autograd.backward = counted
+    try:
+        yield calls
+    finally:
+        torch.autograd.backward = original
+
+
+@contextmanager
+def watching_linear_rows():
+    """Rows of every batch an nn.Linear sees inside: one entry per forward pass of a linear layer."""
+    rows = []
+
+    def seen(module, args, out):
+        if isinstance(module, nn.Linear) and args and isinstance(args[0], torch.Tensor) and args[0].dim() >= 1:
+            rows.append(int(args[0].shape[0]))
+
+    handle = register_module_forward_hook(seen)
+    try:
+        yield rows
+    finally:
+        handle.remove()
+
+
+# --- judging helpers -------------------------------------------------------------------------------
+
+def _listed(value, count: int, what: str) -> list:
+    """A list of exactly ``count`` entries, or a Mistake: zip() over a short list would pass by accident."""
+    if not isinstance(value, list) or len(value) != count:
+        raise Mistake(f"the check expected {count} results for {what}, got "
+                      f"{len(value) if isinstance(value, list) else type(value).__name__}.", "unreadable")
+    return value
+
+
 def _number(got, what: str) -> float:
     if isinstance(got, torch.Tensor) and got.numel() == 1:
         return float(got.detach())
     if isinstance(got, (int, float)) and not isinstance(got, bool):
         return float(got)
     raise Mistake(f"{what} should be one number (a float or a one-element tensor), got "
-                  f"{'None: a missing `return`?' if got is None else type(got).__name__}.")
+                  f"{'None: a missing `return`?' if got is None else type(got).__name__}.", "not_a_number")
 
 
 def _same_number(a: float, b: float) -> bool:
     return abs(a - b) <= 1e-9 + 1e-7 * abs(b)
 
 
+def _params_replaced(where: str) -> Mistake:
+    return Mistake(f"the model's parameters are new Parameter objects after {where}: the optimizer still "
+                   "holds the old ones, so step() updates tensors the model no longer uses. Change a "
+                   "parameter's values in place (under torch.no_grad()), never assign a new nn.Parameter "
+                   "once the optimizer is built.", "params_replaced")
+
+
 # Exercise 1 ---------------------------------------------------------------------------------------
 
-def _grad_history(answer, rng):
-    x = rand.tensor(rng, rand.shape(rng), (torch.float32, torch.float64)[rand.integer(rng, 0, 1)])
-    k = rand.integer(rng, 2, 5)
-    for description, f in SCALAR_FUNCTIONS:
-        walks = []
+def _grad_history_inputs(rng):
+    return {"x": rand.tensor(rng, rand.shape(rng), rand.float_dtype(rng)), "k": rand.integer(rng, 2, 5)}
 
-        def counted(t, f=f):
+
+def _grad_history_call(answer, inputs):
+    x, k = inputs["x"], inputs["k"]
+    histories, walks = [], []
+    for _, f in SCALAR_FUNCTIONS:
+        passes = []
+
+        def counted(t, f=f, passes=passes):
             out = f(t)
             if out.requires_grad:  # fires once per backward() that passes through f's output
-                out.register_hook(lambda g: walks.append(1))
+                out.register_hook(lambda g: passes.append(1))
             return out
 
         before = snapshot(x)
         with forbidden(torch.autograd, "grad", NO_AUTOGRAD_GRAD):
-            got = answer(counted, x, k)
+            histories.append(answer(counted, x, k))
         inputs_kept(before, [x], ["x"])
-        x0 = oracle_leaf(x)
-        (g,) = torch.autograd.grad(f(x0), x0)
-        steps = torch.arange(1, k + 1, dtype=x.dtype).reshape((k,) + (1,) * x.dim())
-        expected = steps * g
+        walks.append(len(passes))
+    return {"histories": histories, "walks": walks}
+
+
+def _grad_history_judge(seen, expected, inputs):
+    k, n = inputs["k"], len(SCALAR_FUNCTIONS)
+    rows = zip(SCALAR_FUNCTIONS, _listed(seen["histories"], n, "the functions"), expected["histories"],
+               _listed(seen["walks"], n, "the functions"))
+    for (description, _), got, want, walks in rows:
         what = f"the .grad history for f = {description}"
-        require(diagnose_tensor(expected, got, what))
-        if not close(got, expected):
-            if close(got, expected[-1].expand_as(expected)):
-                raise Mistake(f"{what}: every row equals the last one. backward() updates x.grad in "
-                              "place, so each saved row was the same tensor: save x.grad.clone().")
-            if close(got, g.expand_as(expected)):
-                raise Mistake(f"{what}: every row is the gradient of one call, so .grad was reset "
-                              "between the calls. Here, let it accumulate.")
-        require(diagnose_gradient(expected, got, what))
-        if len(walks) != k:
-            raise Mistake(f"backward() went through f {len(walks)} time(s), expected {k}: call "
-                          "backward() once per row and read what .grad has accumulated.")
+        require(diagnose_tensor(want, got, what))
+        if not close(got, want):
+            if close(got, want[-1].expand_as(want)):
+                raise Mistake(f"{what}: every row equals the last one. backward() updates x.grad in place, "
+                              "so each saved row was the same tensor: save x.grad.clone().",
+                              "grad_aliased")
+            if close(got, want[0].expand_as(want)):
+                raise Mistake(f"{what}: every row is the gradient of one call, so .grad was reset between "
+                              "the calls. Here, let it accumulate.", "grad_reset")
+        require(diagnose_gradient(want, got, what))
+        if walks != k:
+            raise Mistake(f"backward() went through f {walks} time(s), expected {k}: call backward() once "
+                          "per row and read what .grad has accumulated.", "backward_count")
 
 
 # Exercise 2 ---------------------------------------------------------------------------------------
 
-def _reset_case(answer, rng, set_to_none: bool):
-    count = rand.integer(rng, 2, 4)
-    params = [rand.tensor(rng, rand.shape(rng), torch.float64, requires_grad=True) for _ in range(count)]
-    untouched = rand.integer(rng, 0, count - 1)  # one parameter never got a gradient
-    grads = []
-    for i, p in enumerate(params):
-        p.grad = None if i == untouched else rand.tensor(rng, p.shape, torch.float64)
-        grads.append(p.grad)
-    before = snapshot(*params)
-    answer(params, set_to_none)
-    inputs_kept(before, params, [f"params[{i}]" for i in range(count)])
-    for i, (p, old) in enumerate(zip(params, grads)):
-        name = f"params[{i}].grad"
-        if old is None:
-            if p.grad is not None:
-                raise Mistake(f"{name} was None and now holds a tensor: a parameter without a "
-                              "gradient has nothing to reset, so leave it None (zero_grad() does).")
-        elif set_to_none:
-            if p.grad is not None:
-                raise Mistake(f"with set_to_none=True, {name} should be None, but it is still a tensor"
-                              f"{' of zeros' if not p.grad.any() else ''}: assign p.grad = None.")
-        else:
-            if p.grad is None:
-                raise Mistake(f"with set_to_none=False, {name} should be a tensor of zeros, but it "
-                              "is None: zero it in place with p.grad.zero_().")
-            if p.grad is not old:
-                raise Mistake(f"with set_to_none=False, {name} is a new tensor object: zero the "
-                              "existing one in place with p.grad.zero_(), so the same tensor (and its "
-                              "memory) is kept.")
-            if p.grad.any():
-                raise Mistake(f"with set_to_none=False, {name} is not all zeros.")
-
-
-def _reset_grads(answer, rng):
-    first = bool(rand.integer(rng, 0, 1))
+def _reset_grads_inputs(rng):
+    first, cases = bool(rand.integer(rng, 0, 1)), []
     for set_to_none in (first, not first):
-        _reset_case(answer, rng, set_to_none)
+        count = rand.integer(rng, 2, 4)
+        params = [rand.tensor(rng, rand.shape(rng), torch.float64, requires_grad=True) for _ in range(count)]
+        untouched = rand.integer(rng, 0, count - 1)  # one parameter never got a gradient
+        for i, p in enumerate(params):
+            p.grad = None if i == untouched else rand.tensor(rng, p.shape, torch.float64)
+        cases.append({"params": params, "set_to_none": set_to_none})
+    return {"cases": cases}
+
+
+def _reset_grads_call(answer, inputs):
+    seen = []
+    for case in inputs["cases"]:
+        params = case["params"]
+        before, old = snapshot(*params), [p.grad for p in params]
+        answer(params, case["set_to_none"])
+        inputs_kept(before, params, [f"params[{i}]" for i in range(len(params))])
+        seen.append({"grads": _grads(params),
+                     "same_tensor": [o is not None and p.grad is o for p, o in zip(params, old)]})
+    return {"cases": seen}
+
+
+def _reset_grads_judge(seen, expected, inputs):
+    cases = _listed(seen["cases"], len(inputs["cases"]), "the two calls")
+    for case, got, want in zip(inputs["cases"], cases, expected["cases"]):
+        set_to_none, count = case["set_to_none"], len(case["params"])
+        grads, same = _listed(got["grads"], count, "params"), _listed(got["same_tensor"], count, "params")
+        for i, (p, g, kept, w) in enumerate(zip(case["params"], grads, same, want["grads"])):
+            name = f"params[{i}].grad"
+            if p.grad is None:
+                if g is not None:
+                    raise Mistake(f"{name} was None and now holds a tensor: a parameter without a gradient "
+                                  "has nothing to reset, so leave it None (zero_grad() does).", "grad_created")
+            elif set_to_none:
+                if g is not None:
+                    zeros = isinstance(g, torch.Tensor) and not g.any()
+                    raise Mistake(f"with set_to_none=True, {name} should be None, but it is still a tensor"
+                                  f"{' of zeros' if zeros else ''}: drop the tensor itself.", "grad_not_none")
+            else:
+                if g is None:
+                    raise Mistake(f"with set_to_none=False, {name} should be a tensor of zeros, but it is "
+                                  "None: zero the existing tensor in place instead.", "grad_none")
+                if kept is not True:
+                    raise Mistake(f"with set_to_none=False, {name} is a new tensor object: zero the existing "
+                                  "one in place, so the same tensor (and its memory) is kept.", "grad_replaced")
+                require(diagnose_tensor(w, g, name))
+                if not torch.equal(g, w):
+                    raise Mistake(f"with set_to_none=False, {name} is not all zeros.", "grad_not_zero")
 
 
 # Exercise 3 ---------------------------------------------------------------------------------------
 
-def _train_step(answer, rng):
+def _train_step_inputs(rng):
     n_in, n_out, batch = rand.integer(rng, 1, 4), rand.integer(rng, 1, 3), rand.integer(rng, 2, 6)
-    model = _random_mlp(rng, n_in, n_out)
-    reference = copy.deepcopy(model)
+    model = random_mlp(rng, n_in, n_out)
     x = rand.tensor(rng, (batch, n_in), torch.float64)
     y = rand.tensor(rng, (batch, n_out), torch.float64)
     loss_name, loss_fn = _random_loss(rng)
     lr = float(rand.tensor(rng, (), torch.float64, 0.05, 0.5))
     junk = _plant_junk(rng, model)
-    start = [p.detach().clone() for p in model.parameters()]
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    return {"model": model, "optimizer": optimizer, "x": x, "y": y, "loss_fn": loss_fn,
+            "loss_name": loss_name, "lr": lr, "junk": junk}
 
-    inputs = snapshot(x, y)
-    got_loss = answer(model, optimizer, x, y, loss_fn)
-    inputs_kept(inputs, [x, y], ["x", "y"])
 
-    loss = loss_fn(reference(x), y)
-    grads = torch.autograd.grad(loss, list(reference.parameters()))
-    moved = [(s - p.detach()) / lr for s, p in zip(start, model.parameters())]
+def _train_step_call(answer, inputs):
+    model, x, y = inputs["model"], inputs["x"], inputs["y"]
+    params, kept = list(model.parameters()), snapshot(x, y)
+    with watching_steps() as steps:
+        loss = answer(model, inputs["optimizer"], x, y, inputs["loss_fn"])
+    inputs_kept(kept, [x, y], ["x", "y"])
+    now = list(model.parameters())
+    return {"loss": loss, "params": [p.detach().clone() for p in now], "replaced": _replaced(params, now),
+            "steps": step_summary(steps, now),
+            "other_optimizer": any(step["object"] is not inputs["optimizer"] for step in steps)}
+
+
+def _train_step_judge(seen, expected, inputs):
+    steps, lr = seen["steps"], inputs["lr"]
+    if seen["replaced"] is not False:
+        raise _params_replaced("your step")
+    start = [p.detach() for p in inputs["model"].parameters()]
+    after = _listed(seen["params"], len(start), "the parameters")
+    moved = [(s - p) / lr for s, p in zip(start, after)]
     if all(not m.any() for m in moved):
-        raise Mistake("the parameters did not move: step() found no gradient to apply. Either step() "
-                      "was never called, or zero_grad() ran between backward() and step().")
-    for (name, _), g, m, j in zip(model.named_parameters(), grads, moved, junk):
+        if steps["count"] == 0:
+            raise Mistake("the parameters did not move: optimizer.step() was never called.", "no_step")
+        if all(steps["no_gradient"]):
+            raise Mistake("the parameters did not move: when step() ran, every .grad was None or zero, so "
+                          "zero_grad() ran between backward() and step(). The order is zero_grad(), "
+                          "forward, backward(), step().", "zero_grad_before_step")
+    if seen["other_optimizer"] is not False:
+        raise Mistake("step() ran on an optimizer your code built, not on the one it was given: use the "
+                      "optimizer passed in, which holds the caller's settings (lr, momentum) and state.",
+                      "other_optimizer")
+    if steps["count"] > 1:
+        raise Mistake(f"step() ran {steps['count']} times: one training step calls it once.", "step_count")
+    names = [name for name, _ in inputs["model"].named_parameters()]
+    for name, g, m, j in zip(names, expected["grads"], moved, inputs["junk"]):
         what = f"the step taken for `{name}` (divided by lr)"
         if close(m, j) and not close(m, g):
             raise Mistake(f"{what} equals what .grad held before your code ran: step() came before "
-                          "backward(). The order is zero_grad(), forward, backward(), step().")
+                          "backward(). The order is zero_grad(), forward, backward(), step().", "step_first")
         require(diagnose_gradient(g, m, what, stale=j))
-    value = _number(got_loss, f"the returned loss ({loss_name})")
-    if not _same_number(value, float(loss.detach())):
-        raise Mistake(f"the returned loss is {value:.6g}, expected {float(loss.detach()):.6g}: return the "
-                      "loss of this batch computed before the step, as loss.item().")
+    _judge_loss(seen["loss"], expected["loss"])
+
+
+def _judge_loss(got, want: float) -> None:
+    """The batch loss as a Python float: a tensor would keep the step's graph alive in the caller."""
+    if isinstance(got, torch.Tensor):
+        flags = flags_of(got)
+        if flags.requires_grad:
+            raise Mistake("the returned loss is a tensor that still carries its graph "
+                          f"(grad_fn={flags.grad_fn}): return a Python float (.item()), so the caller does "
+                          "not keep the whole step's graph alive.", "loss_not_float")
+        raise Mistake("the returned loss is a tensor, not a Python float: take its value with .item().",
+                      "loss_not_float")
+    if got is None:
+        raise Mistake("the returned loss is None: a missing `return`?", "none_returned")
+    if not isinstance(got, float):
+        raise Mistake(f"the returned loss should be a Python float, got {type(got).__name__}.", "loss_not_float")
+    if not _same_number(got, want):
+        raise Mistake(f"the returned loss is {got:.6g}, expected {want:.6g}: return the loss of this batch, "
+                      "computed before the step.", "wrong_loss")
 
 
 # Exercise 4 ---------------------------------------------------------------------------------------
 
-def _accumulated_grads(answer, rng):
+def _accumulated_grads_inputs(rng):
     n_in, n_out = rand.integer(rng, 1, 4), rand.integer(rng, 1, 3)
     k, rows = rand.integer(rng, 2, 5), rand.integer(rng, 2, 4)
-    model = _random_mlp(rng, n_in, n_out)
-    reference = copy.deepcopy(model)
+    model = random_mlp(rng, n_in, n_out)
     batches = [(rand.tensor(rng, (rows, n_in), torch.float64), rand.tensor(rng, (rows, n_out), torch.float64))
                for _ in range(k)]
     loss_name, loss_fn = _random_loss(rng)
     junk = _plant_junk(rng, model)
-    start = [p.detach().clone() for p in model.parameters()]
-    seen = []
-    hook = model.register_forward_hook(lambda module, args, out: seen.append(args[0].shape[0]))
-    inputs = snapshot(*[t for pair in batches for t in pair])
-    try:
-        answer(model, batches, loss_fn)
-    finally:
-        hook.remove()
-    inputs_kept(inputs, [t for pair in batches for t in pair], ["a batch tensor"] * (2 * k))
-    if any(not torch.equal(s, p.detach()) for s, p in zip(start, model.parameters())):
-        raise Mistake("the parameters changed: this function only accumulates .grad. Leave "
-                      "optimizer.step() to the caller.")
+    return {"model": model, "batches": batches, "loss_fn": loss_fn, "loss_name": loss_name, "junk": junk,
+            "k": k, "rows": rows}
 
-    x_all, y_all = torch.cat([b[0] for b in batches]), torch.cat([b[1] for b in batches])
-    params = list(reference.parameters())
-    full = torch.autograd.grad(loss_fn(reference(x_all), y_all), params)
-    last = torch.autograd.grad(loss_fn(reference(batches[-1][0]), batches[-1][1]), params)
-    for (name, p), g, g_last, j in zip(model.named_parameters(), full, last, junk):
+
+def _accumulated_grads_call(answer, inputs):
+    model, batches = inputs["model"], inputs["batches"]
+    params, tensors = list(model.parameters()), [t for pair in batches for t in pair]
+    start, kept = [p.detach().clone() for p in params], snapshot(*tensors)
+    rows = []
+
+    def seen(module, args, out):
+        if args and isinstance(args[0], torch.Tensor) and args[0].dim() >= 1:
+            rows.append(int(args[0].shape[0]))
+
+    handle = model.register_forward_hook(seen)
+    try:
+        with counting_backward_calls() as backward_passes:
+            answer(model, batches, inputs["loss_fn"])
+    finally:
+        handle.remove()
+    inputs_kept(kept, tensors, ["a batch tensor"] * len(tensors))
+    now = list(model.parameters())
+    return {"grads": _grads(now), "replaced": _replaced(params, now),
+            "moved": any(not torch.equal(s, p.detach()) for s, p in zip(start, now)),
+            "forward_rows": rows, "backward_passes": len(backward_passes)}
+
+
+def _accumulated_grads_judge(seen, expected, inputs):
+    k, rows, loss_name = inputs["k"], inputs["rows"], inputs["loss_name"]
+    if seen["replaced"] is not False:
+        raise _params_replaced("your code")
+    if seen["moved"] is not False:
+        raise Mistake("the parameters changed: this function only accumulates .grad. Leave "
+                      "optimizer.step() to the caller.", "stepped")
+    named = list(inputs["model"].named_parameters())
+    grads = _listed(seen["grads"], len(named), "the parameters")
+    passes = seen["backward_passes"]
+    if passes and all(_no_gradient(g) for g in grads):
+        raise Mistake(f"every .grad is {'None' if all(g is None for g in grads) else 'zero'} when your function "
+                      f"returns, although backward() ran {passes} time(s): .grad was reset after the last "
+                      "backward() (a zero_grad() at the end?). Leave the accumulated gradient in .grad for "
+                      "the caller's step().", "grad_reset_at_end")
+    for (name, p), got, g, g_last, j in zip(named, grads, expected["full"], expected["last"], inputs["junk"]):
         what = f"the accumulated .grad of `{name}`"
-        got = p.grad
         if isinstance(got, torch.Tensor) and got.shape == g.shape and not close(got, g):
             if close(got, k * g):
                 raise Mistake(f"{what} is {k} times the full-batch gradient ({k} micro-batches): each "
-                              f"micro-batch {loss_name} is already a mean over its rows, so the sum of "
-                              f"{k} of them is {k} times too big. Divide each micro-batch loss by {k}.")
+                              f"micro-batch {loss_name} is already a mean over its rows, so the sum of {k} of "
+                              f"them is {k} times too big. Scale each micro-batch's loss.", "not_divided")
             if close(got, g_last) or close(got, g_last / k):
-                raise Mistake(f"{what} is the gradient of the last micro-batch only: .grad was reset "
-                              "inside the loop. Zero it once, before the first micro-batch.")
+                raise Mistake(f"{what} is the gradient of the last micro-batch only: .grad was reset inside "
+                              "the loop. Reset it once, before the first micro-batch.", "reset_in_loop")
         require(diagnose_gradient(g, got, what, tensor=p, stale=j))
-    if seen != [rows] * k:
-        raise Mistake(f"the model ran on batches of {seen} rows; expected one forward pass per "
-                      f"micro-batch ({k} of {rows} rows each). Accumulate .grad over the micro-batches.")
+    if seen["forward_rows"] != [rows] * k:
+        raise Mistake(f"the model ran on batches of {seen['forward_rows']} rows; expected one forward pass per "
+                      f"micro-batch ({k} of {rows} rows each). Accumulate .grad over the micro-batches.",
+                      "not_micro_batched")
+    if passes and passes != k:  # 0: the gradient is right, so backward() ran by a path not counted
+        raise Mistake(f"backward() ran {passes} time(s) through the model, expected {k}: one per micro-batch. "
+                      "A single backward() of the summed losses needs every micro-batch's graph in memory at "
+                      "once, which is what accumulation avoids.", "backward_count")
 
 
 # Exercise 5 ---------------------------------------------------------------------------------------
 
-def _grad_norm(answer, rng):
-    model = _random_mlp(rng, rand.integer(rng, 1, 4), rand.integer(rng, 1, 3))
+def _grad_norm_inputs(rng):
+    model = random_mlp(rng, rand.integer(rng, 1, 4), rand.integer(rng, 1, 3))
     x = rand.tensor(rng, (rand.integer(rng, 2, 5), model[0].in_features), torch.float64)
     (model(x) ** 2).sum().backward()
-    params = list(model.named_parameters())
+    params = list(model.parameters())
     with torch.no_grad():  # a total norm of random size, between 2 and 20
         scale = float(rand.tensor(rng, (), torch.float64, 2.0, 20.0)) / float(
-            torch.linalg.vector_norm(torch.cat([p.grad.reshape(-1) for _, p in params])))
-        for _, p in params:
+            torch.linalg.vector_norm(torch.cat([p.grad.reshape(-1) for p in params])))
+        for p in params:
             p.grad *= scale
-    frozen = rand.integer(rng, 0, len(params) - 1)  # e.g. a frozen or unused parameter
-    params[frozen][1].grad = None
-    grads = [None if p.grad is None else p.grad.clone() for _, p in params]
+    params[rand.integer(rng, 0, len(params) - 1)].grad = None  # e.g. a frozen or unused parameter
+    return {"model": model}
 
+
+def _grad_norm_call(answer, inputs):
+    named = list(inputs["model"].named_parameters())
+    before = _grads(p for _, p in named)
     with forbidden(nn.utils, "clip_grad_norm_", "compute the norm yourself from each .grad; "
                    "clip_grad_norm_ is what you compare with afterwards (and it rescales .grad)."):
-        got = answer(model)
-    for (name, p), old in zip(params, grads):
-        if (p.grad is None) != (old is None) or (old is not None and not torch.equal(p.grad, old)):
-            raise Mistake(f"your code changed `{name}.grad`: reading the norm must leave the gradients "
-                          "as they were, so use out-of-place operations (p.grad ** 2, not p.grad.pow_(2)).")
-    present = [g for g in grads if g is not None]
-    expected = float(torch.linalg.vector_norm(torch.cat([g.reshape(-1) for g in present])))
-    value = _number(got, "the gradient norm")
-    if _same_number(value, expected):
+        got = answer(inputs["model"])
+    changed = [name for (name, p), old in zip(named, before)
+               if (p.grad is None) != (old is None) or (old is not None and not torch.equal(p.grad, old))]
+    return {"norm": got, "changed": changed}
+
+
+def _grad_norm_judge(seen, expected, inputs):
+    if seen["changed"] != []:
+        name = seen["changed"][0] if isinstance(seen["changed"], list) and seen["changed"] else "a parameter"
+        raise Mistake(f"your code changed `{name}.grad`: reading the norm must leave the gradients as they "
+                      "were, so use out-of-place operations (p.grad ** 2, not p.grad.pow_(2)).", "grad_changed")
+    value, want = _number(seen["norm"], "the gradient norm"), expected["norm"]
+    if _same_number(value, want):
         return
-    if _same_number(value, sum(float(torch.linalg.vector_norm(g)) for g in present)):
-        raise Mistake("your value is the sum of the per-parameter norms. The global norm treats all "
-                      "gradients as one long vector: the square root of the sum of every norm squared.")
-    if _same_number(value, expected**2):
-        raise Mistake("your value is the squared norm: take the square root.")
-    raise Mistake(f"your gradient norm is {value:.6g}, PyTorch's is {expected:.6g}: include every "
-                  "parameter whose .grad is not None, as one long vector.")
+    if _same_number(value, expected["sum_of_norms"]):
+        raise Mistake("your value is the sum of the per-parameter norms. The global norm treats all gradients "
+                      "as one long vector: the square root of the sum of every norm squared.", "sum_of_norms")
+    if _same_number(value, want**2):
+        raise Mistake("your value is the squared norm: take the square root.", "squared_norm")
+    raise Mistake(f"your gradient norm is {value:.6g}, PyTorch's is {want:.6g}: include every parameter whose "
+                  ".grad is not None, as one long vector.", "wrong_value")
 
 
 # Exercise 6 ---------------------------------------------------------------------------------------
 
-def _functional_run(x, y, steps: int, lr: float, accumulate: bool = False) -> list[tuple]:
-    """Full-batch SGD on MSE from zeros, with plain tensors: (weight, bias) after each step."""
-    w = torch.zeros(y.shape[1], x.shape[1], dtype=x.dtype)
-    b = torch.zeros(y.shape[1], dtype=x.dtype)
-    total = [torch.zeros_like(w), torch.zeros_like(b)]
-    history = [(w, b)]
-    for _ in range(steps):
-        w, b = w.requires_grad_(True), b.requires_grad_(True)
-        gw, gb = torch.autograd.grad(nn.functional.mse_loss(nn.functional.linear(x, w, b), y), (w, b))
-        if accumulate:  # what .grad holds when nobody resets it
-            total = [total[0] + gw, total[1] + gb]
-            gw, gb = total
-        w, b = w.detach().add(gw, alpha=-lr), b.detach().add(gb, alpha=-lr)
-        history.append((w, b))
-    return history
-
-
-def _fit_close(got: torch.Tensor, expected: torch.Tensor) -> bool:
-    """Looser than float32 rounding: the same sums in a different order drift over many steps."""
-    return bool(torch.isfinite(got).all()) and torch.allclose(got.double(), expected.double(),
-                                                              rtol=1e-4, atol=1e-5)
-
-
-def _fit_linear(answer, rng):
+def _fit_linear_inputs(rng):
     n, d_in, d_out = rand.integer(rng, 8, 24), rand.integer(rng, 1, 4), rand.integer(rng, 1, 3)
     x = rand.tensor(rng, (n, d_in))
     true_w, true_b = rand.tensor(rng, (d_out, d_in)), rand.tensor(rng, (d_out,))
     y = x @ true_w.T + true_b + 0.1 * rand.tensor(rng, (n, d_out), low=-1.0, high=1.0)
     # few, small steps: the weights are still far from the least-squares fit, so where the run
     # started and how many steps it took both show in the result
-    steps = rand.integer(rng, 5, 20)
-    lr = float(rand.tensor(rng, (), torch.float64, 0.02, 0.1))
+    return {"x": x, "y": y, "steps": rand.integer(rng, 5, 20),
+            "lr": float(rand.tensor(rng, (), torch.float64, 0.02, 0.1))}
 
-    inputs = snapshot(x, y)
-    model = answer(x, y, steps, lr)
-    inputs_kept(inputs, [x, y], ["x", "y"])
-    if model is None or not isinstance(getattr(model, "weight", None), torch.Tensor) or \
-            not isinstance(getattr(model, "bias", None), torch.Tensor):
-        raise Mistake("return the trained nn.Linear (an object with .weight and .bias), "
-                      f"got {'None: a missing `return`?' if model is None else type(model).__name__}.")
-    runs = _functional_run(x, y, steps + 1, lr)
-    w, b = runs[steps]
-    require(diagnose_tensor(w, model.weight.detach(), "the weight"))
-    require(diagnose_tensor(b, model.bias.detach(), "the bias"))
-    got_w, got_b = model.weight.detach(), model.bias.detach()
-    if _fit_close(got_w, w) and _fit_close(got_b, b):
+
+def _fit_linear_call(answer, inputs):
+    x, y = inputs["x"], inputs["y"]
+    kept = snapshot(x, y)
+    with watching_steps() as steps, watching_linear_rows() as rows:
+        model = answer(x, y, inputs["steps"], inputs["lr"])
+    inputs_kept(kept, [x, y], ["x", "y"])
+    params = list(model.parameters()) if isinstance(model, nn.Module) else []
+    return {"is_linear": isinstance(model, nn.Linear), "returned": type(model).__name__,
+            "weight": getattr(model, "weight", None) if isinstance(model, nn.Module) else None,
+            "bias": getattr(model, "bias", None) if isinstance(model, nn.Module) else None,
+            "steps": step_summary(steps, params), "rows": rows}
+
+
+def fit_close(got: torch.Tensor, expected: torch.Tensor) -> bool:
+    """Looser than float32 rounding: the same sums in a different order drift over many steps."""
+    return isinstance(got, torch.Tensor) and got.shape == expected.shape and bool(torch.isfinite(got).all()) \
+        and torch.allclose(got.double(), expected.double(), rtol=1e-4, atol=1e-5)
+
+
+def _fit_linear_judge(seen, expected, inputs):
+    n, wanted_steps, lr = inputs["x"].shape[0], inputs["steps"], inputs["lr"]
+    if seen["is_linear"] is not True:
+        raise Mistake(f"return the trained nn.Linear, got {seen['returned']}"
+                      f"{': a missing `return`?' if seen['returned'] == 'NoneType' else ''}.", "not_a_model")
+    got_w, got_b, steps = seen["weight"], seen["bias"], seen["steps"]
+    require(diagnose_tensor(expected["weight"], got_w, "the weight"))
+    require(diagnose_tensor(expected["bias"], got_b, "the bias"))
+    if steps["count"] == 0:
+        raise Mistake("no optimizer.step() ran: train with torch.optim.SGD(model.parameters(), lr=lr) and "
+                      "call its step() once per training step.", "no_step")
+    if steps["on_model"] is not True:
+        raise _params_replaced("the optimizer was built")
+    if steps["optimizers"] != ["SGD"]:
+        raise Mistake(f"your training used {', '.join(map(str, steps['optimizers']))}: the exercise asks "
+                      "for torch.optim.SGD, so that every correct answer gives the same numbers.", "wrong_optimizer")
+    if not all(isinstance(v, float) and _same_number(v, lr) for v in steps["lrs"]):
+        raise Mistake(f"your optimizer's learning rate is {steps['lrs']}, not the lr given ({lr:.6g}).", "wrong_lr")
+    first = steps["first_values"]
+    if not isinstance(first, list) or any(not isinstance(v, torch.Tensor) or v.any() for v in first):
+        raise Mistake("the weights did not start from zeros, so your run differs from the check's reference "
+                      "run, which starts there: set weight and bias to zeros before the first step.",
+                      "not_zero_start")
+    if any(r != n for r in seen["rows"]):
+        raise Mistake(f"the model ran on batches of {sorted(set(seen['rows']))} rows: each step should use the "
+                      f"whole of x ({n} rows), one forward pass per step.", "not_full_batch")
+    if all(steps["no_gradient"]):
+        raise Mistake("the weights never left their zero start: every time step() ran, .grad was None or "
+                      "zero. zero_grad() between backward() and step() throws the gradient away.",
+                      "zero_grad_before_step")
+    if steps["count"] != wanted_steps:
+        raise Mistake(f"your model took {steps['count']} steps, expected {wanted_steps}: call step() exactly "
+                      "`steps` times.", "step_count")
+    if fit_close(got_w, expected["weight"]) and fit_close(got_b, expected["bias"]):
         return
-    if not got_w.any() and not got_b.any():
-        raise Mistake("the weights never left their zero start: no step applied a gradient. Was "
-                      "zero_grad() called between backward() and step()?")
-    stale_w, stale_b = _functional_run(x, y, steps, lr, accumulate=True)[steps]
+    stale_w, stale_b = expected["never_zeroed"]
     blew_up = not torch.isfinite(got_w).all() and not torch.isfinite(stale_w).all()
-    if blew_up or (_fit_close(got_w, stale_w) and _fit_close(got_b, stale_b)):
-        raise Mistake("your weights match a run where .grad is never zeroed: each step then applies "
-                      "the sum of all gradients so far. Call optimizer.zero_grad() every step.")
-    for other in (steps - 1, steps + 1):
-        if _fit_close(got_w, runs[other][0]) and _fit_close(got_b, runs[other][1]):
-            raise Mistake(f"your model took {other} steps, expected {steps}: call step() exactly "
-                          "`steps` times.")
-    error, index = largest_difference(got_w.double(), w.double())
-    raise Mistake(f"the weight differs from the check's reference run by up to {error:.3g} (at index "
-                  f"{index}). The reference starts from zeros and takes `steps` full-batch SGD steps "
-                  "on nn.MSELoss() with the given lr.")
+    if blew_up or (fit_close(got_w, stale_w) and fit_close(got_b, stale_b)):
+        raise Mistake("your weights match a run where .grad is never zeroed: each step then applies the sum "
+                      "of all gradients so far. Reset the gradients every step.", "never_zeroed")
+    error, index = largest_difference(got_w.double(), expected["weight"].double())
+    raise Mistake(f"the weight differs from the check's reference run by up to {error:.3g} (at index {index}). "
+                  "The reference starts from zeros and takes `steps` full-batch SGD steps on nn.MSELoss() "
+                  "with the given lr.", "wrong_value")
 
 
-grad_history = Exercise("grad_history", _grad_history, [
-    "Make a leaf copy of x; then, k times: compute f(copy), call backward(), save what .grad holds.",
-    "backward() adds into the same x.grad tensor, so save x.grad.clone() each time; "
-    "return torch.stack(saved).",
+# Exercise 7 ---------------------------------------------------------------------------------------
+
+def _clip_with_hook_inputs(rng):
+    n_in, n_out, rows = rand.integer(rng, 1, 4), rand.integer(rng, 1, 3), rand.integer(rng, 2, 5)
+    model = random_mlp(rng, n_in, n_out)
+    first, last = [(rand.tensor(rng, (rows, n_in), torch.float64), rand.tensor(rng, (rows, n_out), torch.float64))
+                   for _ in range(2)]
+    batches = [first, first, last]  # the same batch twice: each pass clipped, then added, shows
+    # a threshold below the largest gradient entry of either sign, so that both sides get clipped
+    probe = copy.deepcopy(model)
+    grads = torch.cat([g.reshape(-1) for g in torch.autograd.grad(nn.functional.mse_loss(probe(first[0]), first[1]),
+                                                                   list(probe.parameters()))])
+    largest = min(float(grads.max()), float(-grads.min()))
+    largest = largest if largest > 0 else float(grads.abs().max())  # all of one sign: clip that side
+    max_value = largest * float(rand.tensor(rng, (), torch.float64, 0.2, 0.6))
+    largest_weight = max(float(p.detach().abs().max()) for p in model.parameters())
+    # the third pass, after the hooks are removed, has a loss scaled up so far that any hook left
+    # in place would visibly clip
+    return {"model": model, "batches": batches, "max_value": min(max_value, 0.9 * largest_weight),
+            "scales": [1.0, 1.0, 1000.0]}
+
+
+def _clip_with_hook_call(answer, inputs):
+    model, batches = inputs["model"], inputs["batches"]
+    params = list(model.parameters())
+    start = [p.detach().clone() for p in params]
+    handles = answer(model, inputs["max_value"])
+    moved = any(not torch.equal(s, p.detach()) for s, p in zip(start, params))
+    seen = []
+    for i, ((x, y), scale) in enumerate(zip(batches, inputs["scales"])):
+        if i == 2:  # the caller removes the hooks, and starts from an empty .grad
+            removable = isinstance(handles, (list, tuple)) and len(handles) > 0 and \
+                all(callable(getattr(h, "remove", None)) for h in handles)
+            if removable:
+                for h in handles:
+                    h.remove()
+            for p in params:
+                p.grad = None
+        (scale * nn.functional.mse_loss(model(x), y)).backward()
+        seen.append(_grads(params))
+    return {"first": seen[0], "second": seen[1], "after_remove": seen[2], "moved": moved,
+            "handles": type(handles).__name__, "removable": removable,
+            "replaced": _replaced(params, list(model.parameters()))}
+
+
+def _clip_with_hook_judge(seen, expected, inputs):
+    if seen["replaced"] is not False or seen["moved"] is not False:
+        raise Mistake("your code changed the model's parameters: it should only register hooks that change "
+                      "gradients.", "params_changed")
+    names = [name for name, _ in inputs["model"].named_parameters()]
+    count, m = len(names), inputs["max_value"]
+    first, second = _listed(seen["first"], count, "parameters"), _listed(seen["second"], count, "parameters")
+    wanted = [(name, got, want) for name, got, want in zip(names, first, expected["first"])]
+    for name, got, want in wanted:
+        require(diagnose_tensor(want, got, f"`{name}.grad` after one backward()"))
+    if not all(close(got, want) for _, got, want in wanted):
+        if all(close(got, raw) for got, raw in zip(first, expected["unclipped"])):
+            raise Mistake("after one backward(), .grad holds the unclipped gradient: the clamp never reached "
+                          ".grad. A hook registered with register_hook changes the gradient only by returning "
+                          "the new one.", "not_clipped")
+        if all(close(got, upper) for got, upper in zip(first, expected["upper_only"])):
+            raise Mistake("after one backward(), .grad is clipped above max_value but not below -max_value: "
+                          "clamp both sides.", "one_sided")
+    for name, got, want in wanted:
+        require(diagnose_gradient(want, got, f"`{name}.grad` after one backward()"))
+    for name, got, want, total in zip(names, second, expected["second"], expected["clip_total"]):
+        what = f"`{name}.grad` after a second backward() without a reset"
+        require(diagnose_tensor(want, got, what))
+        if not close(got, want) and close(got, total):
+            raise Mistake(f"{what} is the clipped total: your clamp saw the accumulated .grad. Clip each "
+                          "backward pass's gradient as it arrives, before it is added into .grad (a hook on the "
+                          "parameter tensor itself), so two passes can add up to more than max_value.",
+                          "clipped_total")
+        require(diagnose_gradient(want, got, what))
+    if seen["removable"] is not True:
+        raise Mistake(f"your function returned a {seen['handles']}: return the list of handles register_hook "
+                      "gave you, so the caller can remove the hooks.", "no_handles")
+    after = _listed(seen["after_remove"], count, "parameters")
+    for name, got, want in zip(names, after, expected["after_remove"]):
+        what = f"`{name}.grad` after the caller removed your hooks"
+        require(diagnose_tensor(want, got, what))
+        if not close(got, want):
+            raise Mistake(f"{what} is still clipped: the handles you returned are not the ones of the hooks "
+                          f"that clip (max_value={m:.3g}). Return every handle register_hook gave you.",
+                          "hooks_left")
+
+
+# The exercises ------------------------------------------------------------------------------------
+
+grad_history = Exercise(_grad_history_inputs, _grad_history_call, _grad_history_judge, [
+    "Work on a leaf copy of x that requires grad, so the caller's x stays as it was.",
+    "Loop k times: a new forward pass through f, then backward(). Do not reset anything in between.",
+    "x.grad is one tensor that every backward() updates in place: what you save each time must be a "
+    "copy of it, not the tensor itself. Stack the saved copies at the end.",
 ])
-reset_grads = Exercise("reset_grads", _reset_grads, [
-    "Two ways to reset: replace .grad with None, or fill the existing tensor with zeros in place. "
-    "Skip parameters whose .grad is already None.",
-    "for p in params: if p.grad is not None: either p.grad = None, or p.grad.zero_().",
+reset_grads = Exercise(_reset_grads_inputs, _reset_grads_call, _reset_grads_judge, [
+    "A parameter whose .grad is already None has nothing to reset: skip it.",
+    "There are two ways to reset: drop the tensor (assign None to the attribute), or fill the "
+    "existing tensor with zeros without making a new one.",
+    "The in-place method names end in an underscore; zeros_like() or a new torch.zeros() would "
+    "give a new tensor object, which the check refuses for set_to_none=False.",
 ])
-train_step = Exercise("train_step", _train_step, [
-    "Four calls in a fixed order; the one that resets .grad must not sit between the two that "
-    "compute and use the gradient.",
-    "optimizer.zero_grad(); loss = loss_fn(model(x), y); loss.backward(); optimizer.step(); "
-    "return loss.item().",
+train_step = Exercise(_train_step_inputs, _train_step_call, _train_step_judge, [
+    "A training step is four calls: reset the gradients, the forward pass and the loss, backward(), "
+    "the optimizer's step.",
+    "backward() writes the gradient and step() reads it: the reset may go anywhere except between "
+    "those two. The check leaves old values in .grad, so reset before backward().",
+    "The loss is a tensor with a graph; the exercise wants its value as a plain Python number, "
+    "taken from that tensor (the graph must not travel back to the caller).",
 ])
-accumulated_grads = Exercise("accumulated_grads", _accumulated_grads, [
-    "Reset .grad once, then let backward() add up one micro-batch at a time. A mean over all rows "
-    "is the mean of the micro-batch means.",
-    "model.zero_grad(); k = len(batches); for x, y in batches: (loss_fn(model(x), y) / k).backward().",
+accumulated_grads = Exercise(_accumulated_grads_inputs, _accumulated_grads_call, _accumulated_grads_judge, [
+    "Reset the gradients once, before the loop, then let backward() add up one micro-batch at a time.",
+    "One forward and one backward() per micro-batch, and no step(): the caller steps with what you "
+    "leave in .grad, so nothing may reset it after the loop.",
+    "The full-batch loss is a mean over all rows, which is the mean of the k micro-batch means: scale "
+    "each micro-batch's loss so that the k gradients add up to that mean.",
 ])
-grad_norm = Exercise("grad_norm", _grad_norm, [
-    "The global norm is the length of all gradients laid end to end: the square root of the sum "
-    "of every squared entry. Skip parameters whose .grad is None.",
-    "norms = [torch.linalg.vector_norm(p.grad) for p in model.parameters() if p.grad is not None]; "
-    "return torch.linalg.vector_norm(torch.stack(norms)).",
+grad_norm = Exercise(_grad_norm_inputs, _grad_norm_call, _grad_norm_judge, [
+    "The global norm is the length of all gradients laid end to end: the square root of the sum of "
+    "every squared entry.",
+    "Skip parameters whose .grad is None, and only read .grad: no in-place operation on it.",
+    "Per-parameter norms combine like the entries of one vector: the square root of the sum of "
+    "their squares, not their sum (torch.linalg.vector_norm works on either).",
 ])
-fit_linear = Exercise("fit_linear", _fit_linear, [
-    "Build nn.Linear(x.shape[1], y.shape[1]), set its weight and bias to zeros under no_grad(), and "
-    "make a torch.optim.SGD with lr. Then repeat `steps` times the four calls of train_step.",
-    "loss_fn = nn.MSELoss(); for _ in range(steps): optimizer.zero_grad(); "
-    "loss_fn(model(x), y).backward(); optimizer.step(). Finally return model.",
+fit_linear = Exercise(_fit_linear_inputs, _fit_linear_call, _fit_linear_judge, [
+    "Build the layer from the shapes of x and y, set its parameters to zeros without autograd "
+    "recording it, and build the optimizer after that, from model.parameters().",
+    "Each of the `steps` iterations is the training step of exercise 3, on all of x and y.",
+    "If the weights do not move or grow too fast, look at where the gradients are reset: once per "
+    "step, never between backward() and step().",
 ])
+clip_with_hook = Exercise(_clip_with_hook_inputs, _clip_with_hook_call, _clip_with_hook_judge, [
+    "A tensor hook is a function of the incoming gradient; what it returns replaces that gradient "
+    "before it is added into .grad.",
+    "Register one hook per parameter of the model, and keep what each registration returns: that "
+    "handle is what removes the hook later.",
+    "Inside the hook, limit every entry of the gradient to [-max_value, max_value] with an "
+    "out-of-place tensor operation, and return the result.",
+])
+
+EXERCISES = name_exercises(globals())
+progress = lesson_progress(EXERCISES)  # the lesson's last cell: check.progress(globals())

@@ -7,10 +7,11 @@
 # **You will learn** why `.grad` starts as `None` and then accumulates, the two ways to reset it
 # (`zero_()` and `None`), what `optimizer.zero_grad()` does by default, where it may go in a
 # training loop and the one place it must not, how to accumulate gradients over micro-batches,
-# and how to read the size of all gradients at once. You finish by writing a complete training
-# loop.
+# and how to read the size of all gradients at once. You then write a complete training loop, and
+# finish with hooks: functions that see, or change, a gradient while `backward()` runs.
 #
-# **Time:** about 50 minutes. **Exercises:** six autograded, one written answer.
+# **Time:** about 90 minutes: 35 to read and run the examples, 50 for the seven exercises, 5 for
+# the written answer. **Exercises:** seven autograded, one written answer.
 #
 # **How the exercises work.** Each exercise is a function for you to complete. Run the cell
 # below it to check your answer: it says *correct*, *not attempted*, or what is wrong in autograd
@@ -27,6 +28,7 @@ from torch import nn
 from course.visuals.draw_graph import draw_graph
 from course.exercises import zero_grad as check
 from course.visuals.grad_history_plot import plot_grad_history
+from course.visuals.gradient_plot import plot_gradient
 from course.visuals.pitfall import shows_error
 from course.visuals.quick_check import quick_check
 
@@ -62,6 +64,15 @@ x = torch.tensor(1.5, requires_grad=True)
 for call in range(1, 4):
     (x**2).backward()
     print(f"after backward #{call}: x.grad = {x.grad.item()}")
+
+# %% [markdown]
+# Only the first of these numbers is a derivative. `plot_gradient` draws $y = x^2$ with its tangent
+# at $x = 1.5$, above the derivative $2x$ that autograd computes: the tangent's slope, and the
+# height of the lower curve at $1.5$, is $3$, what one `backward()` puts in `.grad`. After three
+# calls `.grad` holds $9$: not the slope at $1.5$, but three of those slopes added up.
+
+# %%
+plot_gradient(lambda t: t**2, -0.5, 3.0, at=1.5)
 
 # %% [markdown]
 # A leaf used twice does not rely on this adding. In $y = 3x + x^2$, the leaf `x` feeds two
@@ -184,7 +195,7 @@ with shows_error(TypeError):
 #
 # Complete `reset_grads(params, set_to_none)`: for every tensor in `params`, reset its `.grad` to
 # `None` when `set_to_none` is true, or zero the existing gradient **in place** when it is false.
-# Some parameters may have no gradient yet (`.grad is None`): leave those alone. Return nothing.
+# Some parameters may have no gradient yet (`.grad is None`): leave those alone.
 
 # %% solution reset_grads
 def reset_grads(params, set_to_none):
@@ -316,9 +327,9 @@ quick_check(
 # ### Exercise 3: one training step
 #
 # Complete `train_step(model, optimizer, x, y, loss_fn)`: one step of training on the batch
-# `(x, y)`, and return the loss of that batch (computed before the step) as a Python float. The
-# check fills `.grad` with leftovers, as a previous step would leave them: reset the leftover
-# gradients first.
+# `(x, y)` with the `optimizer` you are given, and return the loss of that batch (computed
+# before the step) as a Python float. The check fills `.grad` with leftovers, as a previous step
+# would leave them: reset the leftover gradients first.
 
 # %% solution train_step
 def train_step(model, optimizer, x, y, loss_fn):
@@ -473,6 +484,112 @@ def fit_linear(x, y, steps, lr):
 # %% check fit_linear points=2
 
 # %% [markdown]
+# ## 9. Hooks: seeing a gradient before it lands in `.grad`
+#
+# `backward()` does not have to be a black box. `t.register_hook(fn)` asks autograd to call
+# `fn(grad)` with the gradient of `t` as it flows past, during `backward()`. Here the hook only
+# prints what arrives at the intermediate `h`:
+
+# %%
+x = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)
+h = x * 2
+h.register_hook(lambda grad: print("gradient arriving at h:", grad))
+y = (h**2).sum()
+y.backward()
+print("x.grad:", x.grad)
+
+# %% [markdown]
+# A hook may also *return* a tensor: it then replaces the gradient, and everything downstream
+# (here: `.grad` of the leaf) sees the new one. Registering returns a *handle*; `handle.remove()`
+# takes the hook away again. With $y = \sum x^3$ the gradient is $3x^2 = [3, 12, 27]$; a hook that
+# clamps it to $[-5, 5]$ changes what lands in `.grad`:
+
+# %%
+x = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)
+handle = x.register_hook(lambda grad: grad.clamp(-5, 5))
+(x**3).sum().backward()
+print("with the hook:      ", x.grad)
+handle.remove()
+x.grad = None
+(x**3).sum().backward()
+print("after handle.remove:", x.grad)
+
+# %% [markdown]
+# A hook on a leaf runs *before* `AccumulateGrad`: it sees one pass's gradient, not what `.grad`
+# already holds. Two passes are each clipped, then added, so `.grad` can exceed the clip value:
+
+# %%
+x = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)
+x.register_hook(lambda grad: grad.clamp(-5, 5))
+for call in range(1, 3):
+    (x**3).sum().backward()
+    print(f"after backward #{call}: x.grad = {x.grad}")
+
+# %% [markdown]
+# To run code *after* `.grad` has been updated, PyTorch has
+# `p.register_post_accumulate_grad_hook(fn)`. Its `fn` receives the tensor itself, not a
+# gradient, and returns nothing; it reads (or changes) `p.grad`. It sees the running total:
+
+# %%
+w = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)
+w.register_post_accumulate_grad_hook(lambda p: print("w.grad is now", p.grad))
+for call in range(2):
+    (w**3).sum().backward()
+
+# %% [markdown]
+# That is how large models update each parameter *during* `backward()`: the hook takes the step
+# as soon as the gradient is complete and frees it, so all the gradients never sit in memory at
+# once. A sketch with plain SGD:
+
+# %%
+w = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)
+
+
+def step_now(p, lr=0.1):
+    with torch.no_grad():
+        p -= lr * p.grad
+    p.grad = None                     # this gradient is used up: free it now
+
+
+w.register_post_accumulate_grad_hook(step_now)
+(w**3).sum().backward()               # 3 w**2 = [3, 12, 27]
+print("w after backward alone:", w.detach(), "| w.grad:", w.grad)
+
+# %%
+quick_check(
+    "x = torch.tensor(1.0, requires_grad=True); x.register_hook(lambda g: g.clamp(-1, 1)). "
+    "You run (3 * x).backward() twice, with a new forward pass each time. What is x.grad?",
+    ["1", "2", "3", "6"],
+    1,
+    "The hook clips each pass's gradient (3) to 1 before AccumulateGrad adds it: 1 + 1 = 2.",
+)
+
+# %% [markdown]
+# ### Exercise 7: clip gradients with hooks
+#
+# `clip_grad_norm_` (section 7) rescales gradients after `backward()`. Clip them while they flow
+# instead. Complete `clip_with_hook(model, max_value)`:
+#
+# - register on every parameter of `model` a hook with `register_hook` that limits each entry of
+#   the arriving gradient to `[-max_value, max_value]`, so that each backward pass's gradient is
+#   clipped before it is added into `.grad`;
+# - leave the parameters' values as they are;
+# - return the list of handles that the registrations gave you.
+#
+# The check then runs two backward passes without a reset (so `.grad` may add up past
+# `max_value`), removes your hooks with your handles, and checks that a third pass is not
+# clipped.
+
+# %% solution clip_with_hook
+def clip_with_hook(model, max_value):
+    """Hooks clamping every parameter's incoming gradient; returns their handles."""
+    ### BEGIN SOLUTION
+    return [p.register_hook(lambda grad: grad.clamp(-max_value, max_value)) for p in model.parameters()]
+    ### END SOLUTION
+
+# %% check clip_with_hook points=2
+
+# %% [markdown]
 # ## Written answer
 #
 # **Why does `backward()` add into `.grad` instead of overwriting it?** Give two uses of adding
@@ -501,6 +618,19 @@ def fit_linear(x, y, steps, lr):
 #   applies the sum of all past gradients.
 # - To accumulate over $k$ micro-batches, divide each loss by $k$ and step once every $k$.
 # - The global gradient norm reads every `.grad` that is not `None`, as one long vector.
+# - `t.register_hook(fn)` sees (and may replace, by returning it) each gradient as it flows, before
+#   it is added into `.grad`; `register_post_accumulate_grad_hook` runs after. Both return a
+#   handle whose `remove()` takes the hook away.
 #
 # That is the whole course: you can now read a training loop and say what autograd records
 # (lesson 1), computes (lesson 2), skips (lesson 3) and keeps (lesson 4).
+
+# %% [markdown]
+# ## Where am I
+#
+# Run this cell at any time: it runs each exercise's check quietly on your own functions and
+# lists which pass, which fail (with the first sentence of why) and which you have not
+# attempted yet.
+
+# %%
+check.progress(globals())
