@@ -34,6 +34,17 @@ c.GenerateFeedback.preprocessors = [
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
 
+# Before grading, nbgrader's own sanitising steps, with a pasted copy of a graded cell treated as an
+# ordinary cell (not a reason to refuse the notebook), and deleted graded cells put back.
+c.Autograde.sanitize_preprocessors = [
+    "nbgrader.preprocessors.ClearOutput",
+    "autograder.grading.sanitize.ForgetDuplicateIds",
+    "nbgrader.preprocessors.OverwriteKernelspec",
+    "nbgrader.preprocessors.OverwriteCells",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
+c.OverwriteCells.add_missing_cells = True
+
 # autograde's default pipeline, with nbgrader's Execute replaced by TrustedExecute (which also
 # survives a kernel that dies: only the cell that killed it loses points).
 c.Autograde.autograde_preprocessors = [

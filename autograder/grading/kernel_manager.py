@@ -34,7 +34,7 @@ def repository_root() -> str:
 
 def hidden_paths(extra=()) -> list[str]:
     """What a submission must not read: the course, the grader, other students, home folders."""
-    hidden = [repository_root(), "/tmp", "/root", "/home", "/var/tmp", "/run/user", *extra]
+    hidden = [repository_root(), "/tmp", "/root", "/home", "/var/tmp", "/run/user", "/dev/shm", "/run/lock", *extra]
     return [path for path in hidden if os.path.exists(path)]
 
 

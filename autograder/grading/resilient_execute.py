@@ -6,7 +6,7 @@ kernel is restarted, the code cells above are re-run silently so their definitio
 execution goes on. If the kernel dies while re-running them, or too often, the cells left are marked
 as not run (so their tests score 0) and the notebook still completes, so every other grade is stored.
 """
-from nbclient.exceptions import DeadKernelError
+from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbclient.util import ensure_async, run_sync
 from nbformat.notebooknode import NotebookNode
 from nbgrader.preprocessors import Execute
@@ -32,6 +32,11 @@ class ResilientExecute(Execute):
         help="Error value given to the cell whose execution killed the kernel.",
     ).tag(config=True)
 
+    stuck_message = Unicode(
+        "this cell ran past the time limit and ignored the interrupt, so its kernel was restarted",
+        help="Error value given to a cell that hung through its timeout and the interrupt.",
+    ).tag(config=True)
+
     died_ename = "KernelDied"
     not_run_ename = "NotRun"
 
@@ -55,6 +60,11 @@ class ResilientExecute(Execute):
             self._deaths += 1
             # the outputs it printed before dying stay: they help the student find where it died
             cell.outputs.append(error_output(self.died_ename, self.died_message + self._recover(index)))
+            return cell, self.resources
+        except CellTimeoutError:  # past its time limit, and deaf to the interrupt: the kernel is stuck
+            self._deaths += 1
+            cell.outputs.append(error_output(self.error_on_timeout.get("ename", "CellTimeoutError"),
+                                             self.stuck_message + self._recover(index)))
             return cell, self.resources
 
     def _recover(self, index: int) -> str:

@@ -25,6 +25,7 @@ import sys
 from . import warm_kernels  # imported before the repository is hidden; stdlib-only at import
 
 STAGE = "/mnt"  # an existing folder, covered by a private tmpfs only inside the namespace
+SCRATCH_FOLDERS = ("/tmp", "/dev/shm", "/var/tmp")
 
 
 def probe() -> str | None:
@@ -58,9 +59,10 @@ def _fence(hide: list[str], keep: list[str], tmp_size: str, shared_tmp: bool = F
         _mount("--rbind", path, staged)
     for path in dict.fromkeys(os.path.realpath(p) for p in hide):
         if os.path.isdir(path):
-            # a zygote's /tmp outlives its kernels: they get their own folder instead, never a shared one
-            mode = "1777" if path == "/tmp" and not shared_tmp else "755"
-            _mount("-t", "tmpfs", "-o", f"size={tmp_size if path == '/tmp' else '1m'},mode={mode}", "tmpfs", path)
+            scratch = path in SCRATCH_FOLDERS  # writable by anyone, size-capped, gone with the namespace
+            # a zygote's scratch folders outlive its kernels: they get their own folder instead
+            mode = "1777" if scratch and not shared_tmp else "755"
+            _mount("-t", "tmpfs", "-o", f"size={tmp_size if scratch else '1m'},mode={mode}", "tmpfs", path)
         elif os.path.exists(path):
             _mount("--bind", "/dev/null", path)
     for i, path in enumerate(kept):

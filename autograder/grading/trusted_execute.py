@@ -16,10 +16,11 @@ import html
 import json
 import os
 import shutil
+import tempfile
 import time
 
 import nbformat
-from nbclient.exceptions import DeadKernelError
+from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbclient.util import ensure_async, run_sync
 from nbformat.notebooknode import NotebookNode
 from traitlets import Bool, Integer
@@ -93,9 +94,9 @@ class TrustedExecute(ResilientExecute):
     async def async_start_new_kernel(self, **kwargs):
         cwd = kwargs.get("cwd") or self.resources.get("metadata", {}).get("path")
         factory = self.km.sandbox_options.get("factory")
-        if cwd and factory is not None:  # the zygote sees only its own folder: the kernel works in a copy
-            copy = factory.scratch("cwd-")
-            shutil.copytree(cwd, copy, dirs_exist_ok=True)
+        if cwd:  # the kernel works in a copy: nothing it writes, links or leaves reaches the course's folders
+            copy = factory.scratch("cwd-") if factory is not None else tempfile.mkdtemp(prefix="autograd-cwd-")
+            shutil.copytree(cwd, copy, dirs_exist_ok=True, symlinks=True)
             self.km.scratch_dirs.append(copy)
             cwd = kwargs["cwd"] = copy
         if cwd:
@@ -163,6 +164,12 @@ class TrustedExecute(ResilientExecute):
         except DeadKernelError:
             self._deaths += 1
             return Verdict(LIMIT, self.died_message + self._recover(index), "kernel_died")
+        except CellTimeoutError:
+            self._deaths += 1
+            return Verdict(TIMEOUT, f"`{exercise.name}` ran past the time limit of {self.timeout} s on the grader's "
+                           "inputs and ignored the interrupt" + self._recover(index), "timeout")
+        finally:  # displays the kernel opened during the request must not reach the graded cell
+            self.clear_display_id_mapping(index)
         if self._overflow:
             return Verdict(LIMIT, f"`{exercise.name}` printed more than {self.output_limit} bytes.", "output_limit")
         errors = [o for o in request.outputs if o.get("output_type") == "error"]

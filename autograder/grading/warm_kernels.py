@@ -25,7 +25,8 @@ import signal
 import socket
 import sys
 
-CLONE_NEWPID = 0x20000000
+CLONE_NEWPID, CLONE_NEWNS = 0x20000000, 0x00020000
+MS_NOSUID, MS_NODEV, MS_NOEXEC = 2, 4, 8
 PR_SET_PDEATHSIG = 1
 PRELOAD = ["numpy", "torch", "matplotlib", "matplotlib.pyplot", "IPython", "ipykernel.kernelapp", "ipywidgets",
            "course.kernel_side", "course.exercises.graph", "course.exercises.backward", "course.exercises.no_grad",
@@ -130,6 +131,14 @@ def _supervise(connection, request: dict, namespaces: bool) -> None:
             os._exit(0)
 
 
+def _own_proc() -> None:
+    """A /proc that shows only this kernel's PID namespace, not every process on the host."""
+    libc = _libc()
+    if libc.unshare(CLONE_NEWNS) != 0 or \
+            libc.mount(b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None) != 0:
+        raise OSError(ctypes.get_errno(), "could not give the kernel its own /proc")
+
+
 def _become_kernel(request: dict, namespaces: bool) -> None:
     _libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     cwd = request["cwd"]
@@ -151,6 +160,7 @@ def _become_kernel(request: dict, namespaces: bool) -> None:
         if value is not None and (value or which == resource.RLIMIT_CORE):
             resource.setrlimit(which, (value, value))
     if namespaces:
+        _own_proc()
         os.setgroups([])
         os.setgid(request["gid"])
         os.setuid(request["uid"])

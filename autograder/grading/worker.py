@@ -13,14 +13,10 @@ import time
 from dataclasses import dataclass, field
 
 import nbformat
-from nbgrader.preprocessors import (CheckCellMetadata, ClearOutput, DeduplicateIds, OverwriteCells,
-                                    OverwriteKernelspec)
 
 from ..course_dir import load_config
+from .sanitize import sanitize_steps
 from .trusted_execute import TrustedExecute
-
-# the same steps, in the same order, as nbgrader's Autograde.sanitize_preprocessors
-SANITIZE = [ClearOutput, DeduplicateIds, OverwriteKernelspec, OverwriteCells, CheckCellMetadata]
 
 
 @dataclass
@@ -51,7 +47,7 @@ def execute_submission(root: str, lesson: str, student: str) -> Executed:
             resources = {"unique_key": name, "metadata": {"path": scratch},
                          "nbgrader": {"student": student, "assignment": lesson, "notebook": name, "db_url": db_url}}
             notebook = nbformat.read(path, as_version=4)
-            for step in SANITIZE:
+            for step in sanitize_steps(config):  # the same steps, in the same order, as autograde
                 notebook, resources = step(config=config)(notebook, resources)
             notebook, resources = TrustedExecute(config=config)(notebook, resources)
             result.notebooks[name] = nbformat.writes(notebook)

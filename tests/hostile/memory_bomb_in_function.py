@@ -1,0 +1,11 @@
+from . import submission
+
+NAME = "memory_bomb_in_function"
+WHY = "two_losses allocates 64 MB blocks until memory runs out, when the grader calls it"
+KIND = "runaway"
+EXPECT = {"loses": ["two_losses"], "reason": "MemoryError", "cell": "test_two_losses"}
+
+
+def build(release, solutions):
+    return submission(release, solutions, two_losses=(
+        "def two_losses(x):\n    hog = []\n    while True:\n        hog.append(bytearray(64 * 2**20))"))

@@ -1,0 +1,227 @@
+"""Hostile submissions (tests/hostile/), graded together through the real nbgrader pipeline.
+
+One batch: the plain solution (the control), the blank release and every hostile case are
+autograded by ``prove_assignment`` in a scratch course, a few are graded again, and feedback is
+generated for all. Each case must then get exactly what its EXPECT says: the batch finishes,
+every other submission keeps its grade, a case earns only what it genuinely solved, the
+instructor sees why, no file or grade is lost, nothing it started outlives grading, and the
+feedback shows none of the grader's code.
+"""
+import glob
+import hashlib
+import html
+import os
+import re
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+
+import nbformat
+import pytest
+
+import course
+from autograder import pipeline
+from autograder.authoring.prove import BLANK, SOLUTION, prove_assignment
+from conftest import ROOT
+from hostile import ALL, LEAKED, MARKER, load_cases
+
+ASSIGNMENT = "02_backward"
+NOTEBOOK = f"{ASSIGNMENT}.ipynb"
+CASES = load_cases()
+# graded twice: the control, a cheat with partial points, a timeout, a dead kernel
+REGRADED = [SOLUTION, "hostile_rebinds_torch", "hostile_loop_in_function", "hostile_os_exit_in_cell"]
+# where a case's files must never appear (the grader's host, outside the submission's own folder)
+HOST_FOLDERS = ["/tmp", "/var/tmp", "/dev/shm", "/run/lock", ROOT, os.path.dirname(course.__file__), sys.prefix]
+# the grader's code, which feedback must never show
+GRADER_CODE = ["BEGIN HIDDEN", "HIDDEN TESTS", "kernel_side import respond; respond("]
+
+
+@dataclass
+class Batch:
+    root: str
+    failures: dict                 # student -> the grading failure line
+    totals: dict                   # student -> code score
+    max_score: float
+    scores: dict                   # student -> {grade_id: score}
+    regraded: dict                 # student -> {grade_id: score}, second grading
+    written: dict                  # student -> sha256 of the file handed in
+    feedback_problems: dict
+    processes: str                 # pgrep's listing of processes left with the marker
+    leftovers: list = field(default_factory=list)
+    seconds: float = 0.0
+
+    def autograded(self, student: str) -> str:
+        return os.path.join(self.root, "autograded", student, ASSIGNMENT, NOTEBOOK)
+
+    def submitted(self, student: str) -> str:
+        return os.path.join(self.root, "submitted", student, ASSIGNMENT, NOTEBOOK)
+
+    def feedback_dir(self, student: str) -> str:
+        return os.path.join(self.root, "feedback", student, ASSIGNMENT)
+
+
+def _sha(text) -> str:
+    return hashlib.sha256(text.encode() if isinstance(text, str) else text).hexdigest()
+
+
+def _file_text(built) -> str:
+    """What prove_assignment writes for a built submission."""
+    if isinstance(built, str):
+        return built
+    text = nbformat.writes(built)
+    return text if text.endswith("\n") else text + "\n"
+
+
+def _leftovers(course_root: str) -> list[str]:
+    found = [p for folder in HOST_FOLDERS for p in glob.glob(os.path.join(folder, f"*{MARKER}*"))]
+    found += [p for p in glob.glob(os.path.join(course_root, "**", f"*{MARKER}*"), recursive=True)]
+    return sorted(set(found))
+
+
+def _processes() -> str:
+    listed = subprocess.run(["pgrep", "-af", MARKER], capture_output=True, text=True)
+    return listed.stdout.strip()
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory):
+    started = time.monotonic()
+    written = {}
+
+    def hostile(release, solutions):
+        built = {case.student: case.build(release, solutions) for case in CASES}
+        written.update({student: _sha(_file_text(b)) for student, b in built.items()})
+        return built
+
+    empty_corpus = str(tmp_path_factory.mktemp("no-wrong-answers"))  # this batch is about hostile cases only
+    proof = prove_assignment(ROOT, str(tmp_path_factory.mktemp("hostile")), ASSIGNMENT, empty_corpus,
+                             extra_submissions=hostile, cell_timeout=10)
+    root = proof.root
+    rows = {row["student"]: row for row in pipeline.scores(root)}
+    scores = {student: pipeline.cell_scores(root, ASSIGNMENT, student) for student in rows}
+    processes = _processes()  # right after grading: nothing a kernel started may still run
+    leftovers = _leftovers(root)
+    graded_at = time.monotonic()
+
+    report = pipeline.autograde(root, ASSIGNMENT, [s for s in REGRADED if s in rows])
+    regraded = {student: pipeline.cell_scores(root, ASSIGNMENT, student) for student in report.graded}
+    regraded_at = time.monotonic()
+    stored = [s for s in sorted(rows) if os.path.exists(os.path.join(root, "autograded", s, ASSIGNMENT, NOTEBOOK))]
+    feedback_problems = pipeline.generate_feedback(root, ASSIGNMENT, stored)
+    result = Batch(root, proof.grading_failures, {s: r["code_score"] for s, r in rows.items()},
+                   proof.max_code_score, scores, regraded, written, feedback_problems,
+                   processes or _processes(), leftovers, time.monotonic() - started)
+    print(f"\nhostile batch: {len(rows)} submissions graded in {graded_at - started:.0f} s, {len(regraded)} regraded in "
+          f"{regraded_at - graded_at:.0f} s, feedback in {time.monotonic() - regraded_at:.0f} s")
+    for case in CASES:
+        got = result.failures.get(case.student) or f"{result.totals.get(case.student)}/{result.max_score:g}"
+        print(f"  {case.kind:18s} {case.name:26s} {got}")
+    yield result
+    for path in _leftovers(root):  # what a hole let through must not outlive the test
+        if os.path.isfile(path) or os.path.islink(path):
+            os.remove(path)
+    if result.processes:
+        for line in result.processes.splitlines():
+            subprocess.run(["kill", "-9", line.split()[0]], capture_output=True)
+
+
+def _outputs_text(notebook, cell_id: str | None = None) -> str:
+    parts = []
+    for cell in notebook.cells:
+        if cell_id is not None and cell.get("id") != cell_id:
+            continue
+        for out in cell.get("outputs", []):
+            parts += [str(out.get("ename", "")), str(out.get("evalue", "")), "\n".join(out.get("traceback", [])),
+                      str(out.get("text", ""))]
+            parts += [str(v) for k, v in out.get("data", {}).items() if k.startswith("text/")]
+    return "\n".join(parts)
+
+
+def _xfail_unless_fixed(case, test: str):
+    if test in case.xfail:
+        return pytest.param(case, marks=pytest.mark.xfail(strict=True, reason=case.xfail[test]), id=case.name)
+    return pytest.param(case, id=case.name)
+
+
+def test_control_keeps_full_marks_and_blank_scores_zero(batch):
+    assert batch.max_score > 0
+    assert batch.totals[SOLUTION] == batch.max_score
+    assert batch.totals[BLANK] == 0
+
+
+def test_batch_finishes_and_only_unreadable_files_are_refused(batch):
+    refused = {case.student for case in CASES if not case.graded}
+    known_holes = {case.student for case in CASES if "outcome" in case.xfail}
+    assert refused <= set(batch.failures)
+    assert set(batch.failures) - refused <= known_holes, "submissions that should have been graded were not"
+    for case in CASES:
+        if case.graded and case.student not in known_holes:
+            assert case.student in batch.totals, f"{case.name}: no grade stored"
+            assert os.path.isfile(batch.autograded(case.student)), f"{case.name}: no autograded notebook"
+
+
+@pytest.mark.parametrize("case", [_xfail_unless_fixed(c, "outcome") for c in CASES])
+def test_case_gets_what_it_earned_and_says_why(batch, case):
+    # the file handed in is never lost or changed
+    with open(batch.submitted(case.student), "rb") as handle:
+        assert _sha(handle.read()) == batch.written[case.student], "the submitted file changed"
+    if not case.graded:
+        assert case.student not in batch.totals or batch.totals[case.student] == 0
+        assert case.expect["reason"] in batch.failures[case.student]
+        return
+    full, earned = batch.scores[SOLUTION], batch.scores[case.student]
+    tests = sorted(t for t in full if t.startswith("test_"))
+    loses = tests if case.expect["loses"] == ALL else [f"test_{name}" for name in case.expect["loses"]]
+    assert set(loses) <= set(tests), f"EXPECT names exercises the lesson does not have: {set(loses) - set(tests)}"
+    assert set(earned) == set(full), "the graded cells differ from the control's"
+    got = {t: earned[t] or 0 for t in tests}
+    want = {t: 0 if t in loses else full[t] for t in tests}
+    assert got == want
+    notebook = nbformat.read(batch.autograded(case.student), as_version=4)
+    shown = _outputs_text(notebook, case.expect.get("cell"))
+    assert case.expect["reason"] in shown
+    assert "absent" not in case.expect or case.expect["absent"] not in shown
+    assert LEAKED not in _outputs_text(notebook), "the sandbox let it see or reach something"
+
+
+@pytest.mark.parametrize("case", [_xfail_unless_fixed(c, "leaves_nothing") for c in CASES if c.graded])
+def test_case_leaves_nothing_outside_its_folder(batch, case):
+    mine = [p for p in batch.leftovers if f"{MARKER}-{case.name}" in p]
+    assert not mine, f"files left on the grader's host: {mine}"
+    path = batch.autograded(case.student)
+    assert os.path.isfile(path) and not os.path.islink(path), "the autograded notebook is not a plain file"
+    assert case.student not in batch.feedback_problems, batch.feedback_problems.get(case.student)
+    folder = batch.feedback_dir(case.student)
+    assert sorted(os.listdir(folder)) == [f"{ASSIGNMENT}.html"], f"feedback holds more: {os.listdir(folder)}"
+
+
+def _reference_lines() -> list[str]:
+    """Distinctive lines of the grader's references: the answers' code."""
+    path = os.path.join(ROOT, "autograder", "grading", "references", "backward.py")
+    lines = [line.strip() for line in open(path, encoding="utf-8")]
+    return [line for line in lines if len(line) >= 30 and not line.startswith(("#", "\"", "import", "from"))]
+
+
+def test_feedback_shows_no_grader_code(batch):
+    shown = {}
+    for student in batch.totals:
+        if not os.path.exists(batch.autograded(student)):
+            continue  # not graded (a refused file, or a known hole): no feedback to show
+        path = os.path.join(batch.feedback_dir(student), f"{ASSIGNMENT}.html")
+        assert os.path.isfile(path), f"no feedback for {student}: {batch.feedback_problems.get(student)}"
+        page = html.unescape(re.sub(r"<[^>]+>", "", open(path, encoding="utf-8").read()))
+        found = [s for s in GRADER_CODE + _reference_lines() if s in page]
+        if found:
+            shown[student] = found
+    assert not shown
+
+
+def test_no_process_outlives_grading(batch):
+    assert batch.processes == "", f"processes left running:\n{batch.processes}"
+
+
+def test_grading_twice_gives_the_same_scores(batch):
+    assert set(batch.regraded) == set(REGRADED)
+    for student, scores in batch.regraded.items():
+        assert scores == batch.scores[student], student
