@@ -1,10 +1,12 @@
-"""Lesson 3 exercises: turning autograd off.
+"""Lesson 3 exercises: turning autograd off, and changing tensors behind its back (or not).
 
-Each check builds its own random tensors and modules, runs the reference computation with real
-PyTorch (a deep copy of the model in eval mode under no_grad, autograd on a fresh leaf, ...) and
-then reads the answer's values *and* flags: requires_grad, grad_fn, is_leaf, .grad, training.
+Each exercise draws its inputs from a seed; ``call`` runs the answer in the student's kernel and
+sends back what it saw as plain data: outputs with their flags, and what only the kernel can see
+(the grad mode after the call, module modes, which parameters were replaced, frozen or changed,
+version counters, ``.grad``). The expected values (eval-mode outputs, the SGD update, which
+parameters train...) are computed by the grader (``autograder/grading/references/no_grad.py``);
+nothing here holds an answer.
 """
-import copy
 from contextlib import contextmanager
 
 import numpy as np
@@ -14,39 +16,84 @@ from torch import nn
 from ..checks import random_inputs as rand
 from ..checks.compare import close
 from ..checks.diagnose import diagnose_gradient, diagnose_tensor, diagnose_values
-from ..exercise import Exercise
 from ..checks.mistakes import Mistake, require
+from ..checks.observation import flags_of
 from ..checks.technique import inputs_kept, snapshot
+from ..exercise import Exercise, name_exercises
+from ..progress import lesson_progress
 
 
+# --- what only the kernel can see --------------------------------------------------------------
+
+class _GradMode:
+    left_off = False
 
 
 @contextmanager
-def _grad_mode_kept(name: str):
-    """An answer that switches autograd off must switch it back on, or every later cell breaks."""
-    was_on = torch.is_grad_enabled()
+def _grad_mode_watched():
+    """Notes whether the answer left autograd switched off, and switches it back on for what follows."""
+    seen, was_on = _GradMode(), torch.is_grad_enabled()
     try:
-        yield
+        yield seen
     finally:
-        switched_off = was_on and not torch.is_grad_enabled()
+        seen.left_off = was_on and not torch.is_grad_enabled()
         torch.set_grad_enabled(was_on)
-    if switched_off:
-        raise Mistake(f"autograd is still switched off after `{name}` returned (torch.set_grad_enabled"
-                      "(False) without switching it back?). Use `with torch.no_grad():`, which "
-                      "restores the previous mode when the block ends.")
+
+
+_TENSOR_DATA = torch._C.TensorBase.data
+
+
+@contextmanager
+def _data_watched():
+    """Notes every read or write of ``.data``, the attribute that changes values behind autograd's back."""
+    used = []
+
+    def read(t):
+        used.append("read")
+        return _TENSOR_DATA.__get__(t)
+
+    def write(t, value):
+        used.append("write")
+        _TENSOR_DATA.__set__(t, value)
+
+    torch.Tensor.data = property(read, write)
+    try:
+        yield used
+    finally:
+        del torch.Tensor.data
+
+
+def _layer_names(model: nn.Sequential) -> dict[str, torch.Tensor]:
+    """``model[2].weight`` -> the tensor: names a learner can paste back into the notebook."""
+    return {f"model[{i}].{name}": p for i, layer in enumerate(model) for name, p in layer.named_parameters()}
+
+
+def _values_changed(names: dict[str, torch.Tensor], before: list[torch.Tensor]) -> list[str]:
+    return [n for (n, p), old in zip(names.items(), before) if not torch.equal(p.detach(), old)]
 
 
 def _filled(model: nn.Module, rng) -> nn.Module:
-    """Parameters drawn from the check's generator, so the case replays from its seed alone."""
+    """Parameters drawn from the trial's generator, so the case replays from its seed alone."""
     with torch.no_grad():
         for p in model.parameters():
             p.copy_(rand.tensor(rng, p.shape, p.dtype, low=-1.0, high=1.0))
     return model
 
 
-def _layer_names(model: nn.Sequential) -> dict[str, torch.Tensor]:
-    """``model[2].weight`` -> the tensor: names a learner can paste back into the notebook."""
-    return {f"model[{i}].{name}": p for i, layer in enumerate(model) for name, p in layer.named_parameters()}
+def _entries(seen, key: str, count: int) -> list:
+    """``seen[key]`` as a list of ``count`` entries: a short list must not pass by skipping cases."""
+    got = seen[key]
+    if not isinstance(got, list) or len(got) != count:
+        raise Mistake("the check could not read what your function did: return what the exercise asks for.",
+                      "unreadable")
+    return got
+
+
+def _grad_mode_judged(got: dict, name: str) -> None:
+    if got["grad_mode_left_off"] is not False:
+        raise Mistake(f"autograd is still switched off after `{name}` returned: torch.set_grad_enabled(False) "
+                      "lasts until it is switched back, for every later cell. Use `with torch.no_grad():`, "
+                      "which restores the previous mode when the block ends.", "grad_mode_left_off")
 
 
 # --- Exercise: evaluate -------------------------------------------------------------------------
@@ -60,156 +107,297 @@ def _mlp_with_dropout(rng, dtype) -> nn.Sequential:
     return _filled(nn.Sequential(*layers), rng)
 
 
-def _evaluate(answer, rng):
+def _evaluate_inputs(rng):
+    """One model in train mode, one in eval mode: the answer must leave each as it found it."""
     dtype = rand.float_dtype(rng)
+    cases = []
     for training in (True, False):
         model = _mlp_with_dropout(rng, dtype).train(training)
-        x = rand.tensor(rng, (rand.integer(rng, 2, 5), model[0].in_features), dtype)
-        with torch.no_grad():
-            expected = copy.deepcopy(model).eval()(x)
-        names = _layer_names(model)
-        before = snapshot(x, *names.values())
+        cases.append({"model": model, "x": rand.tensor(rng, (rand.integer(rng, 2, 5), model[0].in_features), dtype)})
+    return {"cases": cases}
+
+
+def _evaluate_call(answer, inputs):
+    seen = []
+    for case in inputs["cases"]:
+        model, x = case["model"], case["x"]
+        names = {"x": x, **_layer_names(model)}
+        before = [t.detach().clone() for t in names.values()]
         modes = [m.training for m in model.modules()]
-        with _grad_mode_kept("evaluate"):
-            got = answer(model, x)
-        mode = "train" if training else "eval"
-        require(diagnose_tensor(expected, got, "the output"))
-        if got.grad_fn is not None or got.requires_grad:
-            raise Mistake(f"the output carries a graph (grad_fn={type(got.grad_fn).__name__}): "
-                          "model.eval() changes how layers such as Dropout behave, not whether autograd "
-                          "records. Run the forward pass inside `with torch.no_grad():`.")
-        frozen = [n for n, p in names.items() if not p.requires_grad]
-        if frozen:
-            raise Mistake(f"evaluate() switched off requires_grad of {frozen[0]}: freezing parameters "
-                          "changes the model for good. no_grad() turns recording off without touching it.")
-        inputs_kept(before, [x, *names.values()], ["x", *names])
-        if not close(got, expected):
-            why = " Dropout was still active: no_grad() does not change the mode, call model.eval()." \
-                if training else ""
-            raise Mistake(f"for a model in {mode} mode, the output differs from the model's output in "
-                          f"eval mode.{why}")
-        if [m.training for m in model.modules()] != modes:
-            raise Mistake(f"the model was in {mode} mode before evaluate() and is in "
-                          f"{'train' if model.training else 'eval'} mode after: put it back the way you "
-                          "found it (save `model.training` first, then call `model.train(saved)`).")
+        with _grad_mode_watched() as grad_mode:
+            out = answer(model, x)
+        seen.append({"output": out, "grad_mode_left_off": grad_mode.left_off,
+                     "frozen": [n for n, p in names.items() if n != "x" and not p.requires_grad],
+                     "changed": _values_changed(names, before),
+                     "modes_kept": [m.training for m in model.modules()] == modes,
+                     "mode_after": "train" if model.training else "eval"})
+    return {"cases": seen}
 
 
-# --- Exercise: stop_gradient_product ----------------------------------------------------------
+def _evaluate_judge(seen, expected, inputs):
+    cases = inputs["cases"]
+    for case, got, want in zip(cases, _entries(seen, "cases", len(cases)), expected["outputs"]):
+        mode = "train" if case["model"].training else "eval"
+        _grad_mode_judged(got, "evaluate")
+        out = got["output"]
+        require(diagnose_tensor(want, out, "the output"))
+        flags = flags_of(out)
+        if flags.requires_grad or flags.grad_fn is not None:
+            raise Mistake(f"the output carries a graph (grad_fn={flags.grad_fn}): model.eval() changes how "
+                          "layers such as Dropout behave, not whether autograd records. Run the forward pass "
+                          "inside `with torch.no_grad():`.", "graph_recorded")
+        if got["frozen"]:
+            raise Mistake(f"evaluate() switched off requires_grad of {got['frozen'][0]}: freezing parameters "
+                          "changes the model for good. no_grad() turns recording off without touching it.",
+                          "params_frozen")
+        if got["changed"]:
+            raise Mistake(f"your code changed the values of `{got['changed'][0]}` in place: evaluating "
+                          "must leave the model and x as given.", "input_changed")
+        if not close(out, want):
+            if mode == "train":
+                raise Mistake("for a model in train mode, the output differs from the model's output in eval "
+                              "mode: Dropout was still active. no_grad() does not change the mode, call "
+                              "model.eval().", "dropout_active")
+            require(diagnose_values(want, out, "for a model in eval mode, the output"))
+        if got["modes_kept"] is not True and got["mode_after"] == mode:
+            raise Mistake(f"the model says {mode} mode again, but some of its layers (such as Dropout) were "
+                          "left in the other mode: setting `model.training` changes one flag, while "
+                          "`model.train(mode)` and `model.eval()` set it on every submodule.", "mode_not_restored")
+        if got["modes_kept"] is not True:
+            raise Mistake(f"the model was in {mode} mode before evaluate() and is in {got['mode_after']} mode "
+                          "after: put it back the way you found it (read `model.training` first, and restore "
+                          "that mode before returning).", "mode_not_restored")
 
-def _stop_gradient_product(answer, rng):
-    dtype = rand.float_dtype(rng)
-    x = rand.tensor(rng, rand.shape(rng), dtype, requires_grad=True)
+
+# --- Exercise: stop_gradient_product -----------------------------------------------------------
+
+def _x_requiring_grad(rng):
+    return {"x": rand.tensor(rng, rand.shape(rng), rand.float_dtype(rng), requires_grad=True)}
+
+
+def _stop_gradient_product_call(answer, inputs):
+    x = inputs["x"]
     before = snapshot(x)
     z = answer(x)
     inputs_kept(before, [x], ["x"])
-    x0 = x.detach().clone()
-    require(diagnose_tensor(x0**3, z, "z"))
-    if not close(z, x0**3):
-        raise Mistake("z should equal x * x**2 = x**3 in value: detach() changes which way gradients "
-                      "flow, never the values.")
-    if z.grad_fn is None:
-        raise Mistake("z has no grad_fn, so no gradient can reach x: the whole product was cut off "
-                      "the graph. Detach only the x**2 factor and multiply it by x itself.")
-    (got,) = torch.autograd.grad(z, x, torch.ones_like(z), allow_unused=True)
-    if got is None:
-        raise Mistake("z does not depend on the x you were given: it was built from a copy (a new leaf, "
-                      "cut off from x). Compute z from x itself.")
-    leaf = x0.clone().requires_grad_(True)
-    (no_stop,) = torch.autograd.grad((leaf**3).sum(), leaf)   # gradient through both factors
-    if close(got, no_stop):
-        raise Mistake("dz/dx is 3x**2, the derivative of x**3: nothing was detached, so the gradient "
-                      "flowed through both factors. Wrap the x**2 factor in .detach().")
-    if close(got, no_stop * 2 / 3):
-        raise Mistake("dz/dx is 2x**2: the gradient flowed through x**2 but not through the plain x "
-                      "factor. You detached the wrong factor: keep x, detach x**2.")
-    require(diagnose_gradient(x0**2, got, "dz/dx"))
+    dz_dx = None
+    if isinstance(z, torch.Tensor) and z.requires_grad and z.is_floating_point():
+        # What the lesson's backward on z would put in x.grad, without touching x.grad.
+        (dz_dx,) = torch.autograd.grad(z, x, torch.ones_like(z), allow_unused=True)
+    return {"z": z, "dz_dx": dz_dx}
+
+
+def _stop_gradient_product_judge(seen, expected, inputs):
+    z, dz_dx = seen["z"], seen["dz_dx"]
+    require(diagnose_tensor(expected["z"], z, "z"))
+    if not close(z, expected["z"]):
+        raise Mistake("z should equal x * x**2 = x**3 in value: detach() changes which way gradients flow, "
+                      "never the values.", "wrong_value")
+    if flags_of(z).grad_fn is None:
+        raise Mistake("z has no grad_fn, so no gradient can reach x: the whole product was cut off the graph. "
+                      "Detach only the x**2 factor and multiply it by x itself.", "cut_off_graph")
+    if dz_dx is None:
+        raise Mistake("z does not depend on the x you were given: it was built from a copy (a new leaf, cut "
+                      "off from x). Compute z from x itself.", "copy_of_x")
+    if diagnose_tensor(expected["dz_dx"], dz_dx) is None:
+        if close(dz_dx, expected["through_both"]):
+            raise Mistake("dz/dx is 3x**2, the derivative of x**3: nothing was detached, so the gradient "
+                          "flowed through both factors. Detach the x**2 factor.", "nothing_detached")
+        if close(dz_dx, expected["through_square"]):
+            raise Mistake("dz/dx is 2x**2: the gradient flowed through x**2 but not through the plain x "
+                          "factor. You detached the wrong factor: keep x, detach x**2.", "wrong_factor_detached")
+    require(diagnose_gradient(expected["dz_dx"], dz_dx, "dz/dx"))
 
 
 # --- Exercise: to_numpy -------------------------------------------------------------------------
 
 TO_NUMPY_CASES = ["a leaf that requires grad", "an intermediate result of a graph",
                   "a tensor that does not require grad"]
+# What .numpy() accepts among floating-point dtypes: NumPy has no bfloat16.
+NUMPY_FLOAT_DTYPES = (torch.float16, torch.float32, torch.float64)
 
 
-def _to_numpy(answer, rng):
-    dtype = rand.float_dtype(rng)
+def _to_numpy_inputs(rng):
+    tensors = []
     for case in TO_NUMPY_CASES:
+        dtype = NUMPY_FLOAT_DTYPES[rand.integer(rng, 0, len(NUMPY_FLOAT_DTYPES) - 1)]
         t = rand.tensor(rng, rand.shape(rng), dtype, requires_grad=case != TO_NUMPY_CASES[2])
-        if case == TO_NUMPY_CASES[1]:
-            t = torch.sin(t)
-        expected = t.detach().clone().numpy()
+        tensors.append(torch.sin(t) if case == TO_NUMPY_CASES[1] else t)
+    return {"tensors": tensors}
+
+
+def _to_numpy_call(answer, inputs):
+    seen = []
+    for t in inputs["tensors"]:
         before = snapshot(t)
         got = answer(t)
         inputs_kept(before, [t], ["t"])
-        if not isinstance(got, np.ndarray):
-            fix = " .tolist() gives Python lists; .numpy() gives an array." if isinstance(got, list) else \
-                " It is still a torch.Tensor: end with .numpy()." if isinstance(got, torch.Tensor) else ""
-            raise Mistake(f"for {case}, to_numpy returned a {type(got).__name__}, not a numpy.ndarray.{fix}")
-        if got.shape != expected.shape or got.dtype != expected.dtype:
-            raise Mistake(f"for {case}, the array has shape {got.shape} and dtype {got.dtype}, expected "
-                          f"{expected.shape} and {expected.dtype}: keep the tensor's shape and dtype.")
-        if not np.array_equal(got, expected):
-            raise Mistake(f"for {case}, the array's values differ from the tensor's.")
-        with torch.no_grad():
-            t.add_(1.0)   # a later in-place change, like an optimizer step
-        if not np.array_equal(got, expected):
-            raise Mistake(f"for {case}, your array shares memory with the tensor: after an in-place "
-                          "change to t (t.add_(1)), the array changed too. detach() and .numpy() both "
-                          "share storage; make a copy with .clone() before .numpy().")
+        entry = {"type": type(got).__name__, "array": None, "follows_t": False}
+        if isinstance(got, np.ndarray):
+            entry["array"] = got.copy()
+            with torch.no_grad():
+                t.add_(1.0)   # a later in-place change, like an optimizer step
+            entry["follows_t"] = not np.array_equal(got, entry["array"], equal_nan=True)
+        seen.append(entry)
+    return {"results": seen}
+
+
+def _to_numpy_judge(seen, expected, inputs):
+    results = _entries(seen, "results", len(TO_NUMPY_CASES))
+    for case, got, want in zip(TO_NUMPY_CASES, results, expected["arrays"]):
+        array = got["array"]
+        if not isinstance(array, np.ndarray):
+            fix = {"list": " .tolist() gives Python lists; .numpy() gives an array.",
+                   "Tensor": " It is still a torch.Tensor: end with .numpy()."}.get(got["type"], "")
+            raise Mistake(f"for {case}, to_numpy returned a {got['type']}, not a numpy.ndarray.{fix}", "not_an_array")
+        if array.shape != want.shape or array.dtype != want.dtype:
+            raise Mistake(f"for {case}, the array has shape {array.shape} and dtype {array.dtype}, expected "
+                          f"{want.shape} and {want.dtype}: keep the tensor's shape and dtype.", "wrong_dtype")
+        if not np.array_equal(array, want):
+            raise Mistake(f"for {case}, the array's values differ from the tensor's.", "wrong_value")
+        if got["follows_t"] is not False:
+            raise Mistake(f"for {case}, your array shares memory with the tensor: after an in-place change to "
+                          "t (t.add_(1)), the array changed too. detach() and .numpy() both share storage: the "
+                          "snapshot needs a copy of its own.", "shares_memory")
 
 
 # --- Exercise: sgd_step -------------------------------------------------------------------------
 
-def _sgd_step(answer, rng):
+def _sgd_step_inputs(rng):
+    """Parameters with gradients from a real backward(); one takes no part in the loss (.grad None)."""
     dtype = rand.float_dtype(rng)
     count = rand.integer(rng, 2, 4)
     params = [rand.tensor(rng, rand.shape(rng), dtype, requires_grad=True) for _ in range(count)]
-    unused = rand.integer(rng, 0, count - 1)   # no gradient reaches it, like a layer not in the loss
+    unused = rand.integer(rng, 0, count - 1)
     weights = [rand.tensor(rng, p.shape, dtype) for p in params]
-    sum((w * torch.sin(p) + p**2).sum() for i, (w, p) in enumerate(zip(weights, params)) if i != unused).backward()
+    with torch.enable_grad():
+        sum((w * torch.sin(p) + p**2).sum() for i, (w, p) in enumerate(zip(weights, params))
+            if i != unused).backward()
     lr = float(rand.tensor(rng, (), torch.float64, low=0.01, high=0.5))
+    return {"params": params, "lr": lr, "unused": unused}
+
+
+def _sgd_step_call(answer, inputs):
+    params, lr = inputs["params"], inputs["lr"]
     given = list(params)
-    old = [p.detach().clone() for p in params]
-    grads = [None if p.grad is None else p.grad.clone() for p in params]
+    versions = [p._version for p in given]
+    seen = {"none_grad_error": None}
     try:
-        with _grad_mode_kept("sgd_step"):
+        with _grad_mode_watched() as grad_mode:
             answer(params, lr)
-    except TypeError as error:
+    except (TypeError, AttributeError) as error:
         if "NoneType" not in str(error):
             raise
-        raise Mistake(f"params[{unused}] took no part in the loss, so its .grad is None, and your update "
-                      f"failed on it ({error}). Skip parameters whose .grad is None, as optimizers do.") \
-            from error
-    if len(params) != count or any(p is not q for p, q in zip(params, given)):
-        raise Mistake("the list now holds new tensors, not the ones you were given: a model and its "
-                      "optimizer keep the original objects, so replacing them changes nothing for "
-                      "training. Update each tensor in place (p -= ...) under torch.no_grad().")
-    for i, (p, o, g) in enumerate(zip(params, old, grads)):
-        what = f"params[{i}]"
-        if not p.is_leaf:
-            raise Mistake(f"{what} is no longer a leaf (grad_fn={type(p.grad_fn).__name__}): the update was "
-                          "recorded in the graph. Do it inside `with torch.no_grad():`.")
-        if not p.requires_grad:
-            raise Mistake(f"{what}.requires_grad is now False: the parameter would stop learning.")
-        require(diagnose_tensor(o, p, f"{what} after the step"))
+        return {"none_grad_error": f"{type(error).__name__}: {error}"}
+    seen.update({
+        "grad_mode_left_off": grad_mode.left_off,
+        "list_replaced": len(params) != len(given) or any(p is not q for p, q in zip(params, given)),
+        "params": given,   # the tensors a model and its optimizer hold, with their flags
+        # An in-place change through autograd (no_grad() included) moves the version counter; .data does not.
+        "version_moved": [p._version != v for p, v in zip(given, versions)],
+        "grads": [p.grad for p in given],
+    })
+    return seen
+
+
+def _sgd_step_judge(seen, expected, inputs):
+    params, lr, unused = inputs["params"], inputs["lr"], inputs["unused"]
+    if seen["none_grad_error"] is not None:
+        raise Mistake(f"params[{unused}] took no part in the loss, so its .grad is None, and your update failed "
+                      f"on it ({str(seen['none_grad_error'])[:120]}). Skip parameters whose .grad is None, as "
+                      "optimizers do.", "grad_none_not_skipped")
+    _grad_mode_judged(seen, "sgd_step")
+    if seen["list_replaced"] is not False:
+        raise Mistake("the list now holds new tensors, not the ones you were given: a model and its optimizer "
+                      "keep the original objects, so replacing them changes nothing for training. Update each "
+                      "tensor in place.", "params_replaced")
+    count = len(params)
+    moved, grads = _entries(seen, "version_moved", count), _entries(seen, "grads", count)
+    for i, (p, want, old) in enumerate(zip(_entries(seen, "params", count), expected["after"], params)):
+        what, g = f"params[{i}]", old.grad
+        flags = flags_of(p)
+        if not flags.is_leaf:
+            raise Mistake(f"{what} is no longer a leaf (grad_fn={flags.grad_fn}): the update was recorded in "
+                          "the graph. Do it inside `with torch.no_grad():`.", "not_leaf")
+        if not flags.requires_grad:
+            raise Mistake(f"{what}.requires_grad is now False: the parameter would stop learning.",
+                          "params_frozen")
+        require(diagnose_tensor(want, p, f"{what} after the step"))
         if g is None:
-            if not torch.equal(p.detach(), o):
-                raise Mistake(f"{what} had .grad None (it took no part in the loss), so it must stay as "
-                              "it was; your step changed it.")
+            if not torch.equal(p, old.detach()):
+                raise Mistake(f"{what} had .grad None (it took no part in the loss), so it must stay as it was; "
+                              "your step changed it.", "unused_changed")
             continue
-        if close(p, o) and not close(g, torch.zeros_like(g)):
-            raise Mistake(f"{what} did not change: `p = p - lr * p.grad` only rebinds the name p to a "
-                          "new tensor, and the tensor in params stays as it was. Update in place: "
-                          "`p -= lr * p.grad`, inside torch.no_grad().")
-        if close(p, o + lr * g):
-            raise Mistake(f"{what} moved uphill, along +grad: a descent step subtracts lr * grad.")
-        require(diagnose_values(o - lr * g, p.detach(), f"{what} after the step"))
-        if p.grad is not None:
-            if close(p.grad, g):
-                raise Mistake(f"{what}.grad still holds the gradient used for this step: set it to None "
-                              "after the update, or the next backward() adds to it.")
-            raise Mistake(f"{what}.grad should be None after the step (what zero_grad() does by "
-                          "default); set `p.grad = None`.")
+        if close(p, old) and not close(g, torch.zeros_like(g)):
+            if moved[i] is True:
+                raise Mistake(f"{what} was updated in place but did not change: the step subtracted nothing. "
+                              "Was .grad zeroed (or replaced) before it was used?", "zero_step")
+            raise Mistake(f"{what} did not change: `p = p - lr * p.grad` only rebinds the name p to a new "
+                          "tensor, and the tensor in params stays as it was. Update it in place, where "
+                          "autograd is not recording.", "rebound_not_in_place")
+        if close(p, old.detach() + lr * g):
+            raise Mistake(f"{what} moved uphill, along +grad: a descent step subtracts lr * grad.", "uphill")
+        require(diagnose_values(want, p, f"{what} after the step"))
+        if moved[i] is not True:
+            raise Mistake(f"{what} changed behind autograd's back: its values moved but its version counter "
+                          "(p._version) did not, which is what writing through .data does. A graph that saved "
+                          "p would then compute wrong gradients without a word. Update p itself in place "
+                          "under torch.no_grad().", "data_bypass")
+        if grads[i] is not None:
+            if isinstance(grads[i], torch.Tensor) and close(grads[i], g):
+                raise Mistake(f"{what}.grad still holds the gradient used for this step: set it to None after "
+                              "the update, or the next backward() adds to it.", "grad_not_reset")
+            raise Mistake(f"{what}.grad should be None after the step (what zero_grad() does by default), "
+                          "not a tensor of zeros or anything else.", "grad_not_none")
+
+
+# --- Exercise: fix_inplace ----------------------------------------------------------------------
+
+def _fix_inplace_inputs(rng):
+    dtype = rand.float_dtype(rng)
+    shape = (rand.integer(rng, 2, 4), rand.integer(rng, 2, 5))
+    # v weighs each output, as backward(gradient=v) would: the check's backward covers every element.
+    return {"x": rand.tensor(rng, shape, dtype, requires_grad=True), "v": rand.tensor(rng, shape, dtype)}
+
+
+def _fix_inplace_call(answer, inputs):
+    x, v = inputs["x"], inputs["v"]
+    before = snapshot(x)
+    with _data_watched() as data_used:
+        y = answer(x)
+    inputs_kept(before, [x], ["x"])
+    dy_dx, backward_error = None, None
+    if isinstance(y, torch.Tensor) and y.requires_grad and y.shape == x.shape and y.is_floating_point():
+        try:
+            (dy_dx,) = torch.autograd.grad(y, x, v.to(y.dtype), allow_unused=True)
+        except RuntimeError as error:
+            if "inplace operation" not in str(error):
+                raise
+            backward_error = str(error).split(" Hint:")[0].rstrip(".")
+    return {"y": y, "dy_dx": dy_dx, "backward_error": backward_error, "used_data": bool(data_used)}
+
+
+def _fix_inplace_judge(seen, expected, inputs):
+    y, dy_dx = seen["y"], seen["dy_dx"]
+    require(diagnose_tensor(expected["y"], y, "the result"))
+    require(diagnose_values(expected["y"], y, "the result"))
+    if flags_of(y).grad_fn is None:
+        raise Mistake("the result has no grad_fn, so no gradient can reach x: it was cut off the graph "
+                      "(detach(), no_grad(), or NumPy on the way?). Keep every step a tensor operation "
+                      "that autograd records.", "cut_off_graph")
+    if seen["backward_error"] is not None:
+        raise Mistake("backward() through your result fails: a tensor was changed in place after autograd saved "
+                      "it for backward. PyTorch says: " + str(seen["backward_error"])[:300] + ". Find the "
+                      "operation that saved it, and make the step that changes it afterwards out of place "
+                      "(or give that step a copy).", "inplace_saved")
+    if seen["used_data"] is not False:
+        raise Mistake("your function uses .data: that hides the in-place change from the version counter, so "
+                      "backward() runs, on values it did not save, and the gradient is wrong without a word. "
+                      "Make the offending step out of place instead.", "data_bypass")
+    if dy_dx is None:
+        raise Mistake("the result does not depend on the x you were given: it was built from a copy (a new "
+                      "leaf, cut off from x). Compute it from x itself.", "copy_of_x")
+    require(diagnose_gradient(expected["dy_dx"], dy_dx, "the gradient of your result (v^T J)"))
 
 
 # --- Exercise: freeze_all_but_last --------------------------------------------------------------
@@ -225,67 +413,120 @@ def _mlp(rng, dtype, ends_with_activation: bool) -> nn.Sequential:
     return _filled(nn.Sequential(*layers), rng)
 
 
-def _listed(names: set[str], one: str, many: str) -> str:
-    return f"{', '.join(sorted(names))} {one if len(names) == 1 else many}"
-
-
-def _freeze_all_but_last(answer, rng):
+def _freeze_inputs(rng):
     dtype = rand.float_dtype(rng)
+    cases = []
     for ends_with_activation in (False, True):
         model = _mlp(rng, dtype, ends_with_activation)
-        last = max(i for i, layer in enumerate(model) if list(layer.parameters()))
+        cases.append({"model": model, "x": rand.tensor(rng, (rand.integer(rng, 1, 4), model[0].in_features), dtype)})
+    return {"cases": cases}
+
+
+def _freeze_call(answer, inputs):
+    seen = []
+    for case in inputs["cases"]:
+        model, x = case["model"], case["x"]
         names = _layer_names(model)
         before = snapshot(*names.values())
-        with _grad_mode_kept("freeze_all_but_last"):
+        with _grad_mode_watched() as grad_mode:
             answer(model)
-        if _layer_names(model).keys() != names.keys() or \
-                any(p is not q for p, q in zip(_layer_names(model).values(), names.values())):
-            raise Mistake("the model's layers or parameters were replaced: freeze the existing parameters "
-                          "in place with requires_grad_(False).")
-        if any(not torch.equal(p.detach(), o) for p, o in zip(names.values(), before)):
-            raise Mistake("a parameter's values changed: freezing changes flags, never values.")
-        keep = {n for n, p in names.items() if n.startswith(f"model[{last}].")}
-        trainable = {n for n, p in names.items() if p.requires_grad}
+        now = _layer_names(model)
+        replaced = list(now) != list(names) or any(p is not q for p, q in zip(now.values(), names.values()))
+        requires = {n: bool(p.requires_grad) for n, p in names.items()}
+        if any(requires.values()) and not replaced:
+            model(x).sum().backward()   # the frozen ones must get no gradient at all
+        seen.append({"grad_mode_left_off": grad_mode.left_off, "replaced": replaced,
+                     "changed": _values_changed(names, before), "requires_grad": requires,
+                     "grad_is_none": {n: p.grad is None for n, p in names.items()}})
+    return {"cases": seen}
+
+
+def _listed(names: set[str], one: str, many: str) -> str:
+    shown = sorted(names)[:3]
+    more = f" and {len(names) - 3} more" if len(names) > 3 else ""
+    return f"{', '.join(shown)}{more} {one if len(names) == 1 else many}"
+
+
+def _freeze_judge(seen, expected, inputs):
+    cases = inputs["cases"]
+    for case, got, keep, last in zip(cases, _entries(seen, "cases", len(cases)), expected["trainable"],
+                                     expected["last"]):
+        model, keep = case["model"], set(keep)
+        names = list(_layer_names(model))
+        _grad_mode_judged(got, "freeze_all_but_last")
+        if got["replaced"] is not False:
+            raise Mistake("the model's layers or parameters were replaced: freeze the existing parameters in "
+                          "place, on the objects the model (and its optimizer) already hold.", "params_replaced")
+        if got["changed"]:
+            raise Mistake(f"the values of {got['changed'][0]} changed: freezing changes flags, never values.",
+                          "input_changed")
+        requires = got["requires_grad"]
+        if sorted(requires) != sorted(names):
+            raise Mistake("the check could not read the model's parameters back.", "unreadable")
+        trainable = {n for n in names if requires[n] is True}
         if not trainable:
-            why = f" The model ends with {type(model[-1]).__name__}, which has no parameters: the last " \
-                  f"layer that has some is model[{last}]." if ends_with_activation else ""
-            raise Mistake(f"every parameter is frozen, so nothing can train.{why}")
+            why = f" The model ends with {type(model[-1]).__name__}, which has no parameters: the last layer " \
+                  f"that has some is model[{last}]." if not list(model[-1].parameters()) else ""
+            raise Mistake(f"every parameter is frozen, so nothing can train.{why}", "all_frozen")
         if keep - trainable:
-            raise Mistake(f"{_listed(keep - trainable, 'no longer requires', 'no longer require')} grad: the last layer "
-                          f"with parameters, model[{last}], is the one that should keep training.")
+            raise Mistake(f"{_listed(keep - trainable, 'no longer requires', 'no longer require')} grad: the last "
+                          f"layer with parameters, model[{last}], is the one that should keep training.",
+                          "last_frozen")
         if trainable - keep:
-            raise Mistake(f"{_listed(trainable - keep, 'still requires', 'still require')} grad: every layer before "
-                          f"model[{last}] should be frozen with requires_grad_(False).")
-        x = rand.tensor(rng, (rand.integer(rng, 1, 4), model[0].in_features), dtype)
-        model(x).sum().backward()   # the frozen ones must get no gradient at all
-        for n, p in names.items():
-            if (p.grad is None) == (n in keep):
+            raise Mistake(f"{_listed(trainable - keep, 'still requires', 'still require')} grad: every layer "
+                          f"before model[{last}] should be frozen.", "not_frozen")
+        for n in names:
+            if got["grad_is_none"][n] is not (n not in keep):
                 raise Mistake(f"after a backward() through the model, {n}.grad is "
-                              f"{'None' if p.grad is None else 'set'}, which its flags cannot explain.")
+                              f"{'None' if got['grad_is_none'][n] else 'set'}, which its flags cannot explain.",
+                              "grad_unexplained")
 
 
-evaluate = Exercise("evaluate", _evaluate, [
-    "Two separate switches: model.eval() changes how Dropout behaves, torch.no_grad() stops the "
-    "recording. And the caller's model must end up in the mode it came in.",
-    "was_training = model.training; model.eval(); compute model(x) inside `with torch.no_grad():`; "
-    "then model.train(was_training) before returning.",
+# --- Exercises -----------------------------------------------------------------------------------
+
+evaluate = Exercise(_evaluate_inputs, _evaluate_call, _evaluate_judge, [
+    "Two separate switches are involved: one changes how layers such as Dropout compute, the other "
+    "stops autograd from recording.",
+    "A module remembers its mode in `model.training`. Read it before you change anything, so you can "
+    "restore it before returning.",
+    "Switch the model to eval mode, run the forward pass inside a block that stops the recording, then "
+    "put the mode you saved back with `model.train(...)`.",
 ])
-stop_gradient_product = Exercise("stop_gradient_product", _stop_gradient_product, [
-    "detach() returns the same values with no history: gradients cannot flow through it.",
-    "z = x * (x**2).detach(): the detached factor counts as a constant, so dz/dx = x**2.",
+stop_gradient_product = Exercise(_x_requiring_grad, _stop_gradient_product_call, _stop_gradient_product_judge, [
+    "detach() returns the same values with no history: to autograd, a detached tensor is a constant.",
+    "Only one of the two factors should be a constant; the other must stay the x you were given.",
+    "With x**2 held constant, d(x * c)/dx = c = x**2: check that your z gives that, not 3x**2 or 2x**2.",
 ])
-to_numpy = Exercise("to_numpy", _to_numpy, [
-    "NumPy cannot carry a graph, so leave it behind first; and .numpy() shares memory with the tensor.",
-    "t.detach().clone().numpy(): detach() drops the graph, clone() makes the copy.",
+to_numpy = Exercise(_to_numpy_inputs, _to_numpy_call, _to_numpy_judge, [
+    "NumPy cannot carry a graph: .numpy() refuses a tensor that requires grad until it is cut out of it.",
+    "Both detach() and .numpy() share storage with the original tensor; a snapshot needs memory of its own.",
+    "Three steps, in order: leave the graph behind, make a copy, convert. Which tensor method copies?",
 ])
-sgd_step = Exercise("sgd_step", _sgd_step, [
-    "Change each tensor in place (-=), not by making a new one, and do it where autograd is not "
-    "recording. Parameters with .grad None are skipped.",
-    "with torch.no_grad(): for p in params: if p.grad is not None: p -= lr * p.grad; p.grad = None",
+sgd_step = Exercise(_sgd_step_inputs, _sgd_step_call, _sgd_step_judge, [
+    "The model holds these tensor objects: change each one in place (an augmented assignment or an "
+    "underscore method), never by binding a new tensor to the name.",
+    "An in-place change to a leaf that requires grad is refused while autograd records: do the whole "
+    "update inside the block that stops the recording, on p itself (not p.data).",
+    "Guard each parameter on `p.grad is not None`; after its update, the gradient you used must go "
+    "(set the attribute itself to None, not its values to zero).",
 ])
-freeze_all_but_last = Exercise("freeze_all_but_last", _freeze_all_but_last, [
-    "requires_grad_(False) on a parameter freezes it. The last layer *with parameters* is not "
-    "always model[-1]: an activation has none.",
-    "model.requires_grad_(False), then find the last layer whose list(layer.parameters()) is not "
-    "empty and call requires_grad_(True) on it.",
+fix_inplace = Exercise(_fix_inplace_inputs, _fix_inplace_call, _fix_inplace_judge, [
+    "Run the given function and backward() once, and read PyTorch's message: which operation's output "
+    "does it name, and at which version?",
+    "That operation saved its output for backward. Every in-place step on that same tensor afterwards "
+    "bumps its version; in-place steps on tensors nobody saved are harmless.",
+    "Make the step that first changes the saved tensor out of place (a new tensor instead of an "
+    "augmented assignment), or let it work on a clone(). Not .data, not no_grad(): they do not help.",
 ])
+freeze_all_but_last = Exercise(_freeze_inputs, _freeze_call, _freeze_judge, [
+    "requires_grad_(False) on a parameter freezes it, and a module's requires_grad_ sets it on all of "
+    "the module's parameters at once.",
+    "The last layer *with parameters* is not always model[-1]: an activation has none. "
+    "list(layer.parameters()) tells you whether a layer has any.",
+    "Freeze everything first, then find that last layer with parameters and switch its flag back on.",
+])
+
+
+EXERCISES = name_exercises(globals())
+
+progress = lesson_progress(EXERCISES)

@@ -17,7 +17,8 @@
 # terms. Stuck? `check.NAME.hint()` gives a nudge; call it again for a bigger one. When you
 # submit, the grader runs the same checks on fresh random inputs, so a number copied from an
 # output here will not pass. Its message names the mistake the same way the check here does,
-# so a fix that makes the check here pass is the fix the grader wants. The last cell, *Where am I*, lists which exercises pass so far.
+# so a fix that makes the check here pass is the fix the grader wants. The last cell, *Where am
+# I*, lists which exercises pass so far.
 
 # %%
 import torch

@@ -8,16 +8,18 @@
 # **You will learn** how `torch.no_grad()`, `torch.set_grad_enabled()` and
 # `torch.inference_mode()` stop the recording, why `model.eval()` is a different switch, how
 # `detach()` cuts one tensor out of the graph (and why `.data` is risky), how to update
-# parameters in place, and how to freeze parameters for fine-tuning.
+# parameters in place, why an in-place change can make `backward()` fail (and how to read
+# PyTorch's message about it), and how to freeze parameters for fine-tuning.
 #
-# **Time:** about 50 minutes. **Exercises:** five autograded, one written answer.
+# **Time:** about 100 minutes; the end of section 6 is a good place for a break.
+# **Exercises:** six autograded, one written answer.
 #
 # **How the exercises work.** Each exercise is a function for you to complete. Run the cell
 # below it to check your answer: it says *correct*, *not attempted*, or what is wrong in autograd
 # terms. Stuck? `check.NAME.hint()` gives a nudge; call it again for a bigger one. When you
 # submit, the grader runs the same checks on fresh random inputs, so a number copied from an
-# output here will not pass. If it reports a seed, `check.NAME(your_function, seed=...)` replays
-# that exact case.
+# output here will not pass. Its message names the mistake the same way the check here does,
+# so a fix that makes the check here pass is the fix the grader wants.
 
 # %%
 import matplotlib.pyplot as plt
@@ -191,7 +193,9 @@ print("training =", model.training, " same output twice:", torch.equal(first, se
 #
 # Complete `evaluate(model, x)`: return `model(x)` computed in eval mode and without a graph
 # (the result must not require grad nor have a `grad_fn`). The caller's model may be in train
-# or eval mode: leave it in the mode you found it in (`model.training` tells you which).
+# or eval mode: leave it as you found it, in the same mode (`model.training` tells you which)
+# and with its parameters still requiring grad, and leave autograd recording afterwards if it
+# was before.
 
 # %% solution evaluate
 def evaluate(model, x):
@@ -282,7 +286,8 @@ def stop_gradient_product(x):
 
 # %% [markdown]
 # **`.data`: the old way, and why not.** Older code uses `.data` where we use `detach()`. Both
-# share storage, but only `detach()` tells autograd when you change the values in place.
+# share storage, but only `detach()` tells autograd when you change the values in place
+# (section 8 shows how it keeps count).
 # Sigmoid's backward uses its own output; change that output through `detach()` and
 # `backward()` refuses, naming the culprit:
 
@@ -340,8 +345,15 @@ print("the array after an in-place update of t:", saved)
 # ### Exercise 3: a NumPy snapshot
 #
 # Complete `to_numpy(t)`: return a NumPy array with the values, shape and dtype of `t`, for any
-# CPU floating-point tensor `t` (requiring grad or not), that later in-place changes to `t` do
-# not affect.
+# CPU tensor `t` of dtype float16, float32 or float64 (requiring grad or not), that later
+# in-place changes to `t` do not affect.
+#
+# Why not *any* floating-point dtype? NumPy has no bfloat16, so `.numpy()` refuses such a
+# tensor whatever you do first; convert it (`.float()`) and the dtype changes:
+
+# %%
+with shows_error(TypeError):
+    torch.ones(2, dtype=torch.bfloat16).numpy()
 
 # %% solution to_numpy
 def to_numpy(t):
@@ -444,9 +456,11 @@ print("total_loss =", total_loss, "of type", type(total_loss).__name__)
 # ### Exercise 4: an in-place SGD step
 #
 # Complete `sgd_step(params, lr)`. For each tensor `p` in the list `params`: subtract
-# `lr * p.grad` from it in place, then set `p.grad` to None. Skip tensors whose `.grad` is None
-# (they took no part in the loss), as PyTorch's optimizers do. Afterwards the list must hold the
-# same tensor objects, still leaves that require grad. Return nothing.
+# `lr * p.grad` from `p` itself, in place (not through `p.data`, which autograd cannot see),
+# then set `p.grad` to None. Skip tensors whose `.grad` is None (they took no part in the loss),
+# as PyTorch's optimizers do. Afterwards the list must hold the same tensor objects, still
+# leaves that require grad, and autograd must be recording again as before. The function works
+# by changing the tensors; what it returns is ignored.
 
 # %% solution sgd_step
 def sgd_step(params, lr):
@@ -462,7 +476,132 @@ def sgd_step(params, lr):
 # %% check sgd_step points=2
 
 # %% [markdown]
-# ## 8. Freezing parameters
+# ## 8. In-place changes and the version counter
+#
+# Every tensor carries a version counter, `t._version`. Each in-place operation adds one:
+# `add_()`, `+=`, `*=`, and also assigning into a slice, `t[0] = ...`.
+
+# %%
+t = torch.zeros(3)
+print("new:                      ", t._version)
+t += 1
+print("after t += 1:             ", t._version)
+t[0] = 5.0
+print("after t[0] = 5:           ", t._version)
+with torch.no_grad():
+    t.mul_(2)
+print("after t.mul_(2), no_grad: ", t._version)
+t.data.mul_(2)
+print("after t.data.mul_(2):     ", t._version)
+
+# %% [markdown]
+# `no_grad()` does not stop the counter, which is why the SGD step above stays visible to
+# autograd. `.data` does: a change through it is invisible (section 5's silent wrong gradient).
+#
+# Why count? Many backward steps need values from the forward pass, and autograd saves them
+# with their version. `exp` saves its own output, since the derivative of $e^a$ is $e^a$. A
+# softmax written the NumPy way divides that output in place, and `backward()` refuses:
+
+# %%
+a = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+weights = torch.tensor([1.0, 2.0, 3.0])
+e = torch.exp(a)      # exp saves its output e for its backward step
+e /= e.sum()          # in place on e
+with shows_error(RuntimeError):
+    (e * weights).sum().backward()
+
+# %% [markdown]
+# **Reading the message.** `[torch.FloatTensor [3]]` is the tensor that changed: its type and
+# shape. `output 0 of Exp` says who saved it: the output of `exp`. `is at version 1; expected
+# version 0` says it was saved at version 0 and changed in place once since. So: look for the
+# in-place steps on `exp`'s result after `exp` ran; here there is one, `e /= ...`.
+#
+# In a long function, follow the message's hint: under `torch.autograd.set_detect_anomaly(True)`
+# autograd records where each operation was called, and the failure comes with a warning whose
+# traceback ends at the forward line of the operation that saved the tensor. The in-place step
+# to change is on its result, on that line or later. (Anomaly mode slows everything down: use it
+# to debug, then switch it off.) The warning's first line and the last line of its traceback:
+
+# %%
+import warnings
+
+with warnings.catch_warnings(record=True) as caught, torch.autograd.set_detect_anomaly(True):
+    warnings.simplefilter("always")
+    e = torch.exp(a)
+    e /= e.sum()
+    with shows_error(RuntimeError):
+        (e * weights).sum().backward()
+report = str(caught[0].message).splitlines()
+print(report[0])
+print("   ", report[-2].strip())
+
+# %% [markdown]
+# `no_grad()` is no way out: the counter still moves, and the saved value is still wrong.
+
+# %%
+e = torch.exp(a)
+with torch.no_grad():
+    e /= e.sum()
+with shows_error(RuntimeError):
+    (e * weights).sum().backward()
+
+# %% [markdown]
+# **The fix**: leave the saved tensor alone. Make the step out of place, `e = e / e.sum()`,
+# which gives a new tensor and keeps `exp`'s output as it was saved (or let the in-place step
+# work on a `clone()`). The gradient now matches PyTorch's own softmax:
+
+# %%
+e = torch.exp(a)
+e = e / e.sum()
+(e * weights).sum().backward()
+reference = torch.autograd.grad((torch.softmax(a, 0) * weights).sum(), a)[0]
+print("a.grad =", a.grad, " softmax's:", reference)
+
+# %% [markdown]
+# Not every in-place step is a problem: only a change to a tensor some backward step saved.
+# `x * 2` saves nothing of its result, so adding to it in place is fine.
+
+# %% [markdown]
+# ### Exercise 5: fix an in-place step
+#
+# `squash_in_place(x)` computes what we want, but `backward()` through its result fails. Run the
+# cell to read PyTorch's message.
+
+# %%
+def squash_in_place(x):
+    h = x * 2
+    h += 1
+    y = torch.tanh(h)
+    y *= 3
+    y[:, 0] = 0
+    return y
+
+x = torch.tensor([[0.5, -1.0, 2.0]], requires_grad=True)
+with shows_error(RuntimeError):
+    squash_in_place(x).sum().backward()
+
+# %% [markdown]
+# Complete `fix_inplace(x)`: for a 2-D `x` that requires grad, return the same values as
+# `squash_in_place(x)`, computed so that `backward()` through the result works and gives the
+# right gradient. Keep every step a tensor operation that autograd records (no `detach()`, no
+# `.data`, no NumPy): the check runs backward on your result with a random weighting of its
+# elements. Which in-place steps must go, and which are harmless?
+
+# %% solution fix_inplace
+def fix_inplace(x):
+    """squash_in_place(x), without the in-place step that breaks backward()."""
+    ### BEGIN SOLUTION
+    h = x * 2
+    h += 1
+    y = torch.tanh(h) * 3
+    y[:, 0] = 0
+    return y
+    ### END SOLUTION
+
+# %% check fix_inplace points=2
+
+# %% [markdown]
+# ## 9. Freezing parameters
 #
 # Fine-tuning often trains only the last layer of a pretrained network. `requires_grad_(False)`
 # on a parameter freezes it: `backward()` computes no gradient for it and leaves its `.grad` at
@@ -491,12 +630,41 @@ optimizer = torch.optim.SGD(trainable, lr=0.1)
 print("tensors the optimizer trains:", len(trainable))
 
 # %% [markdown]
-# ### Exercise 5: fine-tune the last layer
+# **A frozen parameter keeps its old `.grad`.** `requires_grad_(False)` stops *new* gradients;
+# it does not clear the one a parameter already holds. An optimizer that still holds the
+# parameter steps every tensor whose `.grad` is not None: a stale `.grad` is applied again, and
+# a `.grad` zeroed rather than set to None (`zero_grad(set_to_none=False)`) still lets momentum
+# and weight decay move the "frozen" weights. Here the first layer is frozen after one step:
+
+# %%
+for set_to_none in (False, True):
+    torch.manual_seed(0)
+    net = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
+    optimizer = torch.optim.SGD(net.parameters(), lr=0.1, momentum=0.9, weight_decay=0.01)
+    batch = torch.randn(5, 3)
+    net(batch).sum().backward()
+    optimizer.step()                        # one ordinary step: momentum now remembers it
+    net[0].requires_grad_(False)            # freeze the first layer
+    frozen = net[0].weight.detach().clone()
+    for step in range(3):
+        optimizer.zero_grad(set_to_none=set_to_none)
+        net(batch).sum().backward()
+        optimizer.step()
+    moved = (net[0].weight - frozen).abs().max().item()
+    print(f"zero_grad(set_to_none={set_to_none}): the frozen weights moved by up to {moved:.3f}")
+
+# %% [markdown]
+# So after freezing, hand the optimizer only the trainable parameters (as above), or make sure
+# the frozen ones' `.grad` is None.
+
+# %% [markdown]
+# ### Exercise 6: fine-tune the last layer
 #
 # Complete `freeze_all_but_last(model)`: `model` is an `nn.Sequential` of `Linear` layers and
 # activations, of any depth. Freeze every parameter except those of the last layer that *has*
 # parameters, which must keep requiring grad. Careful: the model may end with an activation,
-# which has none. Change the model in place; return nothing.
+# which has none. Change the model in place: the same layers and parameter objects, with the
+# same values; what the function returns is ignored.
 
 # %% solution freeze_all_but_last
 def freeze_all_but_last(model):
@@ -535,6 +703,19 @@ def freeze_all_but_last(model):
 # - `.numpy()` needs `detach()` first and shares memory; copy for a snapshot.
 # - Update parameters in place inside `no_grad()` and reset `.grad`; `w = w - ...` makes a
 #   non-leaf. Log losses with `.item()`, not by adding tensors.
-# - `requires_grad_(False)` freezes parameters for fine-tuning.
+# - In-place operations move a tensor's version counter (`no_grad()` included, `.data` not).
+#   If a tensor autograd saved for backward has moved on, `backward()` refuses: the message
+#   names who saved it and the versions; make that step out of place, or work on a clone.
+# - `requires_grad_(False)` freezes parameters for fine-tuning; it does not clear an old
+#   `.grad`, so hand the optimizer only the trainable parameters.
 #
 # Next, lesson 4: reading and zeroing `.grad`.
+
+# %% [markdown]
+# ## Where am I
+#
+# This cell runs each exercise's self-check quietly on your own functions and lists which pass,
+# which fail (with the first words of the mistake) and which you have not attempted yet.
+
+# %%
+check.progress(globals())

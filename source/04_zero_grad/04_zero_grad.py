@@ -17,8 +17,8 @@
 # below it to check your answer: it says *correct*, *not attempted*, or what is wrong in autograd
 # terms. Stuck? `check.NAME.hint()` gives a nudge; call it again for a bigger one. When you
 # submit, the grader runs the same checks on fresh random inputs, so a number copied from an
-# output here will not pass. If it reports a seed, `check.NAME(your_function, seed=...)` replays
-# that exact case. Some checks put leftover values in `.grad` before they call your function, as
+# output here will not pass. Its message names the mistake the same way the check here does,
+# so a fix that makes the check here pass is the fix the grader wants. Some checks put leftover values in `.grad` before they call your function, as
 # an earlier training step would.
 
 # %%

