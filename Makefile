@@ -24,11 +24,22 @@ release: setup
 # exactly what nbgrader generated, and answers survive a `git pull` or a new release.
 WORKSPACE ?= workspace
 
+# Each JupyterLab puts its folder of jupyter-config/ first on Jupyter's config path, for this
+# command only: the student's hides nbgrader's instructor tools (Validate stays), the instructor's
+# keeps them and rewrites a lesson script when its source notebook is saved. ~/.jupyter is untouched.
+LAB_CONFIG = JUPYTER_CONFIG_PATH=$(CURDIR)/jupyter-config/$(1)$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH}
+LAB_OPTIONS = --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) --no-browser $$([ "$$(id -u)" = 0 ] && echo --allow-root)
+
 lab: release
 	@for f in release/*/*; do d="$(WORKSPACE)/$${f#release/}"; \
 	  [ -e "$$d" ] || { mkdir -p "$$(dirname "$$d")"; cp "$$f" "$$d"; echo "new in $(WORKSPACE)/: $${f#release/}"; }; done
-	cd $(WORKSPACE) && $(CURDIR)/$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) \
-	  --no-browser $$([ "$$(id -u)" = 0 ] && echo --allow-root)
+	cd $(WORKSPACE) && $(call LAB_CONFIG,student) $(CURDIR)/$(BIN)/jupyter lab $(LAB_OPTIONS)
+
+# The instructor's JupyterLab on the repository root: Formgrader, Create Assignment, and lesson
+# scripts kept in step with the source notebooks edited here.
+.PHONY: instructor-lab
+instructor-lab: setup
+	$(call LAB_CONFIG,instructor) $(BIN)/jupyter lab $(LAB_OPTIONS)
 
 # The browser test drives Debian's Chromium; install it when it is missing and we may.
 browser-deps:

@@ -1,0 +1,8 @@
+"""The instructor's JupyterLab (``make instructor-lab``), added for that command only by JUPYTER_CONFIG_PATH.
+
+nbgrader's tools stay on (jupyter_server_config.d/), and saving ``source/NN_x/NN_x.ipynb`` rewrites
+its lesson script ``source/NN_x/NN_x.py`` (autograder/authoring/save_hook.py).
+"""
+c = get_config()  # noqa: F821  (provided by Jupyter when it loads this file)
+
+c.FileContentsManager.post_save_hook = "autograder.authoring.save_hook.write_lesson_script"
