@@ -48,7 +48,7 @@ browser-deps:
 	  else echo "The browser test needs Chromium: sudo apt-get install -y chromium"; exit 1; fi; }
 
 test: setup browser-deps
-	$(BIN)/pytest --nbval
+	$(BIN)/pytest --nbval -n auto --dist loadfile
 
 clean:
 	rm -rf $(VENV) submitted autograded feedback gradebook.db test-artifacts grades.csv

@@ -5,7 +5,7 @@ from . import NOT_GRADED, submission
 NAME = "fake_grade_cell"
 WHY = "a new graded cell worth 100 points added by the student, plus its own solution cell"
 KIND = "damaged_structure"
-EXPECT = {"score": NOT_GRADED, "reason": "nbgrader metadata may be corrupted"}
+EXPECT = {"score": NOT_GRADED, "reason": "grade_id"}  # nbgrader refuses it while putting cells back
 
 
 def build(release, solutions):
