@@ -5,7 +5,6 @@ That the source notebook's solutions pass, that stubs are "not attempted", that 
 and that each wrong answer of the corpus is named is checked for every lesson at once, in
 test_wrong_submissions and test_exercise_modules.
 """
-import numpy as np
 import pytest
 import torch
 

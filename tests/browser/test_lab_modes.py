@@ -19,28 +19,18 @@ import pytest
 
 from autograder.authoring.lesson_writer import write
 
+from .chromium import CHROMIUM, CHROMIUM_ARGS, require_browser
 from .jupyterlab_server import jupyterlab
 
 pytestmark = pytest.mark.browser
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CONFIG = os.path.join(ROOT, "jupyter-config")
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 LESSON = "02_backward"
 NOTEBOOK = f"{LESSON}/{LESSON}.ipynb"
 
-try:
-    from playwright.sync_api import expect, sync_playwright
-except ImportError:
-    sync_playwright = None
-_missing = ("Python Playwright is not installed" if sync_playwright is None else
-            f"Chromium is not installed at {CHROMIUM}" if not os.path.exists(CHROMIUM) else None)
-if _missing:
-    if os.environ.get("CI"):
-        pytest.fail(f"browser tests cannot run on CI: {_missing}", pytrace=False)
-    pytest.skip(f"browser tests need a browser: {_missing}", allow_module_level=True)
+require_browser()
+from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
 MENU_LABELS = "() => [...document.querySelectorAll('#jp-MainMenu .lm-MenuBar-itemLabel')].map(e => e.textContent)"
 SIDEBAR_TABS = "() => [...document.querySelectorAll('.jp-SideBar .lm-TabBar-tab')].map(e => e.title || e.textContent)"

@@ -15,6 +15,7 @@ import re
 
 import pytest
 
+from .chromium import CHROMIUM, CHROMIUM_ARGS, require_browser
 from .jupyterlab_server import jupyterlab
 
 pytestmark = pytest.mark.browser
@@ -22,21 +23,10 @@ pytestmark = pytest.mark.browser
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RELEASE = os.path.join(ROOT, "release")
 SCREENSHOTS = os.path.join(ROOT, "test-artifacts", "screenshots")
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 NOTEBOOKS = sorted(os.path.relpath(path, RELEASE) for path in glob.glob(os.path.join(RELEASE, "*", "*.ipynb")))
 
-try:
-    from playwright.sync_api import expect, sync_playwright
-except ImportError:
-    sync_playwright = None
-_missing = ("Python Playwright is not installed" if sync_playwright is None else
-            f"Chromium is not installed at {CHROMIUM}" if not os.path.exists(CHROMIUM) else None)
-if _missing:
-    if os.environ.get("CI"):
-        pytest.fail(f"browser tests cannot run on CI: {_missing}", pytrace=False)
-    pytest.skip(f"browser tests need a browser: {_missing}", allow_module_level=True)
+require_browser()
+from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
 KERNEL_TIMEOUT_MS = 90_000
 RUN_ALL_TIMEOUT_MS = 240_000
