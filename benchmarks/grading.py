@@ -1,6 +1,6 @@
 """How much faster `autograd-course grade` is than plain sequential `nbgrader autograde`.
 
-    .venv/bin/python benchmarks/grading.py [--sizes 8 32 128] [--budget 600] [--workers 2]
+    .venv/bin/python benchmarks/grading.py [--sizes 8 32 128] [--budget 600] [--workers 2] [--cold]
 
 For each size N it builds N submissions over all four lessons (solutions, blanks and wrong answers
 from tests/wrong_submissions/, in turn), grades them in two copies of one scratch course, side by
@@ -8,7 +8,8 @@ side in this run: once with nbgrader's own `nbgrader autograde` (its plain Execu
 per notebook, one after another) and once with `autograd-course grade`, checks that both give the
 same total per submission, and prints seconds, the ratio, seconds per notebook, the floor per
 notebook (the solution's cells run in an already-warm interpreter: no kernel, no imports) and the
-peak memory of each process tree. A baseline that would not fit in the time budget is skipped and
+peak memory of each process tree. With ``--cold`` it also grades a third copy with warm kernels
+switched off (a fresh Python per kernel), to show what forking from a warm parent gains. A baseline that would not fit in the time budget is skipped and
 says so; nothing is extrapolated.
 """
 import argparse
@@ -137,6 +138,7 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[8, 32, 128])
     parser.add_argument("--budget", type=float, default=600, help="seconds the baseline of one size may take")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--cold", action="store_true", help="also grade with warm kernels switched off")
     args = parser.parse_args()
     os.environ.setdefault("MPLBACKEND", "Agg")
     floor = floor_per_notebook()
@@ -149,6 +151,15 @@ def main() -> None:
             base = make_course(workdir, size)
             mine = shutil.copytree(base, os.path.join(workdir, "ours"))
             ours_seconds, ours_peak = ours(mine, args.workers)
+            if args.cold:
+                cold = shutil.copytree(base, os.path.join(workdir, "cold"))
+                with open(os.path.join(cold, "nbgrader_config.py"), "a") as config:
+                    config.write("\nc.TrustedExecute.warm_kernels = False\n")
+                cold_seconds, cold_peak = ours(cold, args.workers)
+                print(f"{size:>4} cold kernels: {cold_seconds:.1f} s, {cold_seconds / size:.2f} s per notebook, "
+                      f"peak {cold_peak:.2f} GiB; warm kernels: {ours_seconds:.1f} s "
+                      f"({cold_seconds / ours_seconds:.1f}x faster); scores "
+                      f"{'agree' if totals(cold) == totals(mine) else 'DIFFER'}")
             fits = per_notebook_baseline is None or per_notebook_baseline * size <= args.budget
             if fits:
                 plain_seconds, plain_peak = nbgrader_sequential(base)

@@ -192,23 +192,23 @@ print(type(node).__name__, "| next_functions:", node.next_functions)
 print("node.variable is x:", node.variable is x)
 
 # %% [markdown]
-# A preview of lesson 2: `backward()` walks these nodes from the output down, and each
-# `AccumulateGrad` adds what arrives into its leaf's `.grad`. Move the slider to step through the
-# walk on a small graph: the gradient arriving at each node, the sum where the two paths from `a`
-# meet, and the value landing in each `.grad`.
-
-# %%
-a = torch.tensor(2.0, requires_grad=True)
-b = torch.tensor(3.0, requires_grad=True)
-y = a * b + torch.sin(a)
-backward_steps(y, names={"a": a, "b": b, "y": y}, title="y = a*b + sin(a)")   # runs y.backward()
-
-# %% [markdown]
 # The course's `graph_text` does the whole walk for you and prints it as a tree, output first.
 # The names you pass label the tensors you know:
 
 # %%
 print(graph_text(y, names={"x": x, "y": y}))
+
+# %% [markdown]
+# A preview of lesson 2: `backward()` walks these nodes from the output down, and each
+# `AccumulateGrad` adds what arrives into its leaf's `.grad`. Move the slider to step through the
+# walk on a small graph with two leaves, `p` and `q`: the gradient arriving at each node, the sum
+# where the two paths from `p` meet, and the value landing in each `.grad`.
+
+# %%
+p = torch.tensor(2.0, requires_grad=True)
+q = torch.tensor(3.0, requires_grad=True)
+r = p * q + torch.sin(p)
+backward_steps(r, names={"p": p, "q": q, "r": r}, title="r = p*q + sin(p)")   # runs r.backward()
 
 # %% [markdown]
 # ### Exercise 2: the names along a chain
@@ -335,8 +335,8 @@ quick_check(
 # Complete `predict_flags(a_requires, b_requires)` to return a dict mapping each of
 # `"a * b"`, `"a.detach()"`, `"a.double()"`, `"a + b.detach()"` and `"nn.Parameter(b)"` to the
 # pair `(requires_grad, is_leaf)` of that expression. Use the rules, not tensors: while your code
-# runs, the check stops every tensor operation (making a tensor included), then builds the real
-# tensors for every combination of flags and compares.
+# runs, the check blocks every tensor operation, even making a tensor. Afterwards it builds the
+# real tensors for every combination of flags and compares.
 
 # %% solution predict_flags
 def predict_flags(a_requires, b_requires):

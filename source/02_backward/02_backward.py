@@ -247,7 +247,7 @@ print("x.grad =", x.grad)    # chain rule: 2h * 3
 # it returns the pair `(dy_dx, dy_dh)`, both from one call to `backward()`.
 #
 # `x` does not require grad and must not change: work on a copy. Return two tensors shaped like
-# `x`, with `dy_dh` as `h.grad` gives it.
+# `x`: `dy_dx` is what the copy's `.grad` holds, and `dy_dh` is what `h.grad` holds.
 
 # %% solution grads_with_intermediate
 def grads_with_intermediate(x):

@@ -348,8 +348,9 @@ print("the array after an in-place update of t:", saved)
 # CPU tensor `t` of dtype float16, float32 or float64 (requiring grad or not), that later
 # in-place changes to `t` do not affect.
 #
-# Why not *any* floating-point dtype? NumPy has no bfloat16, so `.numpy()` refuses such a
-# tensor whatever you do first; convert it (`.float()`) and the dtype changes:
+# (Why not *any* floating-point dtype? NumPy has no bfloat16, so `.numpy()` refuses such a
+# tensor whatever you do first, and converting it with `.float()` changes the dtype. Your function
+# will not be given one; this is only what happens if you try:)
 
 # %%
 with shows_error(TypeError):

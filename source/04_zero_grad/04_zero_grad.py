@@ -124,6 +124,8 @@ quick_check(
 # Complete `grad_history(f, x, k)`: `f` returns a scalar, `x` does *not* require grad. On a copy
 # of `x` that requires grad, call `backward()` on `f` $k$ times **without** resetting, and return
 # a tensor of shape `(k, *x.shape)` whose row `i` is what `.grad` held after call `i + 1`.
+# Remember that `backward()` adds into the *same* `.grad` tensor each time, in place: a row you
+# keep must be a copy of it, not the tensor itself.
 
 # %% solution grad_history
 def grad_history(f, x, k):
