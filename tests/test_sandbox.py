@@ -15,7 +15,8 @@ from autograder.grading.sandbox import probe
 from autograder.grading.trusted_execute import TrustedExecute
 
 LOOK = """import os, socket
-seen = {"uid": os.getuid(), "pid": os.getpid(), "repo": os.path.exists(%r), "course": os.path.isdir(%r)}
+seen = {"uid": os.getuid(), "pid": os.getpid(), "repo": os.path.exists(%r), "course": os.path.isdir(%r),
+        "tests": os.path.exists(%r), "opt": os.path.exists("/opt"), "procs": len([p for p in os.listdir("/proc") if p.isdigit()])}
 try:
     socket.create_connection(("127.0.0.1", 9), timeout=1); seen["net"] = "open"
 except OSError as error:
@@ -26,7 +27,8 @@ print(seen)"""
 def run(tmp_path, **settings):
     repo = repository_root()
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
-        LOOK % (os.path.join(repo, "autograder", "grading", "references"), os.path.join(repo, "course")))])
+        LOOK % (os.path.join(repo, "autograder", "grading", "references"), os.path.join(repo, "course"),
+                os.path.abspath(__file__)))])
     nb.metadata.kernelspec = {"name": "python3", "display_name": "Python 3", "language": "python"}
     executor = TrustedExecute(timeout=120, **settings)
     nb, _ = executor.preprocess(nb, {"metadata": {"path": str(tmp_path)}})
@@ -42,6 +44,8 @@ def test_a_grading_kernel_is_fenced_in(tmp_path, warm):
     seen = run(tmp_path, warm_kernels=warm)
     assert seen["uid"] == 65534 and seen["pid"] == 1          # nobody, PID 1 of its own namespace
     assert not seen["repo"] and seen["course"]                 # references hidden, student package kept
+    assert not seen["tests"] and not seen["opt"]               # an allowlist: the rest of the machine is absent
+    assert seen["procs"] <= 3                                  # its own processes only
     assert seen["net"] in ("OSError", "ConnectionRefusedError") and seen["net"] != "open"
 
 

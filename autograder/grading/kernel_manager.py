@@ -32,21 +32,14 @@ def repository_root() -> str:
     return os.path.dirname(os.path.dirname(os.path.abspath(autograder.__file__)))
 
 
-def hidden_paths(extra=()) -> list[str]:
-    """What a submission must not read: the course, the grader, other students, home folders."""
-    hidden = [repository_root(), "/tmp", "/root", "/home", "/var/tmp", "/run/user", "/dev/shm", "/run/lock", *extra]
-    return [path for path in hidden if os.path.exists(path)]
-
-
 def kept_paths(extra=()) -> list[str]:
-    """What it needs: Python and its packages, the student package, and the folders named."""
+    """All a kernel sees besides the system's folders: Python and its packages, the student package,
+    and the folders named. Everything else on the machine is absent from its root (sandbox.py)."""
     return [sys.prefix, sys.base_prefix, os.path.dirname(os.path.abspath(course.__file__)), *extra]
 
 
-def _fence_arguments(hide, keep, namespaces: bool) -> list[str]:
+def _fence_arguments(keep, namespaces: bool) -> list[str]:
     arguments = [] if namespaces else ["--no-namespaces"]
-    for path in hide:
-        arguments += ["--hide", path]
     for path in keep:
         arguments += ["--keep", path]
     return arguments
@@ -57,13 +50,13 @@ class KernelFactory:
 
     _shared = None
 
-    def __init__(self, namespaces: bool, hide=()):
+    def __init__(self, namespaces: bool):
         self.namespaces = namespaces
         self.area = tempfile.mkdtemp(prefix="autograd-warm-")
         os.chmod(self.area, 0o755)
         self.socket = os.path.join(self.area, "zygote.sock")
         command = [sys.executable, "-m", "autograder.grading.sandbox", "--zygote", self.socket,
-                   *_fence_arguments(hidden_paths(hide), kept_paths([self.area]), namespaces)]
+                   *_fence_arguments(kept_paths([self.area]), namespaces)]
         self.log = open(os.path.join(self.area, "zygote.log"), "w")
         self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log,
                                         start_new_session=True)
@@ -136,8 +129,7 @@ class SandboxedKernelManager(AsyncKernelManager):
             if launcher is not None:
                 return factory.command(command[launcher + 1:], cwd or self.socket_dir, writable, options)
         wrapper = [sys.executable, "-m", "autograder.grading.sandbox",
-                   *_fence_arguments(hidden_paths(options.get("hide", [])), kept_paths(writable),
-                                     not options.get("no_namespaces"))]
+                   *_fence_arguments(kept_paths(writable), not options.get("no_namespaces"))]
         for path in writable:
             wrapper += ["--writable", path]
         for flag in ("memory", "max_file", "max_processes"):

@@ -3,11 +3,12 @@
 Run as ``python -m autograder.grading.sandbox [options] -- KERNEL COMMAND``. As root on Linux it
 re-runs itself under ``unshare`` in new mount, network and PID namespaces, then, inside them:
 
-- hides every folder named by ``--hide`` (the course directory with ``source/``, the gradebook and
-  other students' submissions; the repository with the grader's references and its history; home
-  folders) under empty tmpfs mounts, and mounts back only the ``--keep`` folders (the submission's
-  own folder, the student package, the Python installation, the kernel's socket folder);
-- gives the kernel a private ``/tmp`` and no network but its own unconfigured loopback;
+- builds a new root holding only the system's folders (read-only), the ``--keep`` folders (the
+  submission's own folder, the student package, the Python installation, the kernel's socket
+  folder) and private ``/tmp``, ``/var/tmp`` and ``/dev/shm``, and enters it: the course directory
+  with ``source/``, the gradebook and other students' submissions, this repository with the
+  grader's references, any other copy of the course and every home folder are simply not there;
+- leaves the kernel no network but its own unconfigured loopback;
 - caps its address space (``--memory``), file size and process count with rlimits;
 - drops to an unprivileged user (``--uid``, ``--gid``) and execs the kernel as PID 1 of its own
   PID namespace, so every process it starts dies with it.
@@ -24,8 +25,9 @@ import sys
 
 from . import warm_kernels  # imported before the repository is hidden; stdlib-only at import
 
-STAGE = "/mnt"  # an existing folder, covered by a private tmpfs only inside the namespace
-SCRATCH_FOLDERS = ("/tmp", "/dev/shm", "/var/tmp")
+STAGE = "/mnt"  # an existing folder: the kernel's new root, a tmpfs seen only inside the namespace
+SYSTEM_FOLDERS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/dev", "/sys", "/proc")
+SCRATCH_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm")
 
 
 def probe() -> str | None:
@@ -48,27 +50,36 @@ def _mount(*args: str) -> None:
     subprocess.run(["mount", *args], check=True, capture_output=True)
 
 
-def _fence(hide: list[str], keep: list[str], tmp_size: str, shared_tmp: bool = False) -> None:
-    """Inside the new mount namespace: stage what is kept, cover what is hidden, put the kept back."""
+def _fence(keep: list[str], tmp_size: str, shared_tmp: bool = False) -> None:
+    """Inside the new mount namespace: build a root that holds only what a kernel needs, and enter it.
+
+    An allowlist, not a list of things to hide: the system's own folders (read-only), the ``keep``
+    folders, and fresh, private, size-capped /tmp, /var/tmp and /dev/shm. Every other file of the
+    machine (the course, this repository and any other copy of it, home folders) is simply absent.
+    """
     _mount("--make-rprivate", "/")
-    _mount("-t", "tmpfs", "-o", "size=1m,mode=755", "tmpfs", STAGE)
-    kept = [path for path in dict.fromkeys(os.path.realpath(p) for p in keep) if os.path.exists(path)]
-    for i, path in enumerate(kept):
-        staged = os.path.join(STAGE, str(i))
-        os.mkdir(staged)
-        _mount("--rbind", path, staged)
-    for path in dict.fromkeys(os.path.realpath(p) for p in hide):
+    root = STAGE
+    _mount("-t", "tmpfs", "-o", "size=16m,mode=755", "tmpfs", root)
+    for path in SYSTEM_FOLDERS:
+        inside = root + path
+        if os.path.islink(path):  # /bin -> usr/bin on a merged-/usr system
+            os.symlink(os.readlink(path), inside)
+        elif os.path.isdir(path):
+            os.makedirs(inside)
+            _mount("--rbind", path, inside)
+            if path not in ("/dev", "/proc"):
+                _mount("-o", "remount,bind,ro", inside)
+    # a zygote's scratch folders outlive its kernels: they get a folder of their own instead
+    mode = "755" if shared_tmp else "1777"
+    for path in SCRATCH_FOLDERS:
+        os.makedirs(root + path, exist_ok=True)
+        _mount("-t", "tmpfs", "-o", f"size={tmp_size},mode={mode}", "tmpfs", root + path)
+    for path in dict.fromkeys(os.path.realpath(p) for p in keep):
         if os.path.isdir(path):
-            scratch = path in SCRATCH_FOLDERS  # writable by anyone, size-capped, gone with the namespace
-            # a zygote's scratch folders outlive its kernels: they get their own folder instead
-            mode = "1777" if scratch and not shared_tmp else "755"
-            _mount("-t", "tmpfs", "-o", f"size={tmp_size if scratch else '1m'},mode={mode}", "tmpfs", path)
-        elif os.path.exists(path):
-            _mount("--bind", "/dev/null", path)
-    for i, path in enumerate(kept):
-        os.makedirs(path, exist_ok=True)
-        _mount("--rbind", os.path.join(STAGE, str(i)), path)
-    subprocess.run(["umount", "-l", STAGE], check=True, capture_output=True)
+            os.makedirs(root + path, exist_ok=True)
+            _mount("--rbind", path, root + path)
+    os.chroot(root)
+    os.chdir("/")
 
 
 def _limit(memory: int, max_file: int, max_processes: int) -> None:
@@ -91,7 +102,6 @@ def _drop(uid: int, gid: int, writable: list[str]) -> None:
 
 def _options(argv):
     parser = argparse.ArgumentParser(prog="autograder.grading.sandbox")
-    parser.add_argument("--hide", action="append", default=[])
     parser.add_argument("--keep", action="append", default=[])
     parser.add_argument("--writable", action="append", default=[], help="kept paths given to the kernel's user")
     parser.add_argument("--memory", type=int, default=0, help="address-space cap in bytes (0: none)")
@@ -121,12 +131,15 @@ def main(argv=None) -> None:
                               sys.executable, "-m", "autograder.grading.sandbox", "--inside", *argv])
     if options.zygote:
         if options.inside:
-            _fence(options.hide, options.keep, options.tmp_size, shared_tmp=True)
+            _fence(options.keep, options.tmp_size, shared_tmp=True)
+            os.environ.update(HOME="/tmp", MPLCONFIGDIR="/tmp/matplotlib")
         warm_kernels.serve(options.zygote, namespaces=options.inside)
         return
     home = "/tmp/home"
     if options.inside:
-        _fence(options.hide, options.keep, options.tmp_size)
+        cwd = os.getcwd()  # the kernel's own folder, which is kept: the same path inside the new root
+        _fence(options.keep, options.tmp_size)
+        os.chdir(cwd if os.path.isdir(cwd) else "/tmp")
         os.makedirs(home, exist_ok=True)
         os.chown(home, options.uid, options.gid)
         os.environ.update(HOME=home, MPLCONFIGDIR=os.path.join(home, "matplotlib"),

@@ -3,7 +3,7 @@ from . import submission
 NAME = "hard_coded_values"
 WHY = "returns the self-check's stored expected values (and a value printed in the lesson) whatever the input"
 KIND = "cheat"
-EXPECT = {"loses": ["grad_via_backward", "grads_with_intermediate", "hand_derivative"], "reason": "never applies cos",
+EXPECT = {"loses": ["grad_via_backward", "grads_with_intermediate", "hand_derivative"], "reason": "your derivative",
           "cell": "test_hand_derivative"}
 
 CHEAT = '''
