@@ -8,6 +8,7 @@ import os
 
 import nbformat
 
+from ..course_dir import open_api
 from ..pipeline import root_cause
 from .replay import ReplayExecution
 from .trusted_execute import TrustedExecute
@@ -23,7 +24,6 @@ class Recorder:
         steps = list(config.Autograde.get("autograde_preprocessors", []))
         executing = f"{TrustedExecute.__module__}.{TrustedExecute.__name__}"
         config.Autograde.autograde_preprocessors = [REPLAY if s == executing else s for s in steps]
-        from ..course_dir import open_api
         self.api = open_api(course.root, config)
 
     def record(self, executed: Executed) -> str | None:

@@ -4,6 +4,7 @@ An exercise that teaches backward() should not pass by calling a shortcut that h
 no answer may quietly change the tensors it was given.
 """
 import inspect
+import math
 from contextlib import contextmanager
 
 import torch
@@ -99,3 +100,76 @@ class TorchCalls(TorchFunctionMode):
 
     def count(self, name: str) -> int:
         return self.names.count(name)
+
+
+# --- watching an answer while it runs -----------------------------------------------------------
+# Kernel-side watchers shared by the lessons: each restores what it changed, whatever the answer did.
+
+MATH_FUNCTIONS = ("log", "log2", "log10", "log1p", "exp", "expm1", "sin", "cos", "tan", "asin", "acos",
+                  "atan", "atan2", "sinh", "cosh", "tanh", "sqrt", "pow", "fabs", "floor", "ceil", "erf")
+
+
+def _math_on_tensor(name: str) -> Mistake:
+    torch_name = f"torch.{name}" if hasattr(torch, name) else "the torch function"
+    return Mistake(f"math.{name} was called on a tensor: the math module works on plain Python numbers, so "
+                   f"autograd cannot record it (and it fails for more than one element). Use {torch_name}, "
+                   "which works elementwise and adds a node to the graph.", "math_on_tensor")
+
+
+@contextmanager
+def math_explained():
+    """While the answer runs, math.log(tensor) and friends say why they cannot be in a graph."""
+    originals = {name: getattr(math, name) for name in MATH_FUNCTIONS if hasattr(math, name)}
+
+    def guarded(name, original):
+        def call(*args, **kwargs):
+            if any(isinstance(a, torch.Tensor) for a in args):
+                raise _math_on_tensor(name)
+            return original(*args, **kwargs)
+        return call
+
+    for name, original in originals.items():
+        setattr(math, name, guarded(name, original))
+    try:
+        yield
+    finally:
+        for name, original in originals.items():
+            setattr(math, name, original)
+
+
+class _GradMode:
+    left_off = False
+
+
+@contextmanager
+def grad_mode_watched():
+    """Notes whether the answer left autograd switched off, and switches it back on for what follows."""
+    seen, was_on = _GradMode(), torch.is_grad_enabled()
+    try:
+        yield seen
+    finally:
+        seen.left_off = was_on and not torch.is_grad_enabled()
+        torch.set_grad_enabled(was_on)
+
+
+_TENSOR_DATA = torch._C.TensorBase.data
+
+
+@contextmanager
+def data_watched():
+    """Notes every read or write of ``.data``, the attribute that changes values behind autograd's back."""
+    used = []
+
+    def read(t):
+        used.append("read")
+        return _TENSOR_DATA.__get__(t)
+
+    def write(t, value):
+        used.append("write")
+        _TENSOR_DATA.__set__(t, value)
+
+    torch.Tensor.data = property(read, write)
+    try:
+        yield used
+    finally:
+        del torch.Tensor.data

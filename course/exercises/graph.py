@@ -7,7 +7,6 @@ here holds an answer: no expected flags, names or counts, only how to build the 
 name a mistake.
 """
 import contextlib
-import math
 
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
@@ -18,7 +17,7 @@ from ..checks.diagnose import diagnose_gradient, diagnose_tensor
 from ..checks.explain_error import explain_error
 from ..checks.mistakes import Mistake, require
 from ..checks.observation import flags_of
-from ..checks.technique import snapshot
+from ..checks.technique import math_explained, snapshot
 from ..exercise import Exercise, name_exercises
 from ..progress import lesson_progress
 
@@ -406,39 +405,9 @@ def reference_f(x: torch.Tensor) -> torch.Tensor:
 
 
 REQUIRED_OPS = [("Log", "log(x^2)"), ("Sin", "sin(x)")]
-MATH_FUNCTIONS = ("log", "log2", "log10", "log1p", "exp", "expm1", "sin", "cos", "tan", "asin", "acos",
-                  "atan", "atan2", "sinh", "cosh", "tanh", "sqrt", "pow", "fabs", "floor", "ceil", "erf")
 # What PyTorch says when a tensor is turned into a Python number, or handed to NumPy.
 LEFT_AUTOGRAD = ("only one element tensors can be converted to Python scalars", "cannot be converted to Scalar",
                  "Can't call numpy() on Tensor that requires grad")
-
-
-def _math_on_tensor(name: str) -> Mistake:
-    torch_name = f"torch.{name}" if hasattr(torch, name) else "the torch function"
-    return Mistake(f"math.{name} was called on a tensor: the math module works on plain Python numbers, so "
-                   f"autograd cannot record it (and it fails for more than one element). Use {torch_name}, "
-                   "which works elementwise and adds a node to the graph.", "math_on_tensor")
-
-
-@contextlib.contextmanager
-def _math_explained():
-    """While the answer runs, math.log(tensor) and friends say why they cannot be in a graph."""
-    originals = {name: getattr(math, name) for name in MATH_FUNCTIONS if hasattr(math, name)}
-
-    def guarded(name, original):
-        def call(*args, **kwargs):
-            if any(isinstance(a, torch.Tensor) for a in args):
-                raise _math_on_tensor(name)
-            return original(*args, **kwargs)
-        return call
-
-    for name, original in originals.items():
-        setattr(math, name, guarded(name, original))
-    try:
-        yield
-    finally:
-        for name, original in originals.items():
-            setattr(math, name, original)
 
 
 def _build_f_inputs(rng):
@@ -478,7 +447,7 @@ def _build_f_call(answer, inputs):
     x = inputs["x"]
     before = snapshot(x)[0]
     try:
-        with _math_explained():
+        with math_explained():
             got = answer(x)
     except (TypeError, ValueError, RuntimeError) as error:
         if any(fragment in str(error) for fragment in LEFT_AUTOGRAD):

@@ -7,7 +7,6 @@ version counters, ``.grad``). The expected values (eval-mode outputs, the SGD up
 parameters train...) are computed by the grader (``autograder/grading/references/no_grad.py``);
 nothing here holds an answer.
 """
-from contextlib import contextmanager
 
 import numpy as np
 import torch
@@ -18,50 +17,12 @@ from ..checks.compare import close
 from ..checks.diagnose import diagnose_gradient, diagnose_tensor, diagnose_values
 from ..checks.mistakes import Mistake, require
 from ..checks.observation import flags_of
-from ..checks.technique import inputs_kept, snapshot
+from ..checks.technique import data_watched, grad_mode_watched, inputs_kept, snapshot
 from ..exercise import Exercise, name_exercises
 from ..progress import lesson_progress
 
 
 # --- what only the kernel can see --------------------------------------------------------------
-
-class _GradMode:
-    left_off = False
-
-
-@contextmanager
-def _grad_mode_watched():
-    """Notes whether the answer left autograd switched off, and switches it back on for what follows."""
-    seen, was_on = _GradMode(), torch.is_grad_enabled()
-    try:
-        yield seen
-    finally:
-        seen.left_off = was_on and not torch.is_grad_enabled()
-        torch.set_grad_enabled(was_on)
-
-
-_TENSOR_DATA = torch._C.TensorBase.data
-
-
-@contextmanager
-def _data_watched():
-    """Notes every read or write of ``.data``, the attribute that changes values behind autograd's back."""
-    used = []
-
-    def read(t):
-        used.append("read")
-        return _TENSOR_DATA.__get__(t)
-
-    def write(t, value):
-        used.append("write")
-        _TENSOR_DATA.__set__(t, value)
-
-    torch.Tensor.data = property(read, write)
-    try:
-        yield used
-    finally:
-        del torch.Tensor.data
-
 
 def _layer_names(model: nn.Sequential) -> dict[str, torch.Tensor]:
     """``model[2].weight`` -> the tensor: names a learner can paste back into the notebook."""
@@ -124,7 +85,7 @@ def _evaluate_call(answer, inputs):
         names = {"x": x, **_layer_names(model)}
         before = [t.detach().clone() for t in names.values()]
         modes = [m.training for m in model.modules()]
-        with _grad_mode_watched() as grad_mode:
+        with grad_mode_watched() as grad_mode:
             out = answer(model, x)
         seen.append({"output": out, "grad_mode_left_off": grad_mode.left_off,
                      "frozen": [n for n, p in names.items() if n != "x" and not p.requires_grad],
@@ -283,7 +244,7 @@ def _sgd_step_call(answer, inputs):
     versions = [p._version for p in given]
     seen = {"none_grad_error": None}
     try:
-        with _grad_mode_watched() as grad_mode:
+        with grad_mode_watched() as grad_mode:
             answer(params, lr)
     except (TypeError, AttributeError) as error:
         if "NoneType" not in str(error):
@@ -363,7 +324,7 @@ def _fix_inplace_inputs(rng):
 def _fix_inplace_call(answer, inputs):
     x, v = inputs["x"], inputs["v"]
     before = snapshot(x)
-    with _data_watched() as data_used:
+    with data_watched() as data_used:
         y = answer(x)
     inputs_kept(before, [x], ["x"])
     dy_dx, backward_error = None, None
@@ -428,7 +389,7 @@ def _freeze_call(answer, inputs):
         model, x = case["model"], case["x"]
         names = _layer_names(model)
         before = snapshot(*names.values())
-        with _grad_mode_watched() as grad_mode:
+        with grad_mode_watched() as grad_mode:
             answer(model)
         now = _layer_names(model)
         replaced = list(now) != list(names) or any(p is not q for p, q in zip(now.values(), names.values()))

@@ -20,7 +20,7 @@ from ..checks.compare import close, largest_difference
 from ..checks.diagnose import diagnose_gradient, diagnose_tensor
 from ..checks.mistakes import Mistake, require
 from ..checks.observation import flags_of
-from ..checks.technique import NO_AUTOGRAD_GRAD, forbidden, inputs_kept, snapshot
+from ..checks.technique import NO_AUTOGRAD_GRAD, counting, forbidden, inputs_kept, snapshot
 from ..exercise import Exercise, name_exercises
 from ..progress import lesson_progress
 
@@ -105,22 +105,6 @@ def step_summary(steps: list[dict], model_params: list) -> dict:
             "on_model": all(owns(s) for s in steps),
             "no_gradient": [all(_no_gradient(g) for g in of_model(s, "grads")) for s in steps],
             "first_values": of_model(steps[0], "values") if steps and owns(steps[0]) else None}
-
-
-@contextmanager
-def counting_backward_calls():
-    """Count the backward() calls made inside (Tensor.backward goes through torch.autograd.backward)."""
-    calls, original = [], torch.autograd.backward
-
-    def counted(*args, **kwargs):
-        calls.append(1)
-        return original(*args, **kwargs)
-
-    torch.autograd.backward = counted
-    try:
-        yield calls
-    finally:
-        torch.autograd.backward = original
 
 
 @contextmanager
@@ -372,7 +356,7 @@ def _accumulated_grads_call(answer, inputs):
 
     handle = model.register_forward_hook(seen)
     try:
-        with counting_backward_calls() as backward_passes:
+        with counting(torch.autograd, "backward") as backward_passes:
             answer(model, batches, inputs["loss_fn"])
     finally:
         handle.remove()
