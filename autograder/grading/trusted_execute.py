@@ -23,7 +23,7 @@ import nbformat
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbclient.util import ensure_async, run_sync
 from nbformat.notebooknode import NotebookNode
-from traitlets import Bool, Integer
+from traitlets import Bool, Integer, default
 
 from course.checks.observation import MIME
 from course.exercise import exercises_of, lesson_module
@@ -62,6 +62,11 @@ class TrustedExecute(ResilientExecute):
     warm_kernels = Bool(True, help="Fork each kernel from a warm parent that has imported torch and the "
                                    "course already, instead of starting Python afresh.").tag(config=True)
     max_file = Integer(256 * 1024**2, help="Largest file a kernel may write, in bytes.").tag(config=True)
+
+    @default("shutdown_kernel")
+    def _kill_when_done(self):
+        """A graded notebook's kernel has nothing to save: kill it rather than wait for it to wind down."""
+        return "immediate"
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("kernel_manager_class", SandboxedKernelManager)  # nbgrader's own default is plain

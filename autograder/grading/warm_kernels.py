@@ -28,11 +28,14 @@ import sys
 CLONE_NEWPID, CLONE_NEWNS = 0x20000000, 0x00020000
 MS_NOSUID, MS_NODEV, MS_NOEXEC = 2, 4, 8
 PR_SET_PDEATHSIG = 1
-PRELOAD = ["numpy", "torch", "matplotlib", "matplotlib.pyplot", "IPython", "ipykernel.kernelapp", "ipywidgets",
+# ipykernel.ipkernel imports its debugger (debugpy): 0.2 s a kernel when it is left to each fork
+PRELOAD = ["numpy", "torch", "matplotlib", "matplotlib.pyplot", "IPython", "ipykernel.kernelapp", "ipykernel.ipkernel",
+           "ipykernel.zmqshell", "ipykernel.debugger", "ipywidgets",
            "course.kernel_side", "course.exercises.graph", "course.exercises.backward", "course.exercises.no_grad",
            "course.exercises.zero_grad", "course.visuals.draw_graph", "course.visuals.graph_text",
            "course.visuals.gradient_plot", "course.visuals.quick_check", "course.visuals.slope_explorer"]
-SINGLE_THREADED = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+SINGLE_THREADED = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+                   "PYDEVD_DISABLE_FILE_VALIDATION": "1"}  # and no debugger warning on import
 INLINE = "module://matplotlib_inline.backend_inline"
 
 
@@ -117,10 +120,15 @@ def _supervise(connection, request: dict, namespaces: bool) -> None:
         finally:
             os._exit(1)
     connection.sendall((json.dumps({"pid": kernel}) + "\n").encode())
+    try:  # readable the moment the kernel ends, so its end is reported at once, not at the next poll
+        watched = [connection, os.pidfd_open(kernel)]
+    except (AttributeError, OSError):
+        watched = [connection]
     while True:
-        ready, _, _ = select.select([connection], [], [], 0.2)
-        if ready and not connection.recv(64):  # the client is gone: so is its kernel
+        ready, _, _ = select.select(watched, [], [], 0.2)
+        if connection in ready and not connection.recv(64):  # the client is gone: so is its kernel
             os.kill(kernel, signal.SIGKILL)
+            watched = watched[1:]
         done, status = os.waitpid(kernel, os.WNOHANG)
         if done:
             code = os.waitstatus_to_exitcode(status)
