@@ -14,7 +14,7 @@ from matplotlib.font_manager import FontProperties
 from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Patch
 from matplotlib.path import Path
-from matplotlib.textpath import TextPath
+from matplotlib.textpath import TextToPath
 
 from course.visuals.graph_text import describe, format_shape
 from course.visuals.graph_walk import Graph, layers, walk_graph
@@ -66,9 +66,14 @@ class Box:
     h: float
 
 
+_FONT = TextToPath()
+
+
 def _text_width(text: str, points: float, bold: bool = False) -> float:
-    prop = FontProperties(weight="bold" if bold else "normal")
-    return TextPath((0, 0), text, size=points, prop=prop).get_extents().width / 72
+    """Inches: the font's own advance width. Building the glyphs' paths to measure them took 40x
+    longer, and a lesson with graphs spent most of its time there."""
+    prop = FontProperties(weight="bold" if bold else "normal", size=points)
+    return _FONT.get_text_width_height_descent(text, prop, ismath=False)[0] / 72
 
 
 def _box_size(lines: list[str]) -> tuple[float, float]:
