@@ -1,8 +1,9 @@
-"""The single writer: records what the workers executed, through nbgrader's own autograde.
+"""The single writer: records what the workers graded, through nbgrader's own autograde.
 
-SQLite allows one writer at a time; workers never touch the gradebook, and this recorder, in the
+SQLite allows one writer at a time; workers only read the gradebook, and this recorder, in the
 command's own process, writes one submission after another. The same holds for PostgreSQL, where
-it keeps nbgrader's own order of operations.
+it keeps nbgrader's own order of operations. It runs only the steps that write the gradebook
+(``steps.py``): the rest ran in the worker, off this process's core.
 """
 import os
 
@@ -11,8 +12,8 @@ import nbformat
 from ..course_dir import open_api
 from ..pipeline import root_cause
 from .replay import ReplayExecution
-from .trusted_execute import TrustedExecute
-from .worker import Executed
+from .steps import recorder_steps
+from .worker import Executed, digest
 
 REPLAY = "autograder.grading.replay.ReplayExecution"
 
@@ -21,15 +22,19 @@ class Recorder:
     def __init__(self, course):
         self.course = course
         config = course.config.copy()
-        steps = list(config.Autograde.get("autograde_preprocessors", []))
-        executing = f"{TrustedExecute.__module__}.{TrustedExecute.__name__}"
-        config.Autograde.autograde_preprocessors = [REPLAY if s == executing else s for s in steps]
+        config.Autograde.sanitize_preprocessors = [REPLAY]
+        config.Autograde.autograde_preprocessors = recorder_steps(course.config)
         self.api = open_api(course.root, config)
 
     def record(self, executed: Executed) -> str | None:
         """Store one executed submission; the reason it could not be stored, else None."""
         if executed.error:
             return executed.error
+        submitted = self.course.path("submitted", executed.student, executed.lesson)
+        for name, graded in executed.digests.items():
+            path = os.path.join(submitted, f"{name}.ipynb")
+            if not os.path.exists(path) or digest(path) != graded:
+                return "the submission changed while it was being graded: grade it again"
         for name, text in executed.notebooks.items():
             ReplayExecution.executed[(executed.student, executed.lesson, name)] = nbformat.reads(text, as_version=4)
         try:

@@ -5,9 +5,7 @@ of the copies; ``CheckCellMetadata`` then refuses the whole notebook ("Outdated 
 so a student who pasted a test cell twice loses every grade (nbgrader issue #1083). Here a copy
 loses its nbgrader metadata altogether: it runs as an ordinary cell, and the original is graded.
 """
-from nbgrader.converters.autograde import Autograde
 from nbgrader.preprocessors import DeduplicateIds
-from traitlets.utils.importstring import import_item
 
 
 class ForgetDuplicateIds(DeduplicateIds):
@@ -17,8 +15,3 @@ class ForgetDuplicateIds(DeduplicateIds):
             del cell.metadata["nbgrader"]
         return cell, resources
 
-
-def sanitize_steps(config) -> list:
-    """The sanitising steps autograde runs with this configuration, as classes, in order."""
-    steps = config.Autograde.get("sanitize_preprocessors") or Autograde.class_traits()["sanitize_preprocessors"].default()
-    return [import_item(step) if isinstance(step, str) else step for step in steps]

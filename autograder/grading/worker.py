@@ -1,11 +1,14 @@
-"""What one worker does for one submission: nbgrader's sanitising steps, then TrustedExecute.
+"""What one worker does for one submission: every step of autograde but writing the gradebook.
 
-This is the slow part of autograding (a kernel, imports, the student's cells, the trials), and it
-writes nothing shared: it returns the executed notebook as JSON. One recorder then hands it to
-nbgrader's own autograde (``replay.py``), which stores grades in the gradebook, so the gradebook
-keeps its single writer at any number of workers, and every step after execution is nbgrader's.
+That is nbgrader's sanitising steps, TrustedExecute and the steps after it (``steps.py``): the slow
+part of autograding (a kernel, the student's cells, the trials) and all the notebook-shaping work.
+It writes nothing shared: it returns the graded notebook as JSON, with a digest of the file it
+graded. One recorder then hands it to nbgrader's own autograde (``replay.py``), which copies it
+into ``autograded/`` and stores its grades, so the gradebook keeps its single writer at any number
+of workers.
 """
 import glob
+import hashlib
 import os
 import shutil
 import tempfile
@@ -15,15 +18,15 @@ from dataclasses import dataclass, field
 import nbformat
 
 from ..course_dir import load_config
-from .sanitize import sanitize_steps
-from .trusted_execute import TrustedExecute
+from .steps import worker_steps
 
 
 @dataclass
 class Executed:
     lesson: str
     student: str
-    notebooks: dict[str, str] = field(default_factory=dict)  # notebook name -> executed JSON
+    notebooks: dict[str, str] = field(default_factory=dict)  # notebook name -> graded JSON
+    digests: dict[str, str] = field(default_factory=dict)  # notebook name -> sha256 of the file graded
     error: str = ""
     seconds: float = 0.0
 
@@ -32,8 +35,13 @@ def _root_cause(error: BaseException) -> str:
     return f"{type(error).__name__}: {str(error).strip().splitlines()[0] if str(error).strip() else ''}"
 
 
+def digest(path: str) -> str:
+    with open(path, "rb") as handle:
+        return hashlib.sha256(handle.read()).hexdigest()
+
+
 def execute_submission(root: str, lesson: str, student: str) -> Executed:
-    """Sanitise and execute every notebook of one submission, in a scratch copy of its folder."""
+    """Sanitise, execute and check every notebook of one submission, in a scratch copy of its folder."""
     started = time.monotonic()
     result = Executed(lesson, student)
     config = load_config(root)
@@ -46,10 +54,10 @@ def execute_submission(root: str, lesson: str, student: str) -> Executed:
             name = os.path.basename(path)[:-len(".ipynb")]
             resources = {"unique_key": name, "metadata": {"path": scratch},
                          "nbgrader": {"student": student, "assignment": lesson, "notebook": name, "db_url": db_url}}
+            result.digests[name] = digest(path)
             notebook = nbformat.read(path, as_version=4)
-            for step in sanitize_steps(config):  # the same steps, in the same order, as autograde
+            for step in worker_steps(config):
                 notebook, resources = step(config=config)(notebook, resources)
-            notebook, resources = TrustedExecute(config=config)(notebook, resources)
             result.notebooks[name] = nbformat.writes(notebook)
     except Exception as error:  # this submission cannot be graded; the batch goes on
         result.error = _root_cause(error)
