@@ -36,16 +36,19 @@ def _release(args) -> int:
 def _grade(args) -> int:
     from .grading import fan_out
     from .grading.progress import Progress
+    from .grading.trusted_execute import start_zygote
     course = Course(args.root)
-    jobs, skipped = fan_out.plan(course, args.lessons, args.student, args.force)
     settings = fan_out.Fanout(config=course.config)
     scheduler = args.scheduler or settings.scheduler
     workers = args.workers or settings.workers or fan_out.default_workers()
+    # one warm parent for all local workers, started first: it imports while the rest starts up
+    zygote = None if scheduler else start_zygote(course.config)
+    jobs, skipped = fan_out.plan(course, args.lessons, args.student, args.force)
     where = f"the Dask cluster at {scheduler}" if scheduler else f"{workers} local worker(s)"
     print(f"grading {len(jobs)} submission(s) on {where}; {len(skipped)} already graded"
           f"{' (--force grades them again)' if skipped else ''}", flush=True)
     new_executor = functools.partial(fan_out.dask_executor, scheduler) if scheduler else \
-        functools.partial(fan_out.local_executor, workers)
+        functools.partial(fan_out.local_executor, workers, zygote)
     batch = fan_out.grade_batch(course, jobs, new_executor, Progress(len(jobs)))
     batch.skipped = skipped
     print("\n".join(batch.lines()))

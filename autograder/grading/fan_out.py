@@ -15,6 +15,7 @@ from traitlets.config import Configurable
 
 from concurrent.futures.process import BrokenProcessPool
 
+from .kernel_manager import KernelFactory
 from .progress import Progress
 from .recording import Recorder, graded_already
 from .worker import execute_submission
@@ -56,9 +57,12 @@ def plan(course, lessons=None, students=None, force: bool = False):
 BrokenExecutor = (BrokenProcessPool, futures.BrokenExecutor)
 
 
-def local_executor(workers: int) -> futures.Executor:
+def local_executor(workers: int, zygote: KernelFactory | None = None) -> futures.Executor:
+    """Worker processes on this machine; with ``zygote``, all of them fork their kernels from it."""
     # spawn, not fork: the command's process has threads (the gradebook, nbgrader's logging)
-    return futures.ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    return futures.ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                                       **({"initializer": KernelFactory.adopt, "initargs": (zygote.handle(),)}
+                                          if zygote else {}))
 
 
 def grade_batch(course, jobs, new_executor, progress: Progress | None = None) -> BatchReport:

@@ -49,27 +49,60 @@ def _fence_arguments(keep, namespaces: bool) -> list[str]:
 
 
 class KernelFactory:
-    """A zygote for this worker process, and the folder its kernels' files live in."""
+    """A zygote, and the folder its kernels' files live in.
+
+    The grade command starts one before its workers (``start``) and hands it to each of them
+    (``handle``, ``adopt``): its imports then overlap the workers' own, and are paid once per batch,
+    not once per worker. A process that was handed none (a Dask worker) starts its own on first use
+    (``shared``), and so does one whose zygote has died.
+    """
 
     _shared = None
 
-    def __init__(self, namespaces: bool):
-        self.namespaces = namespaces
-        self.area = tempfile.mkdtemp(prefix="autograd-warm-")
-        os.chmod(self.area, 0o755)
-        self.socket = os.path.join(self.area, "zygote.sock")
-        command = [sys.executable, "-m", "autograder.grading.sandbox", "--zygote", self.socket,
-                   *_fence_arguments(kept_paths([self.area]), namespaces)]
-        self.log = open(os.path.join(self.area, "zygote.log"), "w")
-        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log,
-                                        start_new_session=True)
-        deadline = time.monotonic() + 180
+    def __init__(self, namespaces: bool, area: str, pid: int, process: subprocess.Popen | None = None):
+        self.namespaces, self.area, self.pid, self.process = namespaces, area, pid, process
+        self.socket = os.path.join(area, "zygote.sock")
+
+    @classmethod
+    def start(cls, namespaces: bool) -> "KernelFactory":
+        """Launch a zygote and return at once; it is waited for when a kernel is first asked of it."""
+        area = tempfile.mkdtemp(prefix="autograd-warm-")
+        os.chmod(area, 0o755)
+        command = [sys.executable, "-m", "autograder.grading.sandbox", "--zygote", os.path.join(area, "zygote.sock"),
+                   *_fence_arguments(kept_paths([area]), namespaces)]
+        with open(os.path.join(area, "zygote.log"), "w") as log:
+            process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                                       start_new_session=True)
+        factory = cls(namespaces, area, process.pid, process)
+        atexit.register(factory.close)
+        return factory
+
+    def handle(self) -> dict:
+        """What another process on this machine needs to ``adopt`` this zygote."""
+        return {"namespaces": self.namespaces, "area": self.area, "pid": self.pid}
+
+    @classmethod
+    def adopt(cls, handle: dict) -> None:
+        """Use the zygote another process started as this process's own."""
+        cls._shared = cls(**handle)
+
+    def alive(self) -> bool:
+        if self.process is not None:
+            return self.process.poll() is None
+        try:  # another process's child: alive unless gone or a zombie
+            with open(f"/proc/{self.pid}/stat") as stat:
+                return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+        except (OSError, IndexError):
+            return False
+
+    def wait_ready(self, seconds: float = 180) -> None:
+        deadline = time.monotonic() + seconds
         while not os.path.exists(self.socket):
-            if self.process.poll() is not None or time.monotonic() > deadline:
+            if not self.alive() or time.monotonic() > deadline:
+                why = self._log_tail()
                 self.close()
-                raise RuntimeError(f"the warm-kernel zygote did not start: {self._log_tail()}")
-            time.sleep(0.05)
-        atexit.register(self.close)
+                raise RuntimeError(f"the warm-kernel zygote did not start: {why}")
+            time.sleep(0.02)
 
     def _log_tail(self) -> str:
         try:
@@ -80,13 +113,13 @@ class KernelFactory:
 
     @classmethod
     def shared(cls, namespaces: bool) -> "KernelFactory":
-        """One zygote per worker process, started on first use and stopped when the process ends."""
-        if cls._shared is not None and (cls._shared.process.poll() is not None or
-                                        cls._shared.namespaces != namespaces):
+        """This process's zygote, ready: the one it adopted, else its own, started on first use."""
+        if cls._shared is not None and (not cls._shared.alive() or cls._shared.namespaces != namespaces):
             cls._shared.close()
             cls._shared = None
         if cls._shared is None:
-            cls._shared = cls(namespaces)
+            cls._shared = cls.start(namespaces)
+        cls._shared.wait_ready()
         return cls._shared
 
     def scratch(self, prefix: str) -> str:
@@ -100,10 +133,12 @@ class KernelFactory:
         return [sys.executable, "-I", "-S", warm_kernel_client.__file__, self.socket, json.dumps(request)]
 
     def close(self) -> None:
+        """Stop the zygote and remove its folder, if this process started it."""
+        if self.process is None:
+            return
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
-        self.log.close()
         shutil.rmtree(self.area, ignore_errors=True)
 
 

@@ -49,6 +49,12 @@ def sandbox_refusal() -> str | None:
     return _probed["why"]
 
 
+def start_zygote(config) -> KernelFactory | None:
+    """The warm parent this configuration's kernels fork from, launched now (None: they start cold)."""
+    execute = TrustedExecute(config=config)
+    return KernelFactory.start(namespaces=not execute.refusal()) if execute.warm_kernels else None
+
+
 class TrustedExecute(ResilientExecute):
 
     trials = Integer(3, help="Fresh random inputs each graded exercise is tried on.").tag(config=True)
@@ -79,8 +85,12 @@ class TrustedExecute(ResilientExecute):
         self._output_bytes, self._overflow = 0, False
         return super().preprocess(nb, resources, km)
 
+    def refusal(self) -> str | None:
+        """Why this configuration's kernels run without namespaces (None: they are fenced in)."""
+        return sandbox_refusal() if self.sandbox else "sandboxing is switched off (TrustedExecute.sandbox)"
+
     def create_kernel_manager(self):
-        refused = sandbox_refusal() if self.sandbox else "sandboxing is switched off (TrustedExecute.sandbox)"
+        refused = self.refusal()
         if refused and not _probed.get("said"):
             _probed["said"] = True
             self.log.warning("Grading kernels are NOT sandboxed: %s. They still run with memory, file and "
