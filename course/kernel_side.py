@@ -1,7 +1,7 @@
 """The thin part of grading that runs in the student's kernel.
 
-The grader sends ``respond(lesson, name, seed)``; this runs the student's function on the inputs
-of that seed and publishes what it saw as plain data. Everything here may be tampered with by the
+The grader sends ``respond_each(lesson, name, seeds)``; for each seed in turn, ``respond`` runs the
+student's function on the inputs of that seed and publishes what it saw as plain data. Everything here may be tampered with by the
 notebook: that can only change the data sent, which the grader judges on its own side.
 """
 from IPython import get_ipython
@@ -26,3 +26,9 @@ def respond(lesson: str, name: str, seed: int) -> None:
         text = dumps(outcome.reported(outcome.INCORRECT, f"your function returned something that cannot be "
                                       f"checked ({error}).", "unreadable"))
     publish_display_data({MIME: text})
+
+
+def respond_each(lesson: str, name: str, seeds: list[int]) -> None:
+    """One observation per seed, in order: all of an exercise's trials in one round trip."""
+    for seed in seeds:
+        respond(lesson, name, seed)

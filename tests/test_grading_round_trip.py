@@ -80,7 +80,7 @@ def test_feedback_shows_messages_but_no_hidden_tests(proof):
     pipeline.generate_feedback(proof.root, proof.assignment, ["wrong_1"])
     html_path = os.path.join(proof.root, "feedback", "wrong_1", proof.assignment, f"{proof.assignment}.html")
     page = open(html_path, encoding="utf-8").read()
-    assert "HIDDEN TESTS" not in page and "autograder" not in page and "respond(" not in page
+    assert "HIDDEN TESTS" not in page and "autograder" not in page and "respond(" not in page and "respond_each(" not in page
     first_round = rounds([a for a in load_corpus(CORPUS_DIR) if a.assignment == proof.assignment])[0]
     for answer in first_round.values():
         assert answer.expect in html.unescape(page), f"{answer.name}'s message is not in its feedback"

@@ -34,7 +34,7 @@ REGRADED = [SOLUTION, "hostile_rebinds_torch", "hostile_loop_in_function", "host
 # where a case's files must never appear (the grader's host, outside the submission's own folder)
 HOST_FOLDERS = ["/tmp", "/var/tmp", "/dev/shm", "/run/lock", ROOT, os.path.dirname(course.__file__), sys.prefix]
 # the grader's code, which feedback must never show
-GRADER_CODE = ["BEGIN HIDDEN", "HIDDEN TESTS", "kernel_side import respond; respond("]
+GRADER_CODE = ["BEGIN HIDDEN", "HIDDEN TESTS", "kernel_side import respond_each; respond_each("]
 
 
 @dataclass

@@ -43,7 +43,7 @@ def test_release_is_what_nbgrader_generates_now(assignment, tmp_path):
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_release_holds_no_solution_or_hidden_test(assignment):
     text = "\n".join(c.source for c in notebook("release", assignment).cells)
-    for marker in ("BEGIN SOLUTION", "END SOLUTION", "HIDDEN TESTS", "autograder", "respond("):
+    for marker in ("BEGIN SOLUTION", "END SOLUTION", "HIDDEN TESTS", "autograder", "respond(", "respond_each("):
         assert marker not in text
     for region in SOLUTION_REGION.findall("\n".join(c.source for c in notebook("source", assignment).cells)):
         assert region.strip() not in text

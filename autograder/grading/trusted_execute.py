@@ -156,12 +156,14 @@ class TrustedExecute(ResilientExecute):
 
     def _grade(self, cell, exercise, index) -> NotebookNode:
         started = time.monotonic()
+        trial_seeds = seeds(self.trials)
+        sent, stopped = self._ask(exercise, trial_seeds, index)
         result, seed = Verdict(CORRECT), None
-        for seed in seeds(self.trials):
-            result = self._trial(exercise, seed, index)
+        for seed, observation in zip(trial_seeds, sent + [None] * len(trial_seeds)):
+            result = stopped if observation is None and stopped else judge_sent(exercise, seed, observation)
             if not result.passed:
                 break
-        self.nb.cells[index] = cell  # nbclient stores each request cell in the notebook: undo that
+        self.nb.cells[index] = cell  # the request stood in the graded cell's place: undo that
         cell.outputs = [self._render(result, exercise, seed)]
         cell.metadata["autograd_course"] = {
             "exercise": exercise.name, "outcome": result.outcome, "kind": result.kind,
@@ -169,31 +171,37 @@ class TrustedExecute(ResilientExecute):
             "seconds": round(time.monotonic() - started, 3)}
         return cell
 
-    def _trial(self, exercise, seed: int, index: int) -> Verdict:
-        """Ask the kernel for what the answer does on this seed's inputs, then judge it here."""
-        request = nbformat.v4.new_code_cell(
-            f"from course.kernel_side import respond; respond({exercise.lesson!r}, {exercise.name!r}, {seed})")
-        self._output_bytes, self._overflow = 0, False
+    def _ask(self, exercise, trial_seeds: list[int], index: int) -> tuple[list[str], Verdict | None]:
+        """What the answer did on each seed's inputs, asked in one request (a round trip per exercise,
+        not per trial), and why the kernel stopped before answering them all, if it did.
+
+        Seed k's observation is the k-th one sent. The kernel runs every seed even after a wrong one;
+        the verdict here is still the first seed that fails, judged in order.
+        """
+        request = nbformat.v4.new_code_cell(f"from course.kernel_side import respond_each; "
+                                            f"respond_each({exercise.lesson!r}, {exercise.name!r}, {trial_seeds!r})")
+        self._output_bytes, self._overflow, stopped = 0, False, None
+        self.nb.cells[index] = request  # a display the kernel updates during the request is the request's own
         try:
             self.execute_cell(request, index, store_history=False)
         except DeadKernelError:
             self._deaths += 1
-            return Verdict(LIMIT, self.died_message + self._recover(index), "kernel_died")
+            stopped = Verdict(LIMIT, self.died_message + self._recover(index), "kernel_died")
         except CellTimeoutError:
             self._deaths += 1
-            return Verdict(TIMEOUT, f"`{exercise.name}` ran past the time limit of {self.timeout} s on the grader's "
-                           "inputs and ignored the interrupt" + self._recover(index), "timeout")
+            stopped = Verdict(TIMEOUT, f"`{exercise.name}` ran past the time limit of {self.timeout} s on the "
+                              "grader's inputs and ignored the interrupt" + self._recover(index), "timeout")
         finally:  # displays the kernel opened during the request must not reach the graded cell
             self.clear_display_id_mapping(index)
         if self._overflow:
-            return Verdict(LIMIT, f"`{exercise.name}` printed more than {self.output_limit} bytes.", "output_limit")
+            return [], Verdict(LIMIT, f"`{exercise.name}` printed more than {self.output_limit} bytes.", "output_limit")
         errors = [o for o in request.outputs if o.get("output_type") == "error"]
-        if any(o.get("ename") == self.error_on_timeout.get("ename") for o in errors):
-            return Verdict(TIMEOUT, f"`{exercise.name}` ran past the time limit of {self.timeout} s on the "
-                           "grader's inputs: an endless loop, or far too much work?", "timeout")
+        if stopped is None and any(o.get("ename") == self.error_on_timeout.get("ename") for o in errors):
+            stopped = Verdict(TIMEOUT, f"`{exercise.name}` ran past the time limit of {self.timeout} s on the "
+                              "grader's inputs: an endless loop, or far too much work?", "timeout")
         sent = [o["data"][MIME] for o in request.outputs
                 if o.get("output_type") == "display_data" and isinstance(o.get("data", {}).get(MIME), str)]
-        return judge_sent(exercise, seed, sent[-1] if sent else None)
+        return sent, stopped
 
     def _render(self, result: Verdict, exercise, seed) -> NotebookNode:
         if result.passed:
