@@ -9,16 +9,16 @@ import warnings
 # nbgrader's gradebook session emits SQLAlchemy autoflush notices that say nothing to instructors.
 warnings.filterwarnings("ignore", message="Object of type <Submitted")
 
-from course.exercise import lesson_module  # noqa: E402
-
+# Commands import what only they need (torch, for one): `grade` starts its warm parent sooner.
 from . import pipeline  # noqa: E402
-from .authoring import build_source, expectations  # noqa: E402
 from .course_dir import Course  # noqa: E402
-from .validate import failing_cells  # noqa: E402
 from .workflow import collect, export, report  # noqa: E402
 
 
 def _build(args) -> int:
+    from course.exercise import lesson_module
+
+    from .authoring import build_source, expectations
     for script in build_source.lesson_scripts(os.path.join(args.root, "source")):
         if args.lessons and not any(name in script for name in args.lessons):
             continue
@@ -36,7 +36,7 @@ def _release(args) -> int:
 def _grade(args) -> int:
     from .grading import fan_out
     from .grading.progress import Progress
-    from .grading.trusted_execute import start_zygote
+    from .grading.kernel_manager import start_zygote
     course = Course(args.root)
     settings = fan_out.Fanout(config=course.config)
     scheduler = args.scheduler or settings.scheduler
@@ -69,6 +69,7 @@ def _feedback(args) -> int:
 
 
 def _validate(args) -> int:
+    from .validate import failing_cells
     status = 0
     for path in args.notebooks:
         failures = failing_cells(path)

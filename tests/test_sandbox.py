@@ -9,7 +9,7 @@ import os
 import nbformat
 import pytest
 
-from autograder.grading import trusted_execute
+from autograder.grading import kernel_manager, trusted_execute
 from autograder.grading.kernel_manager import repository_root
 from autograder.grading.sandbox import probe
 from autograder.grading.trusted_execute import TrustedExecute
@@ -50,8 +50,8 @@ def test_a_grading_kernel_is_fenced_in(tmp_path, warm):
 
 
 def test_refused_isolation_is_said_at_start_and_grading_goes_on(tmp_path, monkeypatch, caplog):
-    monkeypatch.setitem(trusted_execute._probed, "why", "a test says namespaces are refused")
-    monkeypatch.delitem(trusted_execute._probed, "said", raising=False)
+    monkeypatch.setitem(kernel_manager._probed, "why", "a test says namespaces are refused")
+    monkeypatch.delitem(trusted_execute._warned, "said", raising=False)
     with caplog.at_level(logging.WARNING):
         seen = run(tmp_path, warm_kernels=False)
     assert "NOT sandboxed: a test says namespaces are refused" in caplog.text

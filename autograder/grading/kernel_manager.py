@@ -27,8 +27,11 @@ from traitlets import Dict, Type, Unicode
 import autograder
 
 from . import warm_kernel_client
+from .sandbox import probe
 
 NOBODY = 65534
+SANDBOX, WARM_KERNELS = True, True  # TrustedExecute's defaults, which ``start_zygote`` reads too
+_probed: dict = {}
 
 
 def repository_root() -> str:
@@ -46,6 +49,30 @@ def _fence_arguments(keep, namespaces: bool) -> list[str]:
     for path in keep:
         arguments += ["--keep", path]
     return arguments
+
+
+def sandbox_refusal() -> str | None:
+    """Asked once per process: why kernels cannot be fenced in here (None: they can)."""
+    if "why" not in _probed:
+        _probed["why"] = probe()
+    return _probed["why"]
+
+
+def fence_refusal(sandbox: bool) -> str | None:
+    """Why kernels run without namespaces with this ``sandbox`` setting (None: they are fenced in)."""
+    return sandbox_refusal() if sandbox else "sandboxing is switched off (TrustedExecute.sandbox)"
+
+
+def start_zygote(config) -> "KernelFactory | None":
+    """The warm parent the configured kernels fork from, launched now (None: they start cold).
+
+    It reads TrustedExecute's two settings from the configuration itself, so the grade command can
+    launch it before importing torch and the grader: the zygote's imports then overlap all of those.
+    """
+    settings = config.TrustedExecute
+    if not settings.get("warm_kernels", WARM_KERNELS):
+        return None
+    return KernelFactory.start(namespaces=not fence_refusal(settings.get("sandbox", SANDBOX)))
 
 
 class KernelFactory:

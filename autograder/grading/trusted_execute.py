@@ -30,29 +30,15 @@ from course.exercise import exercises_of, lesson_module
 from course.outcome import CORRECT, Verdict
 
 from ..authoring.lesson_script import exercise_of_test
-from .kernel_manager import KernelFactory, SandboxedKernelManager
+from .kernel_manager import SANDBOX, WARM_KERNELS, KernelFactory, SandboxedKernelManager, fence_refusal
 from .resilient_execute import ResilientExecute, error_output
-from .sandbox import probe
 from .verdict import judge_sent, seeds
 
 TIMEOUT, LIMIT = "timeout", "limit"
 ENAMES = {"incorrect": "Incorrect", "not_attempted": "NotAttempted", "raised": "Error", TIMEOUT: "CellTimeoutError",
           LIMIT: "KernelDied"}
 MEMORY_ERRORS = ("MemoryError", "can't allocate memory", "Cannot allocate memory", "std::bad_alloc")
-_probed: dict = {}
-
-
-def sandbox_refusal() -> str | None:
-    """Asked once per process: why kernels cannot be fenced in here (None: they can)."""
-    if "why" not in _probed:
-        _probed["why"] = probe()
-    return _probed["why"]
-
-
-def start_zygote(config) -> KernelFactory | None:
-    """The warm parent this configuration's kernels fork from, launched now (None: they start cold)."""
-    execute = TrustedExecute(config=config)
-    return KernelFactory.start(namespaces=not execute.refusal()) if execute.warm_kernels else None
+_warned: dict = {}
 
 
 class TrustedExecute(ResilientExecute):
@@ -62,11 +48,11 @@ class TrustedExecute(ResilientExecute):
     output_limit = Integer(1_000_000, help="Bytes of output one cell may print before it is stopped.").tag(config=True)
     notebook_timeout = Integer(900, help="Wall-clock seconds one notebook may take; the cells after "
                                          "that are not run.").tag(config=True)
-    sandbox = Bool(True, help="Fence kernels in (namespaces, hidden course files, no network, "
-                              "unprivileged user) where the OS allows it.").tag(config=True)
+    sandbox = Bool(SANDBOX, help="Fence kernels in (namespaces, hidden course files, no network, "
+                                 "unprivileged user) where the OS allows it.").tag(config=True)
     max_processes = Integer(1024, help="Processes and threads a kernel's user may have.").tag(config=True)
-    warm_kernels = Bool(True, help="Fork each kernel from a warm parent that has imported torch and the "
-                                   "course already, instead of starting Python afresh.").tag(config=True)
+    warm_kernels = Bool(WARM_KERNELS, help="Fork each kernel from a warm parent that has imported torch and "
+                                           "the course already, instead of starting Python afresh.").tag(config=True)
     max_file = Integer(256 * 1024**2, help="Largest file a kernel may write, in bytes.").tag(config=True)
 
     @default("shutdown_kernel")
@@ -87,12 +73,12 @@ class TrustedExecute(ResilientExecute):
 
     def refusal(self) -> str | None:
         """Why this configuration's kernels run without namespaces (None: they are fenced in)."""
-        return sandbox_refusal() if self.sandbox else "sandboxing is switched off (TrustedExecute.sandbox)"
+        return fence_refusal(self.sandbox)
 
     def create_kernel_manager(self):
         refused = self.refusal()
-        if refused and not _probed.get("said"):
-            _probed["said"] = True
+        if refused and not _warned:
+            _warned["said"] = True
             self.log.warning("Grading kernels are NOT sandboxed: %s. They still run with memory, file and "
                              "process limits and the verdict is still computed outside them, but a notebook "
                              "could read files this user can read and use the network.", refused)
