@@ -15,14 +15,12 @@ from .replay import ReplayExecution
 from .steps import recorder_steps
 from .worker import Executed, digest
 
-REPLAY = "autograder.grading.replay.ReplayExecution"
-
 
 class Recorder:
     def __init__(self, course):
         self.course = course
         config = course.config.copy()
-        config.Autograde.sanitize_preprocessors = [REPLAY]
+        config.Autograde.sanitize_preprocessors = [ReplayExecution]
         config.Autograde.autograde_preprocessors = recorder_steps(course.config)
         self.api = open_api(course.root, config)
 

@@ -30,7 +30,6 @@ def worker_steps(config) -> list:
                                      if not issubclass(s, WRITES_GRADEBOOK)]
 
 
-def recorder_steps(config) -> list[str]:
-    """The steps that write the gradebook, as autograde's configuration names them."""
-    return [f"{s.__module__}.{s.__name__}" for s in _configured(config, "autograde_preprocessors")
-            if issubclass(s, WRITES_GRADEBOOK)]
+def recorder_steps(config) -> list:
+    """The steps that write the gradebook, as classes, in autograde's order."""
+    return [s for s in _configured(config, "autograde_preprocessors") if issubclass(s, WRITES_GRADEBOOK)]
