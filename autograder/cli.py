@@ -9,7 +9,8 @@ import warnings
 # nbgrader's gradebook session emits SQLAlchemy autoflush notices that say nothing to instructors.
 warnings.filterwarnings("ignore", message="Object of type <Submitted")
 
-# Commands import what only they need (torch, for one): `grade` starts its warm parent sooner.
+# Commands import what only they need (torch, nbgrader's API, matplotlib): `grade` starts its warm
+# parents sooner.
 from . import pipeline  # noqa: E402
 from .course_dir import Course  # noqa: E402
 from .workflow import collect, export, report  # noqa: E402
@@ -34,15 +35,16 @@ def _release(args) -> int:
 
 
 def _grade(args) -> int:
+    from .grading.batch_settings import Fanout, default_workers
+    from .grading.warm_start import start_warm_parents
+    course = Course(args.root)
+    settings = Fanout(config=course.config)
+    scheduler = args.scheduler or settings.scheduler
+    # the local kernels' and workers' warm parents come first: they import while the rest starts up
+    zygote = None if scheduler else start_warm_parents(course.config)
     from .grading import fan_out
     from .grading.progress import Progress
-    from .grading.kernel_manager import start_zygote
-    course = Course(args.root)
-    settings = fan_out.Fanout(config=course.config)
-    scheduler = args.scheduler or settings.scheduler
-    workers = args.workers or settings.workers or fan_out.default_workers()
-    # one warm parent for all local workers, started first: it imports while the rest starts up
-    zygote = None if scheduler else start_zygote(course.config)
+    workers = args.workers or settings.workers or default_workers()
     jobs, skipped = fan_out.plan(course, args.lessons, args.student, args.force)
     where = f"the Dask cluster at {scheduler}" if scheduler else f"{workers} local worker(s)"
     print(f"grading {len(jobs)} submission(s) on {where}; {len(skipped)} already graded"

@@ -7,10 +7,12 @@ import glob
 import os
 import sys
 from functools import cached_property
+from typing import TYPE_CHECKING
 
-from nbgrader.apps import NbGraderAPI
-from nbgrader.coursedir import CourseDirectory
 from traitlets.config.loader import PyFileConfigLoader
+
+if TYPE_CHECKING:
+    from nbgrader.apps import NbGraderAPI
 
 
 def load_config(root: str):
@@ -26,7 +28,9 @@ def _tools_on_path() -> None:
         os.environ["PATH"] = tools + os.pathsep + os.environ.get("PATH", "")
 
 
-def open_api(root: str, config=None) -> NbGraderAPI:
+def open_api(root: str, config=None) -> "NbGraderAPI":
+    from nbgrader.apps import NbGraderAPI  # here, not above: a command that needs no API starts faster
+    from nbgrader.coursedir import CourseDirectory
     _tools_on_path()
     config = config or load_config(root)
     return NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
@@ -54,7 +58,7 @@ class Course:
         return load_config(self.root)
 
     @cached_property
-    def api(self) -> NbGraderAPI:
+    def api(self) -> "NbGraderAPI":
         return open_api(self.root, self.config)
 
     @cached_property

@@ -5,19 +5,15 @@ cluster's executor to go past one machine (workers must see the course directory
 A batch that is stopped keeps everything recorded so far; started again, it grades only the rest.
 """
 import concurrent.futures as futures
-import multiprocessing
-import os
 import time
 from dataclasses import dataclass, field
-
-from traitlets import Integer, Unicode
-from traitlets.config import Configurable
 
 from concurrent.futures.process import BrokenProcessPool
 
 from .kernel_manager import KernelFactory
 from .progress import Progress
 from .recording import Recorder, graded_already
+from .warm_start import worker_context
 from .worker import execute_submission
 
 
@@ -59,8 +55,7 @@ BrokenExecutor = (BrokenProcessPool, futures.BrokenExecutor)
 
 def local_executor(workers: int, zygote: KernelFactory | None = None) -> futures.Executor:
     """Worker processes on this machine; with ``zygote``, all of them fork their kernels from it."""
-    # spawn, not fork: the command's process has threads (the gradebook, nbgrader's logging)
-    return futures.ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+    return futures.ProcessPoolExecutor(max_workers=workers, mp_context=worker_context(),
                                        **({"initializer": KernelFactory.adopt, "initargs": (zygote.handle(),)}
                                           if zygote else {}))
 
@@ -113,18 +108,6 @@ def _run(course, jobs, tries, executor, recorder, report, progress) -> list:
         for future in pending:
             future.cancel()
     return []
-
-
-def default_workers() -> int:
-    return max(1, os.cpu_count() or 1)
-
-
-class Fanout(Configurable):
-    """Where ``autograd-course grade`` runs its workers; set in nbgrader_config.py, or on the command line."""
-
-    workers = Integer(0, help="Local worker processes; 0 means one per core.").tag(config=True)
-    scheduler = Unicode("", help="A Dask distributed scheduler (tcp://host:port) to grade on its workers "
-                                 "instead; they must see the course directory at the same path.").tag(config=True)
 
 
 class _DaskExecutor:

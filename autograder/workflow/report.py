@@ -20,8 +20,10 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 
-from . import report_plots
 from .export import GradebookSnapshot, read_gradebook
+
+# The sections that draw import report_plots themselves: matplotlib (0.7 s) is then paid by this
+# command alone, and `grade`, which imports this module with the CLI, starts its warm parents sooner.
 
 OUTCOMES = ("correct", "incorrect", "not_attempted", "raised", "timeout", "limit", "not_run")
 MISTAKES_PER_EXERCISE = 3
@@ -224,6 +226,7 @@ def _none(text: str) -> str:
 
 
 def _scores_section(snapshot: GradebookSnapshot, lessons: list[str], out: str) -> str:
+    from . import report_plots
     scores = {lesson: [snapshot.final_score(s) for (_, name), s in sorted(snapshot.submissions.items())
                        if name == lesson] for lesson in lessons}
     if not any(scores.values()):
@@ -236,6 +239,7 @@ def _scores_section(snapshot: GradebookSnapshot, lessons: list[str], out: str) -
 
 def _pass_rate_section(snapshot: GradebookSnapshot, lessons: list[str], results: list[CellResult],
                        out: str) -> str:
+    from . import report_plots
     rates = [r for r in pass_rates(snapshot, lessons) if r[3]]
     outcomes = outcome_counts(results)
     outcome_rows = [[lesson, exercise] + [outcomes[(lesson, exercise)].get(o, 0) for o in OUTCOMES]
@@ -253,6 +257,7 @@ def _pass_rate_section(snapshot: GradebookSnapshot, lessons: list[str], results:
 
 
 def _mistakes_section(results: list[CellResult], out: str) -> str:
+    from . import report_plots
     found = mistakes(results)
     if not found:
         return _section("mistakes", "Most frequent diagnosed mistakes",
@@ -278,6 +283,7 @@ def _unattempted_section(results: list[CellResult]) -> str:
 
 
 def _slowest_section(runs: list[CellRun], out: str) -> str:
+    from . import report_plots
     slow = slowest(runs)
     if not slow:
         return _section("slowest", "Slowest cells", _none("No cell timings in the autograded notebooks."))

@@ -1,0 +1,18 @@
+"""Where ``autograd-course grade`` runs its workers: the settings, apart from the fan-out itself so
+the command can read them before it imports the grader (``warm_start.py``)."""
+import os
+
+from traitlets import Integer, Unicode
+from traitlets.config import Configurable
+
+
+def default_workers() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+class Fanout(Configurable):
+    """Where ``autograd-course grade`` runs its workers; set in nbgrader_config.py, or on the command line."""
+
+    workers = Integer(0, help="Local worker processes; 0 means one per core.").tag(config=True)
+    scheduler = Unicode("", help="A Dask distributed scheduler (tcp://host:port) to grade on its workers "
+                                 "instead; they must see the course directory at the same path.").tag(config=True)

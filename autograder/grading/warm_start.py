@@ -1,0 +1,29 @@
+"""The two warm parents of a local batch, started before anything else the grade command does.
+
+- the kernels' zygote (``kernel_manager.start_zygote``, ``warm_kernels.py``);
+- the workers' fork server: multiprocessing's ``forkserver``, preloaded with ``warm_workers``.
+
+Each imports torch and the rest once per batch. Started first, from a command that has not yet
+imported nbgrader, their imports overlap the command's own instead of following them.
+"""
+import multiprocessing
+import multiprocessing.forkserver
+
+from .kernel_manager import KernelFactory, start_zygote
+
+
+def worker_context(start: bool = False):
+    """How local workers start: forked from the server, which the command's own process is not fit
+    to be (it has threads: the gradebook's, nbgrader's logging). With ``start``, it starts now."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([f"{__package__}.warm_workers"])  # never imported here: no torch
+    if start:
+        multiprocessing.forkserver.ensure_running()
+    return context
+
+
+def start_warm_parents(config) -> KernelFactory | None:
+    """Launch both; the zygote is returned (None: the configuration starts kernels cold)."""
+    zygote = start_zygote(config)
+    worker_context(start=True)
+    return zygote

@@ -1,0 +1,32 @@
+"""What the local workers' fork server imports once, so that every worker starts warm.
+
+A worker spawned cold imports nbgrader, nbclient and torch, and its first optimizer imports
+``torch._dynamo`` (``torch.optim`` reaches for it on first use): about 4 s of CPU, paid again by
+each worker while the batch has barely begun. The local pool forks its workers from one server
+that has done all of it (``fan_out.local_executor``), so the batch pays it once.
+
+The server forks its workers from a single thread, with torch kept to one thread as in the
+kernels' zygote: a worker's references are small tensors, and the cores belong to the kernels.
+"""
+import importlib
+
+import torch
+
+from . import worker  # noqa: F401  (nbgrader, nbclient and the grader itself)
+from .references import reference
+
+LESSONS = ("graph", "backward", "no_grad", "zero_grad")
+
+
+def _warm_up() -> None:
+    for lesson in LESSONS:
+        try:
+            importlib.import_module(reference.__module__ + "." + lesson)
+        except ImportError:  # a lesson a later course version dropped: only slower, never wrong
+            pass
+    model = torch.nn.Linear(3, 2)
+    torch.optim.SGD(model.parameters(), lr=0.1).step()
+
+
+torch.set_num_threads(1)
+_warm_up()
