@@ -2,27 +2,47 @@
 
 SQLite allows one writer at a time; workers only read the gradebook, and this recorder, in the
 command's own process, writes one submission after another. The same holds for PostgreSQL, where
-it keeps nbgrader's own order of operations. It runs only the steps that write the gradebook
-(``steps.py``): the rest ran in the worker, off this process's core.
+it keeps nbgrader's own order of operations.
+
+It runs nbgrader's ``Autograde`` converter on each submission, so nbgrader itself checks the
+destination, copies the submission's other files, creates the student and the submission (with its
+timestamp), zeroes missing notebooks, sets permissions and runs its hooks. Only the per-notebook
+part is replaced (``GradedNotebooks``): the worker already ran every step that shapes the notebook
+and wrote its final text, so the recorder runs just the steps that write the gradebook
+(``steps.py``) and saves that text. nbgrader's own path would read, copy, validate and write each
+notebook twice more through nbconvert, on this process's single core.
 """
 import os
 
 import nbformat
+from nbgrader.converters import Autograde
+from nbgrader.utils import capture_log, temp_attrs
+from traitlets import Dict
 
-from ..course_dir import open_api
 from ..pipeline import root_cause
-from .replay import ReplayExecution
 from .steps import recorder_steps
 from .worker import Executed, digest
+
+
+class GradedNotebooks(Autograde):
+    """nbgrader's autograde for a submission a worker has graded: ``graded`` maps each notebook's
+    name to the text the worker produced, which is what nbgrader's own run would have written."""
+
+    graded = Dict()
+
+    def convert_single_notebook(self, notebook_filename: str) -> None:
+        resources = self.init_single_notebook_resources(notebook_filename)
+        text = self.graded[resources["nbgrader"]["notebook"]]
+        notebook = nbformat.v4.reads(text)  # the worker validated it
+        for step in recorder_steps(self.config):
+            notebook, resources = step(config=self.config)(notebook, resources)
+        resources["output_extension"] = self.exporter.file_extension
+        self.write_single_notebook(text, resources)
 
 
 class Recorder:
     def __init__(self, course):
         self.course = course
-        config = course.config.copy()
-        config.Autograde.sanitize_preprocessors = [ReplayExecution]
-        config.Autograde.autograde_preprocessors = recorder_steps(course.config)
-        self.api = open_api(course.root, config)
 
     def record(self, executed: Executed) -> str | None:
         """Store one executed submission; the reason it could not be stored, else None."""
@@ -33,15 +53,11 @@ class Recorder:
             path = os.path.join(submitted, f"{name}.ipynb")
             if not os.path.exists(path) or digest(path) != graded:
                 return "the submission changed while it was being graded: grade it again"
-        for name, text in executed.notebooks.items():
-            ReplayExecution.executed[(executed.student, executed.lesson, name)] = nbformat.reads(text, as_version=4)
-        try:
-            result = self.api.autograde(executed.lesson, executed.student, force=True, create=True)
-        except Exception as error:
-            result = {"success": False, "error": f"{type(error).__name__}: {error}"}
-        finally:
-            for name in executed.notebooks:
-                ReplayExecution.executed.pop((executed.student, executed.lesson, name), None)
+        api = self.course.api
+        with temp_attrs(api.coursedir, assignment_id=executed.lesson, student_id=executed.student):
+            converter = GradedNotebooks(coursedir=api.coursedir, parent=api, graded=executed.notebooks)
+            converter.force, converter.create_student = True, True
+            result = capture_log(converter)
         return None if result["success"] else root_cause(result)
 
 

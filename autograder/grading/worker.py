@@ -2,10 +2,10 @@
 
 That is nbgrader's sanitising steps, TrustedExecute and the steps after it (``steps.py``): the slow
 part of autograding (a kernel, the student's cells, the trials) and all the notebook-shaping work.
-It writes nothing shared: it returns the graded notebook as JSON, with a digest of the file it
-graded. One recorder then hands it to nbgrader's own autograde (``replay.py``), which copies it
-into ``autograded/`` and stores its grades, so the gradebook keeps its single writer at any number
-of workers.
+It writes nothing shared: it returns the graded notebook's final text, with a digest of the file
+it graded. One recorder then records it through nbgrader's own autograde (``recording.py``), which
+writes it into ``autograded/`` and stores its grades, so the gradebook keeps its single writer at
+any number of workers.
 """
 import glob
 import hashlib
@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 
 import nbformat
+from nbformat import validator
 
 from ..course_dir import load_config
 from .steps import worker_steps
@@ -25,7 +26,7 @@ from .steps import worker_steps
 class Executed:
     lesson: str
     student: str
-    notebooks: dict[str, str] = field(default_factory=dict)  # notebook name -> graded JSON
+    notebooks: dict[str, str] = field(default_factory=dict)  # notebook name -> graded file's text
     digests: dict[str, str] = field(default_factory=dict)  # notebook name -> sha256 of the file graded
     error: str = ""
     seconds: float = 0.0
@@ -38,6 +39,15 @@ def _root_cause(error: BaseException) -> str:
 def digest(path: str) -> str:
     with open(path, "rb") as handle:
         return hashlib.sha256(handle.read()).hexdigest()
+
+
+def final_text(notebook) -> str:
+    """The graded notebook's file, as nbgrader's exporter would write it: normalised (cell ids
+    repaired), validated, and refused if invalid, as nbgrader refuses it after a step."""
+    _, notebook = validator.normalize(notebook)
+    nbformat.validate(notebook, relax_add_props=True)
+    text = nbformat.writes(notebook, version=4)
+    return text if text.endswith("\n") else text + "\n"
 
 
 def execute_submission(root: str, lesson: str, student: str) -> Executed:
@@ -58,7 +68,7 @@ def execute_submission(root: str, lesson: str, student: str) -> Executed:
             notebook = nbformat.read(path, as_version=4)
             for step in worker_steps(config):
                 notebook, resources = step(config=config)(notebook, resources)
-            result.notebooks[name] = nbformat.writes(notebook)
+            result.notebooks[name] = final_text(notebook)
     except Exception as error:  # this submission cannot be graded; the batch goes on
         result.error = _root_cause(error)
     finally:
