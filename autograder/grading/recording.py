@@ -20,6 +20,7 @@ from nbgrader.utils import capture_log, temp_attrs
 from traitlets import Dict
 
 from ..pipeline import root_cause
+from .gradebook_engines import share_engines
 from .steps import recorder_steps
 from .worker import Executed, digest
 
@@ -43,6 +44,7 @@ class GradedNotebooks(Autograde):
 class Recorder:
     def __init__(self, course):
         self.course = course
+        share_engines()
 
     def record(self, executed: Executed) -> str | None:
         """Store one executed submission; the reason it could not be stored, else None."""

@@ -19,6 +19,7 @@ import nbformat
 from nbformat import validator
 
 from ..course_dir import load_config
+from .gradebook_engines import share_engines
 from .steps import worker_steps
 
 
@@ -46,13 +47,14 @@ def final_text(notebook) -> str:
     repaired), validated, and refused if invalid, as nbgrader refuses it after a step."""
     _, notebook = validator.normalize(notebook)
     nbformat.validate(notebook, relax_add_props=True)
-    text = nbformat.writes(notebook, version=4)
+    text = nbformat.v4.writes(notebook)  # nbformat.writes without its second, stricter validation
     return text if text.endswith("\n") else text + "\n"
 
 
 def execute_submission(root: str, lesson: str, student: str) -> Executed:
     """Sanitise, execute and check every notebook of one submission, in a scratch copy of its folder."""
     started = time.monotonic()
+    share_engines()
     result = Executed(lesson, student)
     config = load_config(root)
     folder = os.path.join(os.path.abspath(root), "submitted", student, lesson)
