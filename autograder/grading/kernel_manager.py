@@ -5,8 +5,9 @@ listen on, and the "running over TCP without encryption" warning no longer shows
 
 Two ways to start one, the same fence around both:
 - cold: ``python -m autograder.grading.sandbox ... -- python -m ipykernel_launcher ...``;
-- warm: a ``KernelFactory`` (one per worker process) keeps a zygote that has imported torch and the
-  course already, and forks each kernel from it (``warm_kernels.py``).
+- warm: a ``KernelFactory`` (one per batch, shared by its local workers; a Dask worker starts its
+  own) keeps a zygote that has imported torch and the course already, and forks each kernel from
+  it (``warm_kernels.py``).
 """
 import atexit
 import json
