@@ -7,8 +7,12 @@ by `grade` on local worker processes, and by `grade` on a Dask LocalCluster on l
 """
 import os
 import shutil
+import subprocess
+import sys
+import time
 
 import nbformat
+import psutil
 import pytest
 
 from autograder import pipeline
@@ -38,13 +42,13 @@ def submissions(course):
 
 @pytest.fixture(scope="module")
 def courses(tmp_path_factory):
-    """Three identical scratch courses with the same submitted batch (cells time out after 10 s)."""
+    """Identical scratch courses with the same submitted batch (cells time out after 10 s)."""
     base = scratch_course(ROOT, str(tmp_path_factory.mktemp("parallel")), LESSON, cell_timeout=10)
     pipeline.generate_release(base, [LESSON])
     for student, notebook in submissions(base).items():
         write_submission(base, student, LESSON, f"{LESSON}.ipynb", notebook)
     copies = {}
-    for kind in ("sequential", "local", "dask"):
+    for kind in ("sequential", "local", "dask", "killed"):
         copies[kind] = str(tmp_path_factory.mktemp(kind))
         shutil.copytree(base, copies[kind], dirs_exist_ok=True)
     return copies
@@ -91,3 +95,23 @@ def test_a_dask_cluster_gives_the_same_scores(courses, sequential):
                                   dashboard_address=None) as cluster:
         assert main(["--root", courses["dask"], "grade", "--scheduler", cluster.scheduler_address]) == 0
     assert cell_scores(courses["dask"]) == sequential
+
+
+def test_a_killed_batch_leaves_no_process_behind(courses):
+    """Killed outright (SIGKILL, out of memory), the command runs no clean-up: its workers, their
+    fork server, the zygote and the kernels must end with it rather than wait forever."""
+    command = subprocess.Popen([os.path.join(os.path.dirname(sys.executable), "autograd-course"), "--root",
+                                courses["killed"], "grade", "--workers", "2"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    for line in command.stdout:
+        if line.startswith("[1/"):  # a result: workers, kernels and both warm parents are all running
+            break
+    left = psutil.Process(command.pid).children(recursive=True)
+    assert len(left) >= 4
+    command.kill()
+    command.wait()
+    deadline = time.monotonic() + 60
+    while left and time.monotonic() < deadline:
+        left = [p for p in left if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+        time.sleep(0.5)
+    assert not left, [" ".join(p.cmdline())[:120] for p in left]

@@ -5,8 +5,11 @@ cells could see from inside the kernel.
 """
 import logging
 import os
+import subprocess
+import sys
 
 import nbformat
+import psutil
 import pytest
 
 from autograder.grading import kernel_manager, trusted_execute
@@ -35,6 +38,14 @@ def run(tmp_path, **settings):
     return eval(nb.cells[0].outputs[0]["text"])  # our own test notebook's printed dict
 
 
+STARTS_A_ZYGOTE = """import time
+from autograder.grading.kernel_manager import KernelFactory
+factory = KernelFactory.start(namespaces=%r)
+factory.wait_ready()
+print(factory.pid, flush=True)
+time.sleep(300)"""
+
+
 fenced = pytest.mark.skipif(probe() is not None, reason=f"namespaces refused here: {probe()}")
 
 
@@ -56,3 +67,15 @@ def test_refused_isolation_is_said_at_start_and_grading_goes_on(tmp_path, monkey
         seen = run(tmp_path, warm_kernels=False)
     assert "NOT sandboxed: a test says namespaces are refused" in caplog.text
     assert seen["pid"] != 1  # ran, unfenced, with the rlimits only
+
+
+def test_a_zygote_ends_with_the_process_that_started_it():
+    """A grade command killed outright runs no clean-up; its warm parent must not outlive it."""
+    starter = subprocess.Popen([sys.executable, "-c", STARTS_A_ZYGOTE % (probe() is None)], cwd=repository_root(),
+                               stdout=subprocess.PIPE, text=True)
+    zygote = psutil.Process(int(starter.stdout.readline()))
+    assert zygote.is_running()
+    starter.kill()
+    starter.wait()
+    psutil.wait_procs([zygote] + zygote.children(recursive=True), timeout=120)
+    assert not zygote.is_running() or zygote.status() == psutil.STATUS_ZOMBIE

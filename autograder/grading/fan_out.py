@@ -5,6 +5,9 @@ cluster's executor to go past one machine (workers must see the course directory
 A batch that is stopped keeps everything recorded so far; started again, it grades only the rest.
 """
 import concurrent.futures as futures
+import os
+import select
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -55,9 +58,28 @@ BrokenExecutor = (BrokenProcessPool, futures.BrokenExecutor)
 
 def local_executor(workers: int, zygote: KernelFactory | None = None) -> futures.Executor:
     """Worker processes on this machine; with ``zygote``, all of them fork their kernels from it."""
-    return futures.ProcessPoolExecutor(max_workers=workers, mp_context=worker_context(),
-                                       **({"initializer": KernelFactory.adopt, "initargs": (zygote.handle(),)}
-                                          if zygote else {}))
+    return futures.ProcessPoolExecutor(max_workers=workers, mp_context=worker_context(), initializer=_start_worker,
+                                       initargs=(zygote.handle() if zygote else None, os.getpid()))
+
+
+def _start_worker(zygote: dict | None, command: int) -> None:
+    """A local worker adopts the batch's zygote, and ends when the command does, however it ends.
+
+    Killed outright, the command runs no clean-up, and a worker blocked sending it a result would
+    otherwise wait forever (and keep the fork server alive with it). Its kernel goes with it: the
+    zygote's supervisor kills a kernel whose client is gone.
+    """
+    if zygote:
+        KernelFactory.adopt(zygote)
+    try:
+        command_gone = os.pidfd_open(command)
+    except ProcessLookupError:
+        os._exit(1)
+
+    def end_with_the_command():
+        select.select([command_gone], [], [])
+        os._exit(1)
+    threading.Thread(target=end_with_the_command, daemon=True).start()
 
 
 def grade_batch(course, jobs, new_executor, progress: Progress | None = None) -> BatchReport:

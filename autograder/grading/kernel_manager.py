@@ -97,7 +97,7 @@ class KernelFactory:
         area = tempfile.mkdtemp(prefix="autograd-warm-")
         os.chmod(area, 0o755)
         command = [sys.executable, "-m", "autograder.grading.sandbox", "--zygote", os.path.join(area, "zygote.sock"),
-                   *_fence_arguments(kept_paths([area]), namespaces)]
+                   "--owner", str(os.getpid()), *_fence_arguments(kept_paths([area]), namespaces)]
         with open(os.path.join(area, "zygote.log"), "w") as log:
             process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                                        start_new_session=True)

@@ -112,6 +112,7 @@ def _options(argv):
     parser.add_argument("--gid", type=int, default=65534)
     parser.add_argument("--no-namespaces", action="store_true")
     parser.add_argument("--zygote", default="", help="serve warm kernels on this socket instead of running a command")
+    parser.add_argument("--owner", type=int, default=0, help="the zygote ends when this process does")
     parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("command", nargs=argparse.REMAINDER)
     options = parser.parse_args(argv)
@@ -133,7 +134,7 @@ def main(argv=None) -> None:
         if options.inside:
             _fence(options.keep, options.tmp_size, shared_tmp=True)
             os.environ.update(HOME="/tmp", MPLCONFIGDIR="/tmp/matplotlib")
-        warm_kernels.serve(options.zygote, namespaces=options.inside)
+        warm_kernels.serve(options.zygote, namespaces=options.inside, owner=options.owner)
         return
     home = "/tmp/home"
     if options.inside:

@@ -74,8 +74,14 @@ def _preload() -> None:
         print(f"warm kernels: {threads} threads before fork", file=sys.stderr, flush=True)
 
 
-def serve(socket_path: str, namespaces: bool) -> None:
-    """The zygote: preload, then fork a supervised kernel for each request on ``socket_path``."""
+def serve(socket_path: str, namespaces: bool, owner: int = 0) -> None:
+    """The zygote: preload, then fork a supervised kernel for each request on ``socket_path``.
+
+    It ends when ``owner`` (the process that started it) ends, however that ends: a grade command
+    killed outright runs no clean-up, and its zygote would otherwise outlive it, torch and all.
+    Its supervisors and their kernels die with it (PR_SET_PDEATHSIG).
+    """
+    owner_gone = _watch(owner)
     _preload()
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(socket_path)
@@ -83,6 +89,8 @@ def serve(socket_path: str, namespaces: bool) -> None:
     listener.listen(8)
     signal.signal(signal.SIGCHLD, lambda *_: _reap())
     while True:
+        if owner_gone is not None and owner_gone in select.select([listener, owner_gone], [], [])[0]:
+            os._exit(0)
         try:
             connection, _ = listener.accept()
         except InterruptedError:
@@ -90,11 +98,23 @@ def serve(socket_path: str, namespaces: bool) -> None:
         request = json.loads(connection.makefile("r").readline())
         if os.fork() == 0:
             listener.close()
+            if owner_gone is not None:  # a kernel gets no handle on the grading process
+                os.close(owner_gone)
             try:
                 _supervise(connection, request, namespaces)
             finally:
                 os._exit(1)
         connection.close()
+
+
+def _watch(owner: int):
+    """A file descriptor readable once ``owner`` has ended (None: no owner to watch)."""
+    if not owner:
+        return None
+    try:
+        return os.pidfd_open(owner)
+    except ProcessLookupError:  # gone before the zygote even started
+        os._exit(0)
 
 
 def _reap() -> None:
@@ -172,6 +192,7 @@ def _become_kernel(request: dict, namespaces: bool) -> None:
         os.setgroups([])
         os.setgid(request["gid"])
         os.setuid(request["uid"])
+        _libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # again: changing the user cleared it
     sys.path[:] = [p for p in sys.path if p not in ("", ".")]
     sys.argv = ["ipykernel_launcher", *request["arguments"]]
     from ipykernel.kernelapp import IPKernelApp
