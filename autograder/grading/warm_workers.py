@@ -9,21 +9,17 @@ The server forks its workers from a single thread, with torch kept to one thread
 kernels' zygote: a worker's references are small tensors, and the cores belong to the kernels.
 """
 import importlib
+import pkgutil
 
 import torch
 
+from . import references
 from . import worker  # noqa: F401  (nbgrader, nbclient and the grader itself)
-from .references import reference
-
-LESSONS = ("graph", "backward", "no_grad", "zero_grad")
 
 
 def _warm_up() -> None:
-    for lesson in LESSONS:
-        try:
-            importlib.import_module(reference.__module__ + "." + lesson)
-        except ImportError:  # a lesson a later course version dropped: only slower, never wrong
-            pass
+    for lesson in pkgutil.iter_modules(references.__path__):  # every lesson's reference, whatever lessons exist
+        importlib.import_module(f"{references.__name__}.{lesson.name}")
     model = torch.nn.Linear(3, 2)
     torch.optim.SGD(model.parameters(), lr=0.1).step()
 
