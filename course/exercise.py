@@ -112,16 +112,40 @@ def exercises_of(lesson: str) -> dict[str, Exercise]:
         return {}
 
 
+class StoredValuesMissing(RuntimeError):
+    """The self-check's stored values are missing or unreadable: an install or build problem, not the answer's."""
+
+    def _render_traceback_(self):
+        return [f"StoredValuesMissing: {self}"]
+
+
+def _fix() -> str:
+    return ("Reinstall the course's student package (its wheel carries these files), or, in a checkout "
+            "of the course, run `autograd-course build` to store them again.")
+
+
 @lru_cache(maxsize=None)
 def _stored(lesson: str) -> dict:
     path = os.path.join(EXPECTED_DIR, f"{lesson}.json")
-    if not os.path.exists(path):
-        return {}
-    with open(path, encoding="utf-8") as handle:
-        return json.load(handle)
+    try:
+        with open(path, encoding="utf-8") as handle:
+            stored = json.load(handle)
+    except FileNotFoundError:
+        raise StoredValuesMissing(f"the self-check's stored values are missing: {path} does not exist. "
+                                  + _fix()) from None
+    except (OSError, ValueError) as error:
+        raise StoredValuesMissing(f"the self-check's stored values in {path} cannot be read "
+                                  f"({type(error).__name__}: {error}). " + _fix()) from None
+    if not isinstance(stored, dict):
+        raise StoredValuesMissing(f"the self-check's stored values in {path} are not a table. " + _fix())
+    return stored
 
 
 def stored_expected(lesson: str, name: str, seed: int):
-    """The expected values for a self-check seed, as the authoring step stored them."""
-    found = _stored(lesson).get(name, {}).get(str(seed))
+    """The expected values for a self-check seed, as the authoring step stored them (None: not that seed)."""
+    stored = _stored(lesson)
+    if name not in stored:
+        raise StoredValuesMissing(f"{os.path.join(EXPECTED_DIR, lesson + '.json')} holds no values for "
+                                  f"`{name}`: it is older than the lesson. " + _fix())
+    found = stored[name].get(str(seed))
     return None if found is None else decode(found)

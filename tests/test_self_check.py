@@ -4,6 +4,8 @@ A toy exercise ("double x") shows each path: the kernel-side call returns plain 
 names the mistake, the self-check and the grader give the same message, and nothing an answer's
 run sends back can claim success by itself.
 """
+import json
+
 import pytest
 import torch
 
@@ -130,3 +132,40 @@ def test_grader_seeds_are_fresh_unless_pinned(monkeypatch):
     assert len(set(seeds(3))) == 3
     monkeypatch.setenv("AUTOGRADE_SEED", "1234")
     assert seeds(2)[0] == 1234
+
+
+@pytest.fixture
+def expected_dir(tmp_path, monkeypatch):
+    import course.exercise as exercise_module
+    monkeypatch.setattr(exercise_module, "EXPECTED_DIR", str(tmp_path))
+    exercise_module._stored.cache_clear()
+    yield tmp_path
+    exercise_module._stored.cache_clear()
+
+
+def test_missing_stored_values_name_the_file_and_the_fix(expected_dir):
+    """An install without the package data says so; it never blames the seed or the answer."""
+    from course.exercise import StoredValuesMissing
+    with pytest.raises(StoredValuesMissing) as missing:
+        double(lambda x: 2 * x)
+    message = str(missing.value)
+    assert str(expected_dir / "toy.json") in message and "autograd-course build" in message
+    assert "Reinstall" in message and "seed" not in message
+
+
+@pytest.mark.parametrize("text, why", [("{not json", "cannot be read"), ("[]", "not a table"),
+                                       ('{"other": {}}', "holds no values for `double`")])
+def test_unreadable_or_stale_stored_values_name_the_file(expected_dir, text, why):
+    from course.exercise import StoredValuesMissing
+    (expected_dir / "toy.json").write_text(text)
+    with pytest.raises(StoredValuesMissing, match=why) as missing:
+        double(lambda x: 2 * x)
+    assert "toy.json" in str(missing.value) and "seed" not in str(missing.value)
+
+
+def test_stored_values_for_another_seed_are_not_a_missing_file(expected_dir):
+    from course.checks.observation import encode
+    (expected_dir / "toy.json").write_text(json.dumps({"double": {"0": encode(expected(0))}}))
+    double(lambda x: 2 * x)  # seed 0: Correct
+    with pytest.raises(CheckFailed, match="can only check seed 0"):
+        double(lambda x: 2 * x, seed=5)
