@@ -10,11 +10,11 @@ PORT   ?= 8888
 
 setup: $(VENV)/.installed
 
-$(VENV)/.installed: requirements-lock.txt pyproject.toml
+$(VENV)/.installed: requirements-lock.txt pyproject.toml course/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet torch==2.13.0
 	$(BIN)/python -m pip install --quiet --no-deps -r requirements-lock.txt
-	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e ./course -e .
 	touch $@
 
 release: setup
