@@ -19,6 +19,7 @@ import pytest
 
 from autograder.course_dir import open_api
 from autograder.workflow import export, report
+from canvas_import import parse_like_canvas
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCREENSHOTS = os.path.join(ROOT, "test-artifacts", "screenshots")
@@ -120,6 +121,12 @@ def course(tmp_path_factory) -> str:
                 grade.auto_score, grade.manual_score = auto, manual
                 grade.needs_manual_grade = auto is None and manual is None
             gradebook.db.commit()
+        # graded by hand, then flagged again by nbgrader: the answer changed in a resubmission
+        gradebook.find_grade("dynamic_graph", "01_graph", "01_graph", "dave").needs_manual_grade = True
+        gradebook.db.commit()
+    # a zero-byte upload that collect placed and grade could not read: never in the gradebook
+    os.makedirs(os.path.join(root, "submitted", "frank", "01_graph"))
+    open(os.path.join(root, "submitted", "frank", "01_graph", "01_graph.ipynb"), "wb").close()
     for student, lesson in GRADES:
         folder = os.path.join(root, "autograded", student, lesson)
         os.makedirs(folder)
@@ -132,37 +139,48 @@ def _rows(path: str) -> list[list[str]]:
         return list(csv.reader(handle))
 
 
-def test_grades_csv_has_one_row_per_student_and_lesson(course, tmp_path):
+EMPTY = "an empty file (0 bytes of notebook): the upload was empty or failed"
+TO_GRADE = "to grade by hand in Formgrader"
+CHANGED = ("the answer to dynamic_graph changed since it was graded by hand: grade it again in Formgrader")
+
+
+def test_grades_csv_has_one_row_per_student_and_lesson_with_its_status(course, tmp_path):
     path = str(tmp_path / "grades.csv")
-    assert export.export_grades(course, path) == 8
+    assert export.export_grades(course, path) == 10
     assert _rows(path) == [
-        ["student", "lesson", "submitted", "score", "max_score", "autograded_score", "autograded_max",
-         "manual_score", "manual_max", "late_penalty", "manual_grading_pending"],
-        ["alice", "01_graph", "yes", "4.5", "5", "3", "3", "1.5", "2", "0", "no"],
-        ["alice", "02_backward", "yes", "2", "6", "0", "4", "2", "2", "0", "no"],
-        ["bob", "01_graph", "yes", "1", "5", "1", "3", "0", "2", "0", "yes"],
-        ["bob", "02_backward", "yes", "0", "6", "0", "4", "0", "2", "0", "no"],
-        ["carol", "01_graph", "no", "", "5", "", "3", "", "2", "", ""],
-        ["carol", "02_backward", "yes", "2", "6", "2", "4", "0", "2", "0", "no"],
-        ["dave", "01_graph", "yes", "5", "5", "3", "3", "2", "2", "0", "no"],
-        ["dave", "02_backward", "yes", "0", "6", "0", "4", "0", "2", "0", "yes"],
+        ["student", "lesson", "status", "submitted", "score", "max_score", "autograded_score", "autograded_max",
+         "manual_score", "manual_max", "late_penalty", "manual_grading_pending", "why"],
+        ["alice", "01_graph", "graded", "yes", "4.5", "5", "3", "3", "1.5", "2", "0", "no", ""],
+        ["alice", "02_backward", "graded", "yes", "2", "6", "0", "4", "2", "2", "0", "no", ""],
+        ["bob", "01_graph", "waiting for hand grading", "yes", "1", "5", "1", "3", "0", "2", "0", "yes",
+         f"dynamic_graph {TO_GRADE}"],
+        ["bob", "02_backward", "graded", "yes", "0", "6", "0", "4", "0", "2", "0", "no", ""],
+        ["carol", "01_graph", "missing", "no", "", "5", "", "3", "", "2", "", "", ""],
+        ["carol", "02_backward", "graded", "yes", "2", "6", "2", "4", "0", "2", "0", "no", ""],
+        ["dave", "01_graph", "hand grade to check", "yes", "5", "5", "3", "3", "2", "2", "0", "yes", CHANGED],
+        ["dave", "02_backward", "waiting for hand grading", "yes", "0", "6", "0", "4", "0", "2", "0", "yes",
+         f"why_scalar {TO_GRADE}"],
+        ["frank", "01_graph", "could not be graded", "yes", "", "5", "", "3", "", "2", "", "", EMPTY],
+        ["frank", "02_backward", "missing", "no", "", "6", "", "4", "", "2", "", "", ""],
     ]
 
 
 def test_exercises_csv_has_a_column_per_graded_cell_in_notebook_order(course, tmp_path):
     path = str(tmp_path / "exercises.csv")
-    assert export.export_exercises(course, path) == 8
-    assert _rows(path) == [
-        ["student", "lesson", "test_make_leaf", "dynamic_graph", "test_count_nodes",
+    assert export.export_exercises(course, path) == 10
+    rows = _rows(path)
+    assert rows[:10] == [
+        ["student", "lesson", "status", "test_make_leaf", "dynamic_graph", "test_count_nodes",
          "test_vjp", "test_two_losses", "why_scalar"],
-        ["alice", "01_graph", "1", "1.5", "2", "", "", ""],  # the written answer, graded by hand
-        ["alice", "02_backward", "", "", "", "0", "0", "2"],
-        ["bob", "01_graph", "1", "", "0", "", "", ""],  # written answer not graded yet: blank
-        ["bob", "02_backward", "", "", "", "0", "0", "0"],
-        ["carol", "01_graph", "", "", "", "", "", ""],  # no submission
-        ["carol", "02_backward", "", "", "", "2", "0", "0"],
-        ["dave", "01_graph", "1", "2", "2", "", "", ""],
-        ["dave", "02_backward", "", "", "", "0", "0", ""],
+        ["alice", "01_graph", "graded", "1", "1.5", "2", "", "", ""],  # the written answer, graded by hand
+        ["alice", "02_backward", "graded", "", "", "", "0", "0", "2"],
+        ["bob", "01_graph", "waiting for hand grading", "1", "", "0", "", "", ""],  # not graded yet: blank
+        ["bob", "02_backward", "graded", "", "", "", "0", "0", "0"],
+        ["carol", "01_graph", "missing", "", "", "", "", "", ""],
+        ["carol", "02_backward", "graded", "", "", "", "2", "0", "0"],
+        ["dave", "01_graph", "hand grade to check", "1", "2", "2", "", "", ""],
+        ["dave", "02_backward", "waiting for hand grading", "", "", "", "0", "0", ""],
+        ["frank", "01_graph", "could not be graded", "", "", "", "", "", ""],
     ]
 
 
@@ -170,10 +188,11 @@ CANVAS_HEADER = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "01_
 POINTS_POSSIBLE = ["    Points Possible", "", "", "", "", "5", "6"]
 
 
-def test_canvas_csv_matches_students_through_the_roster(course, tmp_path):
+def test_canvas_csv_has_every_roster_student_and_fills_only_finished_lessons(course, tmp_path):
     roster = tmp_path / "roster.csv"
     roster.write_text('student_id,login_id,canvas_id,name\nalice,aliddell,101,"Liddell, Alice"\n'
-                      "bob,bbuilder,,\ncarol,ccarroll,103,Carol Carroll\n")
+                      "bob,bbuilder,,\ncarol,ccarroll,103,Carol Carroll\nerin,eerin,105,Erin Early\n"
+                      "frank,ffrank,106,Frank Files\n")
     path = str(tmp_path / "canvas.csv")
     result = export.export_canvas(course, path, roster=str(roster))
     assert _rows(path) == [
@@ -182,9 +201,12 @@ def test_canvas_csv_matches_students_through_the_roster(course, tmp_path):
         ["Liddell, Alice", "101", "", "aliddell", "", "4.5", "2"],
         ["bob", "", "", "bbuilder", "", "", "0"],  # 01_graph held back: written answer not graded
         ["Carol Carroll", "103", "", "ccarroll", "", "", "2"],  # 01_graph not submitted
+        ["Erin Early", "105", "", "eerin", "", "", ""],  # on the roster, submitted nothing: still a row
+        ["Frank Files", "106", "", "ffrank", "", "", ""],  # could not be graded: blank, not 0
     ]
     assert result.unmatched == ["dave"]
-    assert result.held_back == [("bob", "01_graph")]
+    assert [(who, status.state) for who, status in result.held_back] == [
+        ("bob 01_graph", "waiting for hand grading"), ("frank 01_graph", "could not be graded")]
 
 
 def test_canvas_csv_without_roster_uses_the_student_id_as_login(course, tmp_path):
@@ -196,10 +218,25 @@ def test_canvas_csv_without_roster_uses_the_student_id_as_login(course, tmp_path
         ["Liddell, Alice", "101", "", "alice", "", "4.5", "2"],  # ID from nbgrader's lms_user_id
         ["bob", "", "", "bob", "", "", "0"],
         ["carol", "", "", "carol", "", "", "2"],
-        ["dave", "", "", "dave", "", "5", ""],
+        ["dave", "", "", "dave", "", "", ""],  # a hand grade to check and one to give: both blank
+        ["frank", "", "", "frank", "", "", ""],
     ]
     assert result.unmatched == []
-    assert result.held_back == [("bob", "01_graph"), ("dave", "02_backward")]
+    assert result.unmapped == ["01_graph", "02_backward"]
+
+
+def test_canvas_columns_are_the_configured_assignments_title_and_id(course, tmp_path):
+    snapshot = export.read_gradebook(course)
+    statuses = export.class_status(course, snapshot)
+    path = str(tmp_path / "canvas.csv")
+    mapping = {"01_graph": ["Lesson 1: the graph", 81234], "02_backward": ("Lesson 2 (backward)", "81235")}
+    result = export.write_canvas(snapshot, path, None, statuses, mapping)
+    assert _rows(path)[0][5:] == ["Lesson 1: the graph (81234)", "Lesson 2 (backward) (81235)"]
+    assert result.unmapped == []
+    parsed = parse_like_canvas(path)
+    assert parsed.assignments == [("Lesson 1: the graph", 81234, 5.0), ("Lesson 2 (backward)", 81235, 6.0)]
+    assert parsed.changes["101"] == {81234: "4.5", 81235: "2"}  # alice, by Canvas user id
+    assert parsed.changes["dave"] == {}, "a blank cell must change nothing in Canvas"
 
 
 def _parser(module) -> argparse.ArgumentParser:
@@ -219,10 +256,10 @@ def test_export_command_writes_the_three_files(course, tmp_path, capsys):
     args = _parser(export).parse_args(["--root", course, "--out", out, "--roster", str(roster)])
     assert export.run(args) == 1, "a student missing from the roster must not pass silently"
     assert "dave: not in the roster" in capsys.readouterr().out
-    assert [row[3] for row in _rows(os.path.join(out, "canvas.csv"))[2:]] == ["a", "b", "c"]
-    roster.write_text("student_id,canvas_id\nalice,101\n")
+    assert [row[3] for row in _rows(os.path.join(out, "canvas.csv"))[2:]] == ["a", "b", "c"]  # frank: not listed
+    roster.write_text("canvas_id\n101\n")
     assert export.run(args) == 2
-    assert "login_id" in capsys.readouterr().out
+    assert "student_id" in capsys.readouterr().out
 
 
 @pytest.fixture(scope="module")

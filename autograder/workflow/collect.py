@@ -45,6 +45,8 @@ import nbformat
 
 from ..course_dir import assignments
 from .lms_settings import Collect, course_config
+from .status import clear_problem, record_problem
+from .status import problem as recorded_problem
 
 
 class CollectError(ValueError):
@@ -136,7 +138,7 @@ class CollectReport:
     unplaced: list[Item] = field(default_factory=list)       # a submission that could not be placed
     conflicts: list[Item] = field(default_factory=list)      # differs from submitted/, left alone
     unreadable: list[Item] = field(default_factory=list)     # placed, but not a readable notebook
-    refused: list[Item] = field(default_factory=list)        # too big to read: recorded in refused/, not placed
+    refused: list[Item] = field(default_factory=list)        # too big to read: not placed, reason in ungraded/
     missing: list[tuple[str, str]] = field(default_factory=list)  # (roster student, lesson)
 
     @property
@@ -420,28 +422,6 @@ def _record_time(folder: str, when: datetime | None) -> None:
         handle.write(when.astimezone(timezone.utc).strftime(TIMESTAMP_FORMAT) + "\n")
 
 
-# A submission collect could not place (too big to read) is recorded here, beside submitted/, so that
-# export, feedback and the report can name the student and the reason (autograder/workflow/status.py).
-REFUSED = "refused"
-
-
-def refused_path(root: str, student: str, lesson: str) -> str:
-    return os.path.join(root, REFUSED, student, lesson, "reason.txt")
-
-
-def _refuse(root: str, student: str, lesson: str, why: str) -> None:
-    path = refused_path(root, student, lesson)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(why + "\n")
-
-
-def _clear_refusal(root: str, student: str, lesson: str) -> None:
-    path = refused_path(root, student, lesson)
-    if os.path.exists(path):
-        os.remove(path)
-
-
 def collect(source: str, root: str, lesson: str | None = None, roster: str | None = None,
             force: bool = False) -> CollectReport:
     """Place every submission in ``source`` (zip or folder) under ``<root>/submitted/``; see the module doc."""
@@ -523,7 +503,7 @@ def collect(source: str, root: str, lesson: str | None = None, roster: str | Non
             report.unplaced.append(Item(kept.shown, student, which, "its target is outside submitted/; not written"))
             continue
         if kept.data is None:
-            _refuse(root, student, which, kept.refused)
+            record_problem(root, student, which, kept.refused)
             report.refused.append(Item(kept.shown, student, which, kept.refused))
             continue
         when, note = _timestamp(root, which, kept, due)
@@ -531,7 +511,7 @@ def collect(source: str, root: str, lesson: str | None = None, roster: str | Non
         if os.path.exists(target):
             if _read(target) == kept.data:
                 _record_time(os.path.dirname(target), when)
-                _clear_refusal(root, student, which)
+                clear_problem(root, student, which)
                 report.unchanged.append(Item(kept.shown, student, which))
                 continue
             if not force:
@@ -542,7 +522,7 @@ def collect(source: str, root: str, lesson: str | None = None, roster: str | Non
             why = "; ".join(filter(None, ["replaced a different notebook (--force)", note]))
         _write(target, kept.data)
         _record_time(os.path.dirname(target), when)
-        _clear_refusal(root, student, which)
+        clear_problem(root, student, which)
         report.placed.append(Item(kept.shown, student, which, why))
         problem = _unreadable(kept.data)
         if problem:
@@ -552,7 +532,7 @@ def collect(source: str, root: str, lesson: str | None = None, roster: str | Non
         report.missing = [(student, which) for which in sorted(lessons_seen) for student in people.student_ids
                           if (student, which) not in found
                           and not os.path.exists(os.path.join(submitted, student, which, f"{which}.ipynb"))
-                          and not os.path.exists(refused_path(root, student, which))]
+                          and not recorded_problem(root, student, which)]
     return report
 
 
