@@ -81,8 +81,10 @@ def _autograded_notebook(student: str, lesson: str) -> nbformat.NotebookNode:
     start = datetime(2025, 3, 1, 10, 0, 0)
     cells = [nbformat.v4.new_code_cell("import torch", metadata={"execution": _stamps(start, 0.8)})]
     if lesson == "02_backward":
-        cells.append(nbformat.v4.new_code_cell(TRAINING_SOURCE,
-                                               metadata={"execution": _stamps(start, TRAINING[student])}))
+        cells.append(nbformat.v4.new_code_cell(TRAINING_SOURCE, metadata={  # the student's own cell
+            "execution": _stamps(start, TRAINING[student]), "nbgrader": {"solution": True, "grade": False}}))
+        cells.append(nbformat.v4.new_code_cell("plot_losses(losses)",  # the lesson's: its time is not theirs
+                                               metadata={"execution": _stamps(start, 30)}))
     for i, (grade_id, _, kind) in enumerate(LESSONS[lesson]):
         nbgrader = {"grade": True, "grade_id": grade_id, "points": 2}
         if kind == "markdown":
@@ -264,7 +266,9 @@ def test_export_command_writes_the_three_files(course, tmp_path, capsys):
 
 @pytest.fixture(scope="module")
 def report_page(course, tmp_path_factory) -> str:
-    return report.build_report(course, str(tmp_path_factory.mktemp("report")))
+    roster = tmp_path_factory.mktemp("roster") / "roster.csv"
+    roster.write_text("student_id\nalice\nbob\ncarol\ndave\nerin\nfrank\n")
+    return report.build_report(course, str(tmp_path_factory.mktemp("report")), roster=str(roster))
 
 
 def _section(page: str, anchor: str) -> str:
@@ -291,24 +295,42 @@ def test_report_embeds_every_chart(report_page):
     assert "http://" not in page and "https://" not in page, "the page must not need the network"
 
 
-def test_report_counts_mistakes_by_kind_with_an_example(report_page):
+def test_report_groups_mistakes_by_idea_and_leaves_attempts_apart(report_page):
     with open(report_page, encoding="utf-8") as handle:
-        rows = _table_rows(_section(handle.read(), "mistakes"))
-    assert rows == [
+        section = _section(handle.read(), "mistakes")
+    by_idea, _, by_kind = section.partition('<div id="mistake-kinds">')
+    assert _table_rows(by_idea) == [
+        ["The value itself: sign, shape, dtype, a missing return", "every lesson", "3", "3", "02_backward · vjp",
+         WRONG_SIGN],  # wrong_sign twice, none_returned once; first line of the first message
+        ["Recording starts with requires_grad; leaves and results", "01_graph §1-2, §5", "1", "1",
+         "01_graph · count_nodes", "Incorrect: `y` is not a leaf, it has a grad_fn."],
+    ]
+    assert _table_rows(by_kind) == [
         ["01_graph", "count_nodes", "not_leaf", "1", "Incorrect: `y` is not a leaf, it has a grad_fn."],
-        ["02_backward", "vjp", "wrong_sign", "2", WRONG_SIGN],  # first line of the first message
+        ["02_backward", "vjp", "wrong_sign", "2", WRONG_SIGN],
         ["02_backward", "vjp", "none_returned", "1", "vjp returned None: did you forget `return`?"],
     ]
+    assert "not_attempted" not in section and "two_losses" not in section
+
+
+def test_every_kind_has_one_idea():
+    from autograder.workflow.mistake_ideas import IDEAS, idea_of
+    kinds = [kind for idea in IDEAS for kind in idea.kinds]
+    assert len(kinds) == len(set(kinds)), "a kind listed under two ideas"
+    assert idea_of("no_such_kind").idea == "other: no_such_kind"
 
 
 def test_report_names_the_exercise_no_one_attempted(report_page):
     with open(report_page, encoding="utf-8") as handle:
         section = _section(handle.read(), "unattempted")
-    assert "two_losses" in section and "02_backward" in section
-    assert "vjp" not in section and "count_nodes" not in section
+    nobody = section.split("<table>")[0]
+    assert "two_losses" in nobody and "02_backward" in nobody
+    assert "vjp" not in nobody and "count_nodes" not in nobody
+    assert ["02_backward", "two_losses", "0", "4"] in _table_rows(section)
+    assert ["02_backward", "vjp", "4", "0"] in _table_rows(section)
 
 
-def test_report_lists_pass_rates_and_the_slowest_cells(report_page):
+def test_report_lists_pass_rates_and_the_slowest_cells_of_the_students_own_code(report_page):
     with open(report_page, encoding="utf-8") as handle:
         page = handle.read()
     outcomes = _table_rows(_section(page, "pass-rate"))
@@ -316,6 +338,34 @@ def test_report_lists_pass_rates_and_the_slowest_cells(report_page):
     slowest = _table_rows(_section(page, "slowest"))
     assert slowest[0] == ["02_backward", TRAINING_SOURCE, "7.25", "4.50", "alice", "4"]
     assert ["02_backward", "test_vjp", "0.50", "0.50", "alice", "4"] in slowest  # `seconds`, not timestamps
+    labels = [row[1] for row in slowest]
+    assert "import torch" not in labels and "plot_losses(losses)" not in labels  # the lesson's cells
+
+
+def test_report_accounts_for_every_student(course, tmp_path):
+    roster = tmp_path / "roster.csv"
+    roster.write_text("student_id\nalice\nbob\ncarol\ndave\nerin\nfrank\n")
+    path = report.build_report(course, str(tmp_path / "r"), roster=str(roster))
+    with open(path, encoding="utf-8") as handle:
+        section = _section(handle.read(), "accounted")
+    assert "Submitted nothing</h3><p>erin</p>" in section
+    rows = _table_rows(section)
+    assert ["01_graph", "carol"] in rows and ["02_backward", "frank"] in rows
+    assert ["frank", "01_graph", EMPTY] in rows
+
+
+def test_no_empty_histogram_for_a_lesson_nobody_submitted(course, tmp_path):
+    with open_api(course).gradebook as gradebook:
+        gradebook.add_assignment("03_no_grad")
+    try:
+        path = report.build_report(course, str(tmp_path / "r"))
+        with open(path, encoding="utf-8") as handle:
+            section = _section(handle.read(), "scores")
+        assert "No graded submission yet for 03_no_grad: no chart for them." in section
+        assert section.count("<img") == 1
+    finally:
+        with open_api(course).gradebook as gradebook:
+            gradebook.remove_assignment("03_no_grad")
 
 
 def test_report_command_takes_lessons(course, tmp_path, capsys):

@@ -91,8 +91,9 @@ def pass_rates(rows: list[tuple[str, float, int, int]], path: str) -> str:
 
 
 @_styled
-def top_mistakes(rows: list[tuple[str, int]], path: str) -> str:
-    """rows: ("lesson · exercise: kind", count), most frequent first."""
+def top_mistakes(rows: list[tuple[str, int]], path: str,
+                 title: str = "Most frequent diagnosed mistakes (exercise: kind of mistake)") -> str:
+    """rows: (label, count), most frequent first."""
     figure = _figure(9.5, 0.34 * len(rows) + 1.3)
     axes = figure.subplots()
     positions = range(len(rows))
@@ -100,8 +101,8 @@ def top_mistakes(rows: list[tuple[str, int]], path: str) -> str:
     axes.set_yticks(list(positions), [label for label, _ in rows])
     axes.invert_yaxis()
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
-    axes.set_xlabel("submissions with this diagnosis")
-    axes.set_title("Most frequent diagnosed mistakes (exercise: kind of mistake)")
+    axes.set_xlabel("wrong answers")
+    axes.set_title(title)
     figure.savefig(path)
     return path
 
