@@ -9,7 +9,8 @@ Roster CSV (``--roster``): header names are case-insensitive and only ``student_
 
     student_id  the folder name under submitted/ (and so the gradebook id) everything resolves to
     canvas_id   Canvas user id: the number after the name in Canvas file names
-    moodle_id   Moodle participant id: the number after the full name in Moodle file names
+    moodle_id   Moodle participant id: the number after the full name (or "Participant" under blind
+                marking) in Moodle folder names; Moodle's grading worksheet lists it as "Participant <id>"
     username    Blackboard username, or the folder name of a plain per-student folder
     login_id    institutional login (Canvas "SIS Login ID"), matched like username
     email       matched whole, or by the part before the @
@@ -19,6 +20,14 @@ Choices made here:
 - A notebook that is not valid JSON/nbformat is still placed, and listed as unreadable: grading then
   tells the student their file could not be read, which is what they need to hear, and the instructor
   has exactly what was handed in.
+- Sizes are checked before anything is read, from the zip's own directory (or the file system):
+  a download over ``c.Collect.max_download_bytes`` is refused whole; a notebook over
+  ``c.Collect.max_notebook_bytes`` is not read, and its reason is kept in ``ungraded/`` so that
+  export, feedback and the report still name the student (``status.py``).
+- When the LMS says when a file was submitted, that time is written as nbgrader's
+  ``timestamp.txt`` beside the notebook, so nbgrader's late penalty (a due date in the gradebook,
+  ``c.LateSubmissionPlugin.penalty_method``) applies: Blackboard's attempt time; Canvas says only
+  ``LATE``, recorded one second after the due date. Moodle's file names carry no time.
 - Everything is read into memory and written only to the computed target, whose path is built from a
   sanitised student id and a known lesson name, never from a zip entry's path: entries with absolute
   paths or ``..`` are reported and not read at all (zip-slip).
