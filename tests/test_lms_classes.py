@@ -263,3 +263,31 @@ def test_report_accounts_for_everyone(week):
     assert "Submitted nothing</h3><p>cshannon</p>" in accounted
     assert "ghopper" in accounted and "enoether" in accounted
     assert "backward() was never called" in page  # jmuller's mistake
+
+
+@pytest.mark.browser
+def test_the_class_report_renders_every_chart_in_chromium(week):
+    from test_export_report import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CI"):
+            pytest.fail(f"Chromium is not installed at {CHROMIUM}", pytrace=False)
+        pytest.skip(f"Chromium is not installed at {CHROMIUM}")
+    course, _, _ = week
+    page_path = os.path.join(course, "report", "report.html")
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(f"file://{page_path}")
+            page.wait_for_load_state("load")
+            images = page.eval_on_selector_all(
+                "img", "imgs => imgs.map(i => ({alt: i.alt, complete: i.complete, width: i.naturalWidth}))")
+            os.makedirs(SCREENSHOTS, exist_ok=True)
+            page.screenshot(path=os.path.join(SCREENSHOTS, "lms_class_report.png"), full_page=True)
+        finally:
+            browser.close()
+    assert [image["alt"] for image in images] == [
+        "Histograms of scores per lesson", "Bar chart of pass rate per exercise",
+        "Bar chart of wrong answers by idea", "Bar chart of the slowest cells"]
+    assert all(image["complete"] and image["width"] > 0 for image in images), images
