@@ -141,7 +141,7 @@ def test_a_notebook_over_the_size_limit_is_refused_unread_and_remembered(course,
     roster = roster_file(tmp_path, "student_id\nann\nbob\n")
     report = collect(source, str(course), roster=roster)
     assert [(i.student, i.lesson) for i in report.refused] == [("bob", "02_backward")]
-    assert "over the limit of 0.0 MiB per notebook: it was not read" in report.refused[0].why
+    assert "is 5.1 KiB, over the limit of 1.0 KiB per notebook: it was not read" in report.refused[0].why
     assert not submitted(course, "bob", "02_backward").exists()
     assert report.missing == [], "a refused submission is not a missing one"
     assert "REFUSED bob/02_backward" in "\n".join(report.lines())

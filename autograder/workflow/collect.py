@@ -236,7 +236,7 @@ def _is_unsafe(name: str) -> bool:
 
 
 def _mib(size: int) -> str:
-    return f"{size / 1024**2:.1f} MiB"
+    return f"{size / 1024**2:.1f} MiB" if size >= 1024**2 else f"{size / 1024:.1f} KiB"
 
 
 def download_size(source: str) -> int:
