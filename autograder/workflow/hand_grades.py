@@ -10,7 +10,7 @@ stays flagged (nbgrader keeps the old score beside the flag), and ``status.py`` 
 that the answer changed since it was graded by hand.
 
 The answer of a written (markdown) grade cell is its own text; a hand score on a test cell (an
-instructor overriding the autograder) grades the code, so its answer is every solution cell.
+instructor overriding the autograder) grades the code, so its answer is every code solution cell.
 """
 import hashlib
 import json
@@ -31,7 +31,8 @@ def answers(path: str) -> dict[str, str]:
         return "".join(source) if isinstance(source, list) else source
 
     meta = [(cell, cell.get("metadata", {}).get("nbgrader", {})) for cell in cells]
-    code = hashlib.sha256("\x00".join(text(c) for c, m in meta if m.get("solution")).encode()).hexdigest()
+    code = hashlib.sha256("\x00".join(text(c) for c, m in meta
+                                      if m.get("solution") and c.get("cell_type") == "code").encode()).hexdigest()
     found = {}
     for cell, info in meta:
         if info.get("grade") and info.get("grade_id"):
