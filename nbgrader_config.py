@@ -56,3 +56,21 @@ c.Autograde.autograde_preprocessors = [
     "nbgrader.preprocessors.AssignLatePenalties",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
+
+# ---- The LMS side of the week: collect, export (autograder/workflow/lms_settings.py) ----------
+# Limits collect checks before it reads anything (bytes, uncompressed).
+c.Collect.max_notebook_bytes = 50 * 1024**2       # per notebook; a lesson notebook is well under 5 MB
+c.Collect.max_download_bytes = 4 * 1024**3        # per download, nested zips included
+c.Collect.timezone = "UTC"                        # the LMS server's zone, for Blackboard's attempt times
+# Canvas: lesson -> [assignment title, assignment id] (the number at the end of the assignment's URL),
+# so canvas.csv's columns are "Title (id)" and fill those assignments. Lessons not listed get a
+# column named by the lesson, which Canvas imports as a new assignment. For example:
+#   c.CanvasExport.assignments = {"01_graph": ["Lesson 1: the graph", 81234]}
+c.CanvasExport.assignments = {}
+
+# The gradebook: nbgrader's SQLite file gradebook.db, unless AUTOGRAD_COURSE_DB_URL names another
+# (a PostgreSQL server for several graders or a Dask cluster); its password stays out of this file.
+import os  # noqa: E402
+
+if os.environ.get("AUTOGRAD_COURSE_DB_URL"):
+    c.CourseDirectory.db_url = os.environ["AUTOGRAD_COURSE_DB_URL"]

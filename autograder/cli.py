@@ -14,7 +14,7 @@ warnings.filterwarnings("ignore", message="Object of type <Submitted")
 # parents sooner.
 from . import pipeline  # noqa: E402
 from .course_dir import Course  # noqa: E402
-from .workflow import collect, export, report  # noqa: E402
+from .workflow import collect, export, hand_grades, report, status  # noqa: E402
 
 
 def _build(args) -> int:
@@ -52,23 +52,37 @@ def _grade(args) -> int:
           f"{' (--force grades them again)' if skipped else ''}", flush=True)
     new_executor = functools.partial(fan_out.dask_executor, scheduler) if scheduler else \
         functools.partial(fan_out.local_executor, workers, zygote)
+    # --- workflow hook (autograder/workflow/hand_grades.py, status.py): hand grades of unchanged
+    # answers survive grading again, and why a submission could not be graded is kept for export,
+    # feedback and the report. Only these lines around grade_batch touch the workflow.
+    noted = hand_grades.before(course, jobs)
     batch = fan_out.grade_batch(course, jobs, new_executor, Progress(len(jobs)))
+    kept = hand_grades.after(course, noted, set(batch.graded))
+    status.record_batch(course.root, list(batch.graded) + list(batch.failed), batch.failed)
+    # --- end of the workflow hook
     batch.skipped = skipped
-    print("\n".join(batch.lines()))
+    print("\n".join(batch.lines() + kept.lines()))
     return 1 if batch.failed else 0
 
 
 def _feedback(args) -> int:
+    from .feedback import write_ungraded_page
     course = Course(args.root)
-    status = 0
+    snapshot = export.read_gradebook(course.root)
+    states = status.class_status(course.root, snapshot, lessons=args.lessons or course.lessons)
+    code = 0
     for lesson in args.lessons or course.lessons:
         students = [s for s in course.students(lesson) if os.path.isdir(course.path("autograded", s, lesson))]
         problems = pipeline.generate_feedback(course.root, lesson, students)
         print(f"{lesson}: feedback for {len(students) - len(problems)} student(s) in feedback/")
         for student, why in problems.items():
             print(f"  no feedback for {student}: {why}")
-            status = 1
-    return status
+            code = 1
+        for (student, name), state in sorted(states.items()):
+            if name == lesson and state.state == status.UNGRADABLE:
+                page = write_ungraded_page(course.path("feedback", student, lesson, f"{lesson}.html"), lesson, state.why)
+                print(f"  {student}: could not be graded, {os.path.relpath(page, course.root)} says why: {state.why}")
+    return code
 
 
 def _validate(args) -> int:

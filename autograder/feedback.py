@@ -24,3 +24,28 @@ class HideHiddenTests(ClearHiddenTests):
                     # feedback HTML shows tracebacks unwrapped; keep each line readable
                     output["traceback"] = ["\n".join(textwrap.fill(line, WIDTH) for line in message.splitlines())]
         return cell, resources
+
+
+# ---- a page for a submission that could not be graded (written by `autograd-course feedback`) ----
+
+UNGRADED_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{lesson}: your file could not be graded</title>
+<style>body {{ font-family: system-ui, sans-serif; max-width: 46rem; margin: 2rem auto; line-height: 1.5; }}
+.why {{ background: #fdf0e6; border-left: 4px solid #D55E00; padding: .6rem 1rem; }}</style></head>
+<body><h1>{lesson}: your file could not be graded</h1>
+<p>The notebook you handed in for <b>{lesson}</b> could not be graded, so it has no score yet.</p>
+<p class="why">{reason}</p>
+<p>Open <code>{lesson}.ipynb</code> in JupyterLab, check that it opens and shows your work, save it
+(<i>File &gt; Save Notebook</i>) and upload that file again, or ask your instructor.</p>
+</body></html>
+"""
+
+
+def write_ungraded_page(path: str, lesson: str, reason: str) -> str:
+    """The feedback page of a submission that has none: what was wrong with the file, what to do."""
+    import html
+    import os
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(UNGRADED_PAGE.format(lesson=html.escape(lesson), reason=html.escape(reason)))
+    return path

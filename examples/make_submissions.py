@@ -53,7 +53,7 @@ class Upload:
     student: str
     lesson: str
     answers: str             # "solution", "blank", or "wrong:NAME[,NAME]" (files of tests/wrong_submissions/)
-    submission_id: int       # Canvas's submission number: a later upload has a larger one
+    submission_id: int       # the file's Canvas attachment id (lib/content_zipper.rb): a later upload has a larger one
     late: bool = False
     reupload: int = 0        # Canvas appends -1, -2 to a file uploaded again under the same name
     written_answer: bool = False  # also fill the written answer (graded by hand later)

@@ -96,6 +96,66 @@ def test_moodle_download_flat_and_with_a_folder_per_student(course, download):
     assert report.ok
 
 
+def test_moodle_4_1_folders_match_the_roster_by_participant_id_and_by_name(course, download, tmp_path):
+    """Moodle 4.1+ names a student's folder "Full Name_<participant id>_assignsubmission_file/" (no _ at the end)."""
+    source = download({"Jürgen Müller_2046_assignsubmission_file/02_backward.ipynb": notebook("jurgen"),
+                       "Ada Lovelace_9999_assignsubmission_file/02_backward.ipynb": notebook("ada")})
+    roster = roster_file(tmp_path, "student_id,name,moodle_id\njmuller,Jürgen Müller,2046\n"
+                                   "alovelace,Ada Lovelace,\n")
+    report = collect(source, str(course), roster=roster)
+    assert report.ok and not report.unplaced
+    assert submitted(course, "jmuller", "02_backward").read_bytes() == notebook("jurgen")
+    assert submitted(course, "alovelace", "02_backward").read_bytes() == notebook("ada")  # by name: id unknown
+
+
+def test_moodle_blind_marking_matches_by_participant_id_only(course, download, tmp_path):
+    source = download({"Participant_2046_assignsubmission_file/02_backward.ipynb": notebook("jurgen"),
+                       "Participant_2050_assignsubmission_file/02_backward.ipynb": notebook("who")})
+    roster = roster_file(tmp_path, "student_id,name,moodle_id\njmuller,Jürgen Müller,2046\n"
+                                   "participant,Participant,\n")  # a name that must not match blind files
+    report = collect(source, str(course), roster=roster)
+    assert submitted(course, "jmuller", "02_backward").read_bytes() == notebook("jurgen")
+    assert [(i.source, i.why) for i in report.unplaced] == [
+        ("Participant_2050_assignsubmission_file/02_backward.ipynb",
+         "not on the roster: moodle id '2050' matches no moodle_id")]
+
+
+def test_blackboard_attempt_time_becomes_nbgraders_timestamp(course, download):
+    (course / "nbgrader_config.py").write_text('c = get_config()\nc.Collect.timezone = "Europe/Berlin"\n')
+    source = download({"Lesson 2_jsmith7_attempt_2024-03-05-14-22-09_02_backward.ipynb": notebook("john")})
+    collect(source, str(course))
+    stamp = submitted(course, "jsmith7", "02_backward").parent / "timestamp.txt"
+    assert stamp.read_text() == "2024-03-05 13:22:09.000000 UTC\n"  # 14:22 in Berlin (CET)
+
+
+def test_canvas_late_without_a_due_date_is_said_and_gets_no_timestamp(course, download):
+    report = collect(download({"doejane_LATE_5120_1177400_02_backward.ipynb": notebook("jane")}), str(course))
+    assert not (submitted(course, "5120", "02_backward").parent / "timestamp.txt").exists()
+    assert "no due date" in report.placed[0].why
+
+
+def test_a_notebook_over_the_size_limit_is_refused_unread_and_remembered(course, download, tmp_path):
+    (course / "nbgrader_config.py").write_text("c = get_config()\nc.Collect.max_notebook_bytes = 1000\n")
+    big = notebook("x" * 5000)
+    source = download({"bob/02_backward.ipynb": big, "ann/02_backward.ipynb": notebook("ok")})
+    roster = roster_file(tmp_path, "student_id\nann\nbob\n")
+    report = collect(source, str(course), roster=roster)
+    assert [(i.student, i.lesson) for i in report.refused] == [("bob", "02_backward")]
+    assert "is 5.1 KiB, over the limit of 1.0 KiB per notebook: it was not read" in report.refused[0].why
+    assert not submitted(course, "bob", "02_backward").exists()
+    assert report.missing == [], "a refused submission is not a missing one"
+    assert "REFUSED bob/02_backward" in "\n".join(report.lines())
+    assert "over the limit" in (course / "ungraded" / "bob" / "02_backward" / "reason.txt").read_text()
+
+
+def test_a_download_over_the_limit_is_refused_before_anything_is_read(course, download):
+    (course / "nbgrader_config.py").write_text("c = get_config()\nc.Collect.max_download_bytes = 10000\n")
+    source = download({f"s{i}/02_backward.ipynb": notebook("x" * 3000) for i in range(5)})
+    with pytest.raises(CollectError, match="over the download limit"):
+        collect(source, str(course))
+    assert not (course / "submitted").exists()
+
+
 def test_blackboard_download_ignores_its_receipts_quietly(course, download):
     stamp = "2024-03-05-14-22-09"
     source = download({f"Lesson 2_jsmith7_attempt_{stamp}_02_backward.ipynb": notebook("john"),

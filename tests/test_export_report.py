@@ -19,6 +19,7 @@ import pytest
 
 from autograder.course_dir import open_api
 from autograder.workflow import export, report
+from canvas_import import parse_like_canvas
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCREENSHOTS = os.path.join(ROOT, "test-artifacts", "screenshots")
@@ -80,8 +81,10 @@ def _autograded_notebook(student: str, lesson: str) -> nbformat.NotebookNode:
     start = datetime(2025, 3, 1, 10, 0, 0)
     cells = [nbformat.v4.new_code_cell("import torch", metadata={"execution": _stamps(start, 0.8)})]
     if lesson == "02_backward":
-        cells.append(nbformat.v4.new_code_cell(TRAINING_SOURCE,
-                                               metadata={"execution": _stamps(start, TRAINING[student])}))
+        cells.append(nbformat.v4.new_code_cell(TRAINING_SOURCE, metadata={  # the student's own cell
+            "execution": _stamps(start, TRAINING[student]), "nbgrader": {"solution": True, "grade": False}}))
+        cells.append(nbformat.v4.new_code_cell("plot_losses(losses)",  # the lesson's: its time is not theirs
+                                               metadata={"execution": _stamps(start, 30)}))
     for i, (grade_id, _, kind) in enumerate(LESSONS[lesson]):
         nbgrader = {"grade": True, "grade_id": grade_id, "points": 2}
         if kind == "markdown":
@@ -120,6 +123,12 @@ def course(tmp_path_factory) -> str:
                 grade.auto_score, grade.manual_score = auto, manual
                 grade.needs_manual_grade = auto is None and manual is None
             gradebook.db.commit()
+        # graded by hand, then flagged again by nbgrader: the answer changed in a resubmission
+        gradebook.find_grade("dynamic_graph", "01_graph", "01_graph", "dave").needs_manual_grade = True
+        gradebook.db.commit()
+    # a zero-byte upload that collect placed and grade could not read: never in the gradebook
+    os.makedirs(os.path.join(root, "submitted", "frank", "01_graph"))
+    open(os.path.join(root, "submitted", "frank", "01_graph", "01_graph.ipynb"), "wb").close()
     for student, lesson in GRADES:
         folder = os.path.join(root, "autograded", student, lesson)
         os.makedirs(folder)
@@ -132,37 +141,48 @@ def _rows(path: str) -> list[list[str]]:
         return list(csv.reader(handle))
 
 
-def test_grades_csv_has_one_row_per_student_and_lesson(course, tmp_path):
+EMPTY = "an empty file (0 bytes of notebook): the upload was empty or failed"
+TO_GRADE = "to grade by hand in Formgrader"
+CHANGED = ("the answer to dynamic_graph changed since it was graded by hand: grade it again in Formgrader")
+
+
+def test_grades_csv_has_one_row_per_student_and_lesson_with_its_status(course, tmp_path):
     path = str(tmp_path / "grades.csv")
-    assert export.export_grades(course, path) == 8
+    assert export.export_grades(course, path) == 10
     assert _rows(path) == [
-        ["student", "lesson", "submitted", "score", "max_score", "autograded_score", "autograded_max",
-         "manual_score", "manual_max", "late_penalty", "manual_grading_pending"],
-        ["alice", "01_graph", "yes", "4.5", "5", "3", "3", "1.5", "2", "0", "no"],
-        ["alice", "02_backward", "yes", "2", "6", "0", "4", "2", "2", "0", "no"],
-        ["bob", "01_graph", "yes", "1", "5", "1", "3", "0", "2", "0", "yes"],
-        ["bob", "02_backward", "yes", "0", "6", "0", "4", "0", "2", "0", "no"],
-        ["carol", "01_graph", "no", "", "5", "", "3", "", "2", "", ""],
-        ["carol", "02_backward", "yes", "2", "6", "2", "4", "0", "2", "0", "no"],
-        ["dave", "01_graph", "yes", "5", "5", "3", "3", "2", "2", "0", "no"],
-        ["dave", "02_backward", "yes", "0", "6", "0", "4", "0", "2", "0", "yes"],
+        ["student", "lesson", "status", "submitted", "score", "max_score", "autograded_score", "autograded_max",
+         "manual_score", "manual_max", "late_penalty", "manual_grading_pending", "why"],
+        ["alice", "01_graph", "graded", "yes", "4.5", "5", "3", "3", "1.5", "2", "0", "no", ""],
+        ["alice", "02_backward", "graded", "yes", "2", "6", "0", "4", "2", "2", "0", "no", ""],
+        ["bob", "01_graph", "waiting for hand grading", "yes", "1", "5", "1", "3", "0", "2", "0", "yes",
+         f"dynamic_graph {TO_GRADE}"],
+        ["bob", "02_backward", "graded", "yes", "0", "6", "0", "4", "0", "2", "0", "no", ""],
+        ["carol", "01_graph", "missing", "no", "", "5", "", "3", "", "2", "", "", ""],
+        ["carol", "02_backward", "graded", "yes", "2", "6", "2", "4", "0", "2", "0", "no", ""],
+        ["dave", "01_graph", "hand grade to check", "yes", "5", "5", "3", "3", "2", "2", "0", "yes", CHANGED],
+        ["dave", "02_backward", "waiting for hand grading", "yes", "0", "6", "0", "4", "0", "2", "0", "yes",
+         f"why_scalar {TO_GRADE}"],
+        ["frank", "01_graph", "could not be graded", "yes", "", "5", "", "3", "", "2", "", "", EMPTY],
+        ["frank", "02_backward", "missing", "no", "", "6", "", "4", "", "2", "", "", ""],
     ]
 
 
 def test_exercises_csv_has_a_column_per_graded_cell_in_notebook_order(course, tmp_path):
     path = str(tmp_path / "exercises.csv")
-    assert export.export_exercises(course, path) == 8
-    assert _rows(path) == [
-        ["student", "lesson", "test_make_leaf", "dynamic_graph", "test_count_nodes",
+    assert export.export_exercises(course, path) == 10
+    rows = _rows(path)
+    assert rows[:10] == [
+        ["student", "lesson", "status", "test_make_leaf", "dynamic_graph", "test_count_nodes",
          "test_vjp", "test_two_losses", "why_scalar"],
-        ["alice", "01_graph", "1", "1.5", "2", "", "", ""],  # the written answer, graded by hand
-        ["alice", "02_backward", "", "", "", "0", "0", "2"],
-        ["bob", "01_graph", "1", "", "0", "", "", ""],  # written answer not graded yet: blank
-        ["bob", "02_backward", "", "", "", "0", "0", "0"],
-        ["carol", "01_graph", "", "", "", "", "", ""],  # no submission
-        ["carol", "02_backward", "", "", "", "2", "0", "0"],
-        ["dave", "01_graph", "1", "2", "2", "", "", ""],
-        ["dave", "02_backward", "", "", "", "0", "0", ""],
+        ["alice", "01_graph", "graded", "1", "1.5", "2", "", "", ""],  # the written answer, graded by hand
+        ["alice", "02_backward", "graded", "", "", "", "0", "0", "2"],
+        ["bob", "01_graph", "waiting for hand grading", "1", "", "0", "", "", ""],  # not graded yet: blank
+        ["bob", "02_backward", "graded", "", "", "", "0", "0", "0"],
+        ["carol", "01_graph", "missing", "", "", "", "", "", ""],
+        ["carol", "02_backward", "graded", "", "", "", "2", "0", "0"],
+        ["dave", "01_graph", "hand grade to check", "1", "2", "2", "", "", ""],
+        ["dave", "02_backward", "waiting for hand grading", "", "", "", "0", "0", ""],
+        ["frank", "01_graph", "could not be graded", "", "", "", "", "", ""],
     ]
 
 
@@ -170,10 +190,11 @@ CANVAS_HEADER = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "01_
 POINTS_POSSIBLE = ["    Points Possible", "", "", "", "", "5", "6"]
 
 
-def test_canvas_csv_matches_students_through_the_roster(course, tmp_path):
+def test_canvas_csv_has_every_roster_student_and_fills_only_finished_lessons(course, tmp_path):
     roster = tmp_path / "roster.csv"
     roster.write_text('student_id,login_id,canvas_id,name\nalice,aliddell,101,"Liddell, Alice"\n'
-                      "bob,bbuilder,,\ncarol,ccarroll,103,Carol Carroll\n")
+                      "bob,bbuilder,,\ncarol,ccarroll,103,Carol Carroll\nerin,eerin,105,Erin Early\n"
+                      "frank,ffrank,106,Frank Files\n")
     path = str(tmp_path / "canvas.csv")
     result = export.export_canvas(course, path, roster=str(roster))
     assert _rows(path) == [
@@ -182,9 +203,12 @@ def test_canvas_csv_matches_students_through_the_roster(course, tmp_path):
         ["Liddell, Alice", "101", "", "aliddell", "", "4.5", "2"],
         ["bob", "", "", "bbuilder", "", "", "0"],  # 01_graph held back: written answer not graded
         ["Carol Carroll", "103", "", "ccarroll", "", "", "2"],  # 01_graph not submitted
+        ["Erin Early", "105", "", "eerin", "", "", ""],  # on the roster, submitted nothing: still a row
+        ["Frank Files", "106", "", "ffrank", "", "", ""],  # could not be graded: blank, not 0
     ]
     assert result.unmatched == ["dave"]
-    assert result.held_back == [("bob", "01_graph")]
+    assert [(who, status.state) for who, status in result.held_back] == [
+        ("bob 01_graph", "waiting for hand grading"), ("frank 01_graph", "could not be graded")]
 
 
 def test_canvas_csv_without_roster_uses_the_student_id_as_login(course, tmp_path):
@@ -196,10 +220,25 @@ def test_canvas_csv_without_roster_uses_the_student_id_as_login(course, tmp_path
         ["Liddell, Alice", "101", "", "alice", "", "4.5", "2"],  # ID from nbgrader's lms_user_id
         ["bob", "", "", "bob", "", "", "0"],
         ["carol", "", "", "carol", "", "", "2"],
-        ["dave", "", "", "dave", "", "5", ""],
+        ["dave", "", "", "dave", "", "", ""],  # a hand grade to check and one to give: both blank
+        ["frank", "", "", "frank", "", "", ""],
     ]
     assert result.unmatched == []
-    assert result.held_back == [("bob", "01_graph"), ("dave", "02_backward")]
+    assert result.unmapped == ["01_graph", "02_backward"]
+
+
+def test_canvas_columns_are_the_configured_assignments_title_and_id(course, tmp_path):
+    snapshot = export.read_gradebook(course)
+    statuses = export.class_status(course, snapshot)
+    path = str(tmp_path / "canvas.csv")
+    mapping = {"01_graph": ["Lesson 1: the graph", 81234], "02_backward": ("Lesson 2 (backward)", "81235")}
+    result = export.write_canvas(snapshot, path, None, statuses, mapping)
+    assert _rows(path)[0][5:] == ["Lesson 1: the graph (81234)", "Lesson 2 (backward) (81235)"]
+    assert result.unmapped == []
+    parsed = parse_like_canvas(path)
+    assert parsed.assignments == [("Lesson 1: the graph", 81234, 5.0), ("Lesson 2 (backward)", 81235, 6.0)]
+    assert parsed.changes["101"] == {81234: "4.5", 81235: "2"}  # alice, by Canvas user id
+    assert parsed.changes["dave"] == {}, "a blank cell must change nothing in Canvas"
 
 
 def _parser(module) -> argparse.ArgumentParser:
@@ -219,15 +258,17 @@ def test_export_command_writes_the_three_files(course, tmp_path, capsys):
     args = _parser(export).parse_args(["--root", course, "--out", out, "--roster", str(roster)])
     assert export.run(args) == 1, "a student missing from the roster must not pass silently"
     assert "dave: not in the roster" in capsys.readouterr().out
-    assert [row[3] for row in _rows(os.path.join(out, "canvas.csv"))[2:]] == ["a", "b", "c"]
-    roster.write_text("student_id,canvas_id\nalice,101\n")
+    assert [row[3] for row in _rows(os.path.join(out, "canvas.csv"))[2:]] == ["a", "b", "c"]  # frank: not listed
+    roster.write_text("canvas_id\n101\n")
     assert export.run(args) == 2
-    assert "login_id" in capsys.readouterr().out
+    assert "student_id" in capsys.readouterr().out
 
 
 @pytest.fixture(scope="module")
 def report_page(course, tmp_path_factory) -> str:
-    return report.build_report(course, str(tmp_path_factory.mktemp("report")))
+    roster = tmp_path_factory.mktemp("roster") / "roster.csv"
+    roster.write_text("student_id\nalice\nbob\ncarol\ndave\nerin\nfrank\n")
+    return report.build_report(course, str(tmp_path_factory.mktemp("report")), roster=str(roster))
 
 
 def _section(page: str, anchor: str) -> str:
@@ -254,24 +295,42 @@ def test_report_embeds_every_chart(report_page):
     assert "http://" not in page and "https://" not in page, "the page must not need the network"
 
 
-def test_report_counts_mistakes_by_kind_with_an_example(report_page):
+def test_report_groups_mistakes_by_idea_and_leaves_attempts_apart(report_page):
     with open(report_page, encoding="utf-8") as handle:
-        rows = _table_rows(_section(handle.read(), "mistakes"))
-    assert rows == [
+        section = _section(handle.read(), "mistakes")
+    by_idea, _, by_kind = section.partition('<div id="mistake-kinds">')
+    assert _table_rows(by_idea) == [
+        ["The value itself: sign, shape, dtype, a missing return", "every lesson", "3", "3", "02_backward · vjp",
+         WRONG_SIGN],  # wrong_sign twice, none_returned once; first line of the first message
+        ["Recording starts with requires_grad; leaves and results", "01_graph §1-2, §5", "1", "1",
+         "01_graph · count_nodes", "Incorrect: `y` is not a leaf, it has a grad_fn."],
+    ]
+    assert _table_rows(by_kind) == [
         ["01_graph", "count_nodes", "not_leaf", "1", "Incorrect: `y` is not a leaf, it has a grad_fn."],
-        ["02_backward", "vjp", "wrong_sign", "2", WRONG_SIGN],  # first line of the first message
+        ["02_backward", "vjp", "wrong_sign", "2", WRONG_SIGN],
         ["02_backward", "vjp", "none_returned", "1", "vjp returned None: did you forget `return`?"],
     ]
+    assert "not_attempted" not in section and "two_losses" not in section
+
+
+def test_every_kind_has_one_idea():
+    from autograder.workflow.mistake_ideas import IDEAS, idea_of
+    kinds = [kind for idea in IDEAS for kind in idea.kinds]
+    assert len(kinds) == len(set(kinds)), "a kind listed under two ideas"
+    assert idea_of("no_such_kind").idea == "other: no_such_kind"
 
 
 def test_report_names_the_exercise_no_one_attempted(report_page):
     with open(report_page, encoding="utf-8") as handle:
         section = _section(handle.read(), "unattempted")
-    assert "two_losses" in section and "02_backward" in section
-    assert "vjp" not in section and "count_nodes" not in section
+    nobody = section.split("<table>")[0]
+    assert "two_losses" in nobody and "02_backward" in nobody
+    assert "vjp" not in nobody and "count_nodes" not in nobody
+    assert ["02_backward", "two_losses", "0", "4"] in _table_rows(section)
+    assert ["02_backward", "vjp", "4", "0"] in _table_rows(section)
 
 
-def test_report_lists_pass_rates_and_the_slowest_cells(report_page):
+def test_report_lists_pass_rates_and_the_slowest_cells_of_the_students_own_code(report_page):
     with open(report_page, encoding="utf-8") as handle:
         page = handle.read()
     outcomes = _table_rows(_section(page, "pass-rate"))
@@ -279,6 +338,34 @@ def test_report_lists_pass_rates_and_the_slowest_cells(report_page):
     slowest = _table_rows(_section(page, "slowest"))
     assert slowest[0] == ["02_backward", TRAINING_SOURCE, "7.25", "4.50", "alice", "4"]
     assert ["02_backward", "test_vjp", "0.50", "0.50", "alice", "4"] in slowest  # `seconds`, not timestamps
+    labels = [row[1] for row in slowest]
+    assert "import torch" not in labels and "plot_losses(losses)" not in labels  # the lesson's cells
+
+
+def test_report_accounts_for_every_student(course, tmp_path):
+    roster = tmp_path / "roster.csv"
+    roster.write_text("student_id\nalice\nbob\ncarol\ndave\nerin\nfrank\n")
+    path = report.build_report(course, str(tmp_path / "r"), roster=str(roster))
+    with open(path, encoding="utf-8") as handle:
+        section = _section(handle.read(), "accounted")
+    assert "Submitted nothing</h3><p>erin</p>" in section
+    rows = _table_rows(section)
+    assert ["01_graph", "carol"] in rows and ["02_backward", "frank"] in rows
+    assert ["frank", "01_graph", EMPTY] in rows
+
+
+def test_no_empty_histogram_for_a_lesson_nobody_submitted(course, tmp_path):
+    with open_api(course).gradebook as gradebook:
+        gradebook.add_assignment("03_no_grad")
+    try:
+        path = report.build_report(course, str(tmp_path / "r"))
+        with open(path, encoding="utf-8") as handle:
+            section = _section(handle.read(), "scores")
+        assert "No graded submission yet for 03_no_grad: no chart for them." in section
+        assert section.count("<img") == 1
+    finally:
+        with open_api(course).gradebook as gradebook:
+            gradebook.remove_assignment("03_no_grad")
 
 
 def test_report_command_takes_lessons(course, tmp_path, capsys):

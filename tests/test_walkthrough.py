@@ -1,7 +1,6 @@
 """The README's "Grading a class", command for command, on the example class in a scratch course.
 
-The commands are read from README.md (from examples/README_SECTION.md until the section is there)
-and each runs as its own shell command, in a copy of the course with the example class generated
+The commands are read from README.md and each runs as its own shell command, in a copy of the course with the example class generated
 from today's lessons (examples/make_submissions.py). Each step is then checked by what it left:
 notebooks placed, grades in the gradebook, feedback without the grader's code, CSVs, the report.
 """
@@ -34,14 +33,12 @@ examples = _load_examples()
 
 
 def readme_commands() -> list[str]:
-    """The shell lines of the section's first ``bash`` block, from README.md or the section's draft."""
-    for path in (os.path.join(ROOT, "README.md"), os.path.join(EXAMPLES, "README_SECTION.md")):
-        text = open(path, encoding="utf-8").read()
-        heading = re.search(rf"^#+ {SECTION}\s*$", text, re.MULTILINE)
-        if heading:
-            block = re.search(r"```bash\n(.*?)```", text[heading.end():], re.DOTALL)
-            return [line for line in block.group(1).splitlines() if line.strip() and not line.lstrip().startswith("#")]
-    raise AssertionError(f"no '{SECTION}' section in README.md or examples/README_SECTION.md")
+    """The shell lines of the section's first ``bash`` block in README.md."""
+    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    heading = re.search(rf"^#+ {SECTION}\s*$", text, re.MULTILINE)
+    assert heading, f"no '{SECTION}' section in README.md"
+    block = re.search(r"```bash\n(.*?)```", text[heading.end():], re.DOTALL)
+    return [line for line in block.group(1).splitlines() if line.strip() and not line.lstrip().startswith("#")]
 
 
 def step_name(command: str) -> str:
@@ -155,19 +152,24 @@ def test_export_writes_the_three_csvs(walkthrough):
     for key, score in EXPECTED.items():
         assert grades[key]["submitted"] == "yes" and float(grades[key]["autograded_score"]) == score, key
     assert grades[("bbabbage", "01_graph")]["submitted"] == "no"
+    assert grades[("bbabbage", "01_graph")]["status"] == "missing"
     assert grades[("alovelace", "02_backward")]["manual_grading_pending"] == "yes"  # a written answer to grade
+    assert grades[("alovelace", "02_backward")]["status"] == "waiting for hand grading"
+    assert {grades[("kjohnson", lesson)]["status"] for lesson in ("01_graph", "02_backward")} == {"missing"}
     exercises = _rows(os.path.join(course, "exports", "exercises.csv"))
     assert "test_grad_via_backward" in exercises[0]
     canvas = {r["SIS Login ID"]: r for r in _rows(os.path.join(course, "exports", "canvas.csv"))}
     assert canvas["bbabbage"]["02_backward"] == "0" and canvas["alovelace"]["02_backward"] == ""
     assert canvas["cshannon"]["Section"] == "Lab A" and canvas["cshannon"]["ID"] == "48213"
-    assert "alovelace 02_backward: left blank for Canvas, written answers still to grade" in steps["export"].stdout
+    assert "kjohnson" in canvas, "a roster student who submitted nothing still has a row"
+    assert "alovelace 02_backward: left blank for Canvas, waiting for hand grading" in steps["export"].stdout
 
 
 def test_report_is_one_self_contained_page(walkthrough):
     course, _ = walkthrough
     page = open(os.path.join(course, "report", "report.html"), encoding="utf-8").read()
     assert "02_backward" in page and "grad_via_backward" in page
+    assert "Submitted nothing</h3><p>kjohnson</p>" in page
     assert "data:image/png;base64," in page and "http://" not in page and "https://" not in page
 
 

@@ -9,7 +9,8 @@ Roster CSV (``--roster``): header names are case-insensitive and only ``student_
 
     student_id  the folder name under submitted/ (and so the gradebook id) everything resolves to
     canvas_id   Canvas user id: the number after the name in Canvas file names
-    moodle_id   Moodle participant id: the number after the full name in Moodle file names
+    moodle_id   Moodle participant id: the number after the full name (or "Participant" under blind
+                marking) in Moodle folder names; Moodle's grading worksheet lists it as "Participant <id>"
     username    Blackboard username, or the folder name of a plain per-student folder
     login_id    institutional login (Canvas "SIS Login ID"), matched like username
     email       matched whole, or by the part before the @
@@ -19,6 +20,14 @@ Choices made here:
 - A notebook that is not valid JSON/nbformat is still placed, and listed as unreadable: grading then
   tells the student their file could not be read, which is what they need to hear, and the instructor
   has exactly what was handed in.
+- Sizes are checked before anything is read, from the zip's own directory (or the file system):
+  a download over ``c.Collect.max_download_bytes`` is refused whole; a notebook over
+  ``c.Collect.max_notebook_bytes`` is not read, and its reason is kept in ``ungraded/`` so that
+  export, feedback and the report still name the student (``status.py``).
+- When the LMS says when a file was submitted, that time is written as nbgrader's
+  ``timestamp.txt`` beside the notebook, so nbgrader's late penalty (a due date in the gradebook,
+  ``c.LateSubmissionPlugin.penalty_method``) applies: Blackboard's attempt time; Canvas says only
+  ``LATE``, recorded one second after the due date. Moodle's file names carry no time.
 - Everything is read into memory and written only to the computed target, whose path is built from a
   sanitised student id and a known lesson name, never from a zip entry's path: entries with absolute
   paths or ``..`` are reported and not read at all (zip-slip).
@@ -35,12 +44,18 @@ import time
 import warnings
 import zipfile
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
 from functools import partial
 from typing import Callable, Iterator, NamedTuple
+
+from zoneinfo import ZoneInfo
 
 import nbformat
 
 from ..course_dir import assignments
+from .lms_settings import Collect, course_config
+from .status import clear_problem, record_problem
+from .status import problem as recorded_problem
 
 
 class CollectError(ValueError):
@@ -67,18 +82,31 @@ class FileNaming:
 
 _BB_STAMP = r"\d{4}(?:-\d\d){5}"
 FILE_NAMINGS = (
+    # Canvas, lib/content_zipper.rb (instructure/canvas-lms): get_filename joins the student's sortable
+    # name (lower case, only word characters), "LATE" when Canvas counts the submission late, and the
+    # user id; add_upload_submission appends the file's attachment id and its display name. A later upload
+    # is a new attachment, with a larger id, so that id orders a student's files.
     FileNaming(
-        "canvas", "Canvas 'Download Submissions': lastfirst_userid_submissionid_file, _LATE_ after the name "
-        "when late; a re-uploaded file gets -1, -2 before its extension",
+        "canvas", "Canvas 'Download Submissions': lastfirst[_LATE]_userid_fileid_filename; a re-uploaded "
+        "file of the same name gets -1, -2 before its extension",
         "smithjohn_LATE_48213_1177302_02_backward-1.ipynb",
-        re.compile(r"(?P<name>[^/_]+)(?:_(?i:late))?_(?P<student>\d+)_(?P<attempt>\d+)_(?P<filename>.+)"),
+        re.compile(r"(?P<name>[^/_]+)(?P<late>_(?i:late))?_(?P<student>\d+)_(?P<attempt>\d+)_(?P<filename>.+)"),
         ("canvas_id",)),
+    # Moodle, mod/assign/locallib.php download_submissions(): the prefix is clean_filename(full name, its
+    # "_" turned into spaces, + "_" + the participant id of get_uniqueid_for_user()), or "Participant_<id>"
+    # under blind marking. Moodle 4.1 and later put each student's files in the folder
+    # prefix_assignsubmission_file/; 3.1 to 4.0 wrote prefix_assignsubmission_file_/, older ones a flat
+    # prefix_assignsubmission_file_filename. The id is Moodle's per-assignment participant id (the
+    # "Participant <id>" of the grading worksheet), not the user id: the roster's moodle_id column.
     FileNaming(
-        "moodle", "Moodle assignment 'Download all submissions': Full Name_participantid_assignsubmission_file_"
-        "file, or the same prefix as one folder per student",
-        "John Smith_2046_assignsubmission_file_/02_backward.ipynb",
-        re.compile(r"(?P<name>[^/]+?)_(?P<student>\d+)_assignsubmission_file_/?(?P<filename>.+)"),
+        "moodle", "Moodle assignment 'Download all submissions': Full Name_participantid_assignsubmission_file/"
+        "file (4.1+; with a trailing _ before 4.1, or flat), Participant_id_... under blind marking",
+        "Jürgen Müller_2046_assignsubmission_file/02_backward.ipynb",
+        re.compile(r"(?P<name>[^/]+?)_(?P<student>\d+)_assignsubmission_file(?:_/|/|_)(?P<filename>.+)"),
         ("moodle_id",)),
+    # Blackboard Learn, Grade Center "Assignment File Download": Assignment_username_attempt_
+    # YYYY-MM-DD-HH-MM-SS_filename, the attempt's submission time in the server's local time
+    # (c.Collect.timezone), and a receipt Assignment_username_attempt_time.txt per attempt.
     FileNaming(
         "blackboard", "Blackboard Grade Center 'Assignment File Download': Assignment_username_attempt_"
         "YYYY-MM-DD-HH-MM-SS_file, with a .txt receipt per attempt",
@@ -98,6 +126,7 @@ FILE_NAMINGS = (
         re.compile(r"(?P<student>[^/]+)/(?P<filename>[^/]+)"),
         ("student_id", "username", "login_id", "email", "name")),
 )
+MOODLE_BLIND_NAME = "Participant"  # get_string('participant', 'assign') in English
 ROSTER_COLUMNS = ("student_id", "canvas_id", "moodle_id", "username", "login_id", "email", "name")
 
 
@@ -118,6 +147,7 @@ class CollectReport:
     unplaced: list[Item] = field(default_factory=list)       # a submission that could not be placed
     conflicts: list[Item] = field(default_factory=list)      # differs from submitted/, left alone
     unreadable: list[Item] = field(default_factory=list)     # placed, but not a readable notebook
+    refused: list[Item] = field(default_factory=list)        # too big to read: not placed, reason in ungraded/
     missing: list[tuple[str, str]] = field(default_factory=list)  # (roster student, lesson)
 
     @property
@@ -130,11 +160,12 @@ class CollectReport:
             return f"{item.student}/{item.lesson} from {item.source}"
         out = [f"collected: {len(self.placed)} placed, {len(self.unchanged)} unchanged, "
                f"{len(self.superseded)} superseded, {len(self.skipped)} skipped, {len(self.unplaced)} not placed, "
-               f"{len(self.conflicts)} conflict(s), {len(self.missing)} missing"]
+               f"{len(self.conflicts)} conflict(s), {len(self.refused)} refused, {len(self.missing)} missing"]
         out += [f"placed {who(i)}" + (f" ({i.why})" if i.why else "") for i in self.placed]
         out += [f"unchanged {who(i)}: submitted/ already holds it" for i in self.unchanged]
         out += [f"superseded {i.source} ({i.student}/{i.lesson}): {i.why}" for i in self.superseded]
         out += [f"UNREADABLE {who(i)}: placed anyway, grading will report it: {i.why}" for i in self.unreadable]
+        out += [f"REFUSED {who(i)}: {i.why}" for i in self.refused]
         out += [f"skipped {i.source}: {i.why}" for i in self.skipped]
         out += [f"NOT PLACED {i.source}: {i.why}" for i in self.unplaced]
         out += [f"CONFLICT {who(i)}: {i.why}" for i in self.conflicts]
@@ -190,6 +221,7 @@ class _File(NamedTuple):
     path: str   # "/"-separated inside the download; an opened inner zip appears as a folder without .zip
     shown: str  # how the report names it
     mtime: float
+    size: int   # bytes once read (a zip entry's uncompressed size), known before reading
     read: Callable[[], bytes]
 
 
@@ -203,7 +235,20 @@ def _is_unsafe(name: str) -> bool:
     return name.startswith("/") or bool(re.match(r"[A-Za-z]:", name)) or ".." in name.split("/")
 
 
-def _files(source: str, report: CollectReport) -> Iterator[_File]:
+def _mib(size: int) -> str:
+    return f"{size / 1024**2:.1f} MiB" if size >= 1024**2 else f"{size / 1024:.1f} KiB"
+
+
+def download_size(source: str) -> int:
+    """Bytes the download holds once unpacked (a zip's own directory says), read before anything else."""
+    if os.path.isdir(source):
+        return sum(os.path.getsize(os.path.join(folder, name)) for folder, _, names in os.walk(source)
+                   for name in names)
+    with zipfile.ZipFile(source) as archive:
+        return sum(info.file_size for info in archive.infolist())
+
+
+def _files(source: str, report: CollectReport, limits: Collect) -> Iterator[_File]:
     """Every file of the download; each is read (``read()``) before the next is asked for."""
     if os.path.isdir(source):
         for folder, subfolders, names in os.walk(source):
@@ -211,10 +256,11 @@ def _files(source: str, report: CollectReport) -> Iterator[_File]:
             for name in sorted(names):
                 full = os.path.join(folder, name)
                 relative = os.path.relpath(full, source).replace(os.sep, "/")
-                yield from _opened(relative, relative, os.path.getmtime(full), partial(_read, full), 0, report)
+                yield from _opened(_File(relative, relative, os.path.getmtime(full), os.path.getsize(full),
+                                         partial(_read, full)), 0, report, limits)
     elif os.path.isfile(source) and zipfile.is_zipfile(source):
         with zipfile.ZipFile(source) as archive:
-            yield from _zip_entries(archive, "", "", 0, report)
+            yield from _zip_entries(archive, "", "", 0, report, limits)
     else:
         raise CollectError(f"{source} is neither a folder nor a zip file")
 
@@ -225,7 +271,7 @@ def _read(path: str) -> bytes:
 
 
 def _zip_entries(archive: zipfile.ZipFile, path_prefix: str, shown_prefix: str, depth: int,
-                 report: CollectReport) -> Iterator[_File]:
+                 report: CollectReport, limits: Collect) -> Iterator[_File]:
     for info in archive.infolist():
         name = info.filename.replace("\\", "/")
         if name.endswith("/"):
@@ -235,26 +281,35 @@ def _zip_entries(archive: zipfile.ZipFile, path_prefix: str, shown_prefix: str, 
                                                                 "not extracted, unzip it by hand if it matters"))
             continue
         mtime = time.mktime(info.date_time + (0, 0, -1))
-        yield from _opened(path_prefix + name, shown_prefix + name, mtime, partial(archive.read, info), depth, report)
+        yield from _opened(_File(path_prefix + name, shown_prefix + name, mtime, info.file_size,
+                                 partial(archive.read, info)), depth, report, limits)
 
 
-def _opened(path: str, shown: str, mtime: float, read: Callable[[], bytes], depth: int,
-            report: CollectReport) -> Iterator[_File]:
+def _opened(file: _File, depth: int, report: CollectReport, limits: Collect) -> Iterator[_File]:
     """A zip in the download (a re-zipped export, a student's zip) is looked into like a folder, one level."""
-    if not path.lower().endswith(".zip") or _is_junk(path):
-        yield _File(path, shown, mtime, read)
+    if not file.path.lower().endswith(".zip") or _is_junk(file.path):
+        yield file
         return
     if depth >= 1:
-        report.skipped.append(Item(shown, why="a zip inside a zip inside the download: not opened; "
-                                              "unzip it and collect the folder"))
+        report.skipped.append(Item(file.shown, why="a zip inside a zip inside the download: not opened; "
+                                                   "unzip it and collect the folder"))
+        return
+    if file.size > limits.max_download_bytes:
+        report.skipped.append(Item(file.shown, why=f"a zip of {_mib(file.size)}, over the download limit "
+                                                   f"(c.Collect.max_download_bytes): not opened"))
         return
     try:
-        inner = zipfile.ZipFile(io.BytesIO(read()))
+        inner = zipfile.ZipFile(io.BytesIO(file.read()))
     except (zipfile.BadZipFile, OSError, RuntimeError, ValueError) as error:
-        report.skipped.append(Item(shown, why=f"not a readable zip ({error})"))
+        report.skipped.append(Item(file.shown, why=f"not a readable zip ({error})"))
         return
     with inner:
-        yield from _zip_entries(inner, path[:-4] + "/", shown + "/", depth + 1, report)
+        unpacked = sum(info.file_size for info in inner.infolist())
+        if unpacked > limits.max_download_bytes:
+            report.skipped.append(Item(file.shown, why=f"a zip that unpacks to {_mib(unpacked)}, over the "
+                                                       "download limit (c.Collect.max_download_bytes): not opened"))
+            return
+        yield from _zip_entries(inner, file.path[:-4] + "/", file.shown + "/", depth + 1, report, limits)
 
 
 def identify(path: str) -> tuple[FileNaming, re.Match] | None:
@@ -280,6 +335,8 @@ def lesson_named_by(filename: str, lessons: list[str]) -> str | None:
 def _student(naming: FileNaming, match: re.Match, roster: Roster | None) -> tuple[str | None, str]:
     """The student_id for a file, or None and why not."""
     raw, name = match["student"], match.groupdict().get("name")
+    if naming.lms == "moodle" and name == MOODLE_BLIND_NAME:
+        name = None  # blind marking: the participant id is all there is
     if roster is None:
         safe = _folder_name(raw)
         return (safe, "") if safe else (None, f"the student id {raw!r} cannot be made into a folder name")
@@ -295,11 +352,16 @@ def _student(naming: FileNaming, match: re.Match, roster: Roster | None) -> tupl
 
 class _Candidate(NamedTuple):
     shown: str
-    data: bytes
+    data: bytes | None      # None: refused unread (too big); ``refused`` says why
     order: tuple[int, float]  # (attempt from the file name, or -1; modification time)
+    submitted_at: datetime | None = None  # when the LMS says it was submitted
+    late: bool = False        # the LMS marked it late without saying when (Canvas)
+    refused: str = ""
 
 
 def _unreadable(data: bytes) -> str:
+    if not data.strip():
+        return "an empty file (0 bytes of notebook): the upload was empty or failed"
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -318,28 +380,82 @@ def _write(target: str, data: bytes) -> None:
     os.replace(partial_path, target)
 
 
+def _submitted_at(naming: FileNaming, match: re.Match, zone: str) -> datetime | None:
+    """Blackboard's attempt time, in the server's zone, as UTC."""
+    if naming.lms != "blackboard":
+        return None
+    local = datetime.strptime(match["attempt"], "%Y-%m-%d-%H-%M-%S").replace(tzinfo=ZoneInfo(zone))
+    return local.astimezone(timezone.utc)
+
+
+# nbgrader reads submitted/<student>/<lesson>/timestamp.txt (CourseDirectory.get_existing_timestamp)
+# and compares it with the lesson's due date for its late penalty (AssignLatePenalties).
+TIMESTAMP_FORMAT = "%Y-%m-%d %H:%M:%S.%f %Z"
+
+
+def due_date(root: str, lesson: str) -> datetime | None:
+    """The lesson's due date in the gradebook (nbgrader db assignment add ... --duedate), as UTC."""
+    if not os.path.exists(os.path.join(root, "nbgrader_config.py")):
+        return None
+    from ..course_dir import open_api
+    with open_api(root).gradebook as gradebook:
+        try:
+            due = gradebook.find_assignment(lesson).duedate
+        except Exception:  # MissingEntry: not released yet
+            return None
+    return due.replace(tzinfo=timezone.utc) if due else None
+
+
+def _timestamp(root: str, lesson: str, kept: _Candidate, due: dict) -> tuple[datetime | None, str]:
+    """What timestamp.txt should say, and a note for the report when lateness cannot be recorded."""
+    if kept.submitted_at:
+        return kept.submitted_at, ""
+    if not kept.late:
+        return None, ""
+    if lesson not in due:
+        due[lesson] = due_date(root, lesson)
+    if due[lesson] is None:
+        return None, "late (the LMS says so), but the lesson has no due date in the gradebook: no late penalty"
+    # Canvas says only that a file is late, not when: recorded just after the due date.
+    return due[lesson] + timedelta(seconds=1), "late (the LMS says so, not when): recorded 1 s after the due date"
+
+
+def _record_time(folder: str, when: datetime | None) -> None:
+    path = os.path.join(folder, "timestamp.txt")
+    if when is None:
+        if os.path.exists(path):
+            os.remove(path)
+        return
+    os.makedirs(folder, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(when.astimezone(timezone.utc).strftime(TIMESTAMP_FORMAT) + "\n")
+
+
 def collect(source: str, root: str, lesson: str | None = None, roster: str | None = None,
             force: bool = False) -> CollectReport:
     """Place every submission in ``source`` (zip or folder) under ``<root>/submitted/``; see the module doc."""
     lessons = assignments(root)
     if lesson is not None and lesson not in lessons:
         raise CollectError(f"unknown lesson {lesson!r}; the lessons are {', '.join(lessons)}")
+    limits = Collect(config=course_config(root))
+    if not os.path.isdir(source) and not (os.path.isfile(source) and zipfile.is_zipfile(source)):
+        raise CollectError(f"{source} is neither a folder nor a zip file")
+    total = download_size(source)
+    if total > limits.max_download_bytes:
+        raise CollectError(f"{source} unpacks to {_mib(total)}, over the download limit of "
+                           f"{_mib(limits.max_download_bytes)} (c.Collect.max_download_bytes in nbgrader_config.py); "
+                           "nothing was read")
     people = Roster.load(roster) if roster else None
     report = CollectReport()
     found: dict[tuple[str, str], list[_Candidate]] = {}
     lessons_seen = {lesson} if lesson else set()
 
-    for file in _files(source, report):
+    for file in _files(source, report, limits):
         basename = file.path.rsplit("/", 1)[-1]
         if _is_junk(file.path) or any(n.receipt and n.receipt.fullmatch(basename) for n in FILE_NAMINGS):
             continue
         if not basename.lower().endswith(".ipynb"):
             report.skipped.append(Item(file.shown, why="not a notebook"))
-            continue
-        try:
-            data = file.read()
-        except Exception as error:  # bad CRC, encrypted entry, unreadable file
-            report.unplaced.append(Item(file.shown, why=f"could not be read from the download ({error})"))
             continue
         identified = identify(file.path)
         if identified is None:
@@ -361,9 +477,24 @@ def collect(source: str, root: str, lesson: str | None = None, roster: str | Non
             report.unplaced.append(Item(file.shown, lesson=which, why=why))
             continue
         attempt = int(re.sub(r"\D", "", match.groupdict().get("attempt") or "") or -1)
-        found.setdefault((student, which), []).append(_Candidate(file.shown, data, (attempt, file.mtime)))
+        when = _submitted_at(naming, match, limits.timezone)
+        late = bool(match.groupdict().get("late"))
+        if file.size > limits.max_notebook_bytes:
+            refused = (f"the notebook is {_mib(file.size)}, over the limit of {_mib(limits.max_notebook_bytes)} "
+                       "per notebook: it was not read. A lesson notebook is well under 5 MB; clear the outputs "
+                       "(Edit > Clear Outputs of All Cells), save and upload it again")
+            found.setdefault((student, which), []).append(
+                _Candidate(file.shown, None, (attempt, file.mtime), when, late, refused))
+            continue
+        try:
+            data = file.read()
+        except Exception as error:  # bad CRC, encrypted entry, unreadable file
+            report.unplaced.append(Item(file.shown, student, which, f"could not be read from the download ({error})"))
+            continue
+        found.setdefault((student, which), []).append(_Candidate(file.shown, data, (attempt, file.mtime), when, late))
 
     submitted = os.path.realpath(os.path.join(root, "submitted"))
+    due: dict[str, datetime | None] = {}
     for (student, which), candidates in sorted(found.items()):
         candidates.sort(key=lambda c: c.order, reverse=True)
         latest = [c for c in candidates if c.order == candidates[0].order]
@@ -380,9 +511,16 @@ def collect(source: str, root: str, lesson: str | None = None, roster: str | Non
         if os.path.commonpath([os.path.realpath(target), submitted]) != submitted:
             report.unplaced.append(Item(kept.shown, student, which, "its target is outside submitted/; not written"))
             continue
-        why = ""
+        if kept.data is None:
+            record_problem(root, student, which, kept.refused)
+            report.refused.append(Item(kept.shown, student, which, kept.refused))
+            continue
+        when, note = _timestamp(root, which, kept, due)
+        why = note
         if os.path.exists(target):
             if _read(target) == kept.data:
+                _record_time(os.path.dirname(target), when)
+                clear_problem(root, student, which)
                 report.unchanged.append(Item(kept.shown, student, which))
                 continue
             if not force:
@@ -390,8 +528,10 @@ def collect(source: str, root: str, lesson: str | None = None, roster: str | Non
                                              f"submitted/{student}/{which}/{which}.ipynb already holds a different "
                                              "notebook; left as it is (--force replaces it)"))
                 continue
-            why = "replaced a different notebook (--force)"
+            why = "; ".join(filter(None, ["replaced a different notebook (--force)", note]))
         _write(target, kept.data)
+        _record_time(os.path.dirname(target), when)
+        clear_problem(root, student, which)
         report.placed.append(Item(kept.shown, student, which, why))
         problem = _unreadable(kept.data)
         if problem:
@@ -400,7 +540,8 @@ def collect(source: str, root: str, lesson: str | None = None, roster: str | Non
     if people:
         report.missing = [(student, which) for which in sorted(lessons_seen) for student in people.student_ids
                           if (student, which) not in found
-                          and not os.path.exists(os.path.join(submitted, student, which, f"{which}.ipynb"))]
+                          and not os.path.exists(os.path.join(submitted, student, which, f"{which}.ipynb"))
+                          and not recorded_problem(root, student, which)]
     return report
 
 

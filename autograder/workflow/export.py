@@ -2,12 +2,13 @@
 
 ``autograd-course export`` writes three files into one folder:
 
-- ``grades.csv``: one row per student and lesson, the lesson's score split into the autograded
-  part (test cells) and the part graded by hand (written answers), and whether a person still
-  has to grade something. Written answers count once they are graded, as in nbgrader.
-- ``exercises.csv``: one row per student and lesson, one column per graded cell, so a
-  spreadsheet can sort by any exercise. A blank cell has no points yet: not graded, or no
-  submission (``grades.csv`` says which).
+- ``grades.csv``: one row per student and lesson (every student of the roster, of the gradebook
+  and of submitted/), with its status (``status.py``: graded, waiting for hand grading, hand
+  grade to check, could not be graded and why, not graded yet, missing), the lesson's score split
+  into the autograded part (test cells) and the part graded by hand (written answers). Written
+  answers count once they are graded, as in nbgrader.
+- ``exercises.csv``: the same rows with the status, one column per graded cell, so a
+  spreadsheet can sort by any exercise. A blank cell has no points yet.
 - ``canvas.csv``: Canvas's gradebook import format (see :func:`export_canvas`).
 
 Everything is read from the gradebook once (:func:`read_gradebook`), so the three files
@@ -16,9 +17,11 @@ always agree with each other.
 import csv
 import json
 import os
+from collections import Counter
 from dataclasses import dataclass, field
 
 from ..course_dir import open_api
+from .status import GRADED, MISSING, Status, class_status
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,8 @@ class Submission:
     points: dict[str, float | None]  # grade_id -> points; None while nothing has scored that cell
     needs_manual_grade: bool
     late_penalty: float = 0.0
+    changed_hand_grades: list[str] = field(default_factory=list)  # graded by hand, flagged again: answer changed
+    ungraded_by_hand: list[str] = field(default_factory=list)     # waiting for a first hand grade
 
 
 @dataclass
@@ -101,10 +106,14 @@ def read_gradebook(root: str) -> GradebookSnapshot:
                 points = {grade.name: (None if grade.auto_score is None and grade.manual_score is None
                                        else float(grade.score))
                           for notebook in submitted.notebooks for grade in notebook.grades}
+                flagged = [grade for notebook in submitted.notebooks for grade in notebook.grades
+                           if grade.needs_manual_grade]
                 snapshot.submissions[(submitted.student.id, assignment.name)] = Submission(
                     student=submitted.student.id, lesson=assignment.name, points=points,
                     needs_manual_grade=bool(submitted.needs_manual_grade),
-                    late_penalty=float(submitted.late_submission_penalty or 0.0))
+                    late_penalty=float(submitted.late_submission_penalty or 0.0),
+                    changed_hand_grades=sorted(g.name for g in flagged if g.manual_score is not None),
+                    ungraded_by_hand=sorted(g.name for g in flagged if g.manual_score is None))
         snapshot.students = [StudentRecord(s.id, s.first_name or "", s.last_name or "", s.lms_user_id or "")
                              for s in sorted(gradebook.students, key=lambda s: s.id)]
     return snapshot
@@ -131,29 +140,38 @@ def yes_no(flag: bool) -> str:
     return "yes" if flag else "no"
 
 
-GRADES_HEADER = ["student", "lesson", "submitted", "score", "max_score", "autograded_score", "autograded_max",
-                 "manual_score", "manual_max", "late_penalty", "manual_grading_pending"]
+GRADES_HEADER = ["student", "lesson", "status", "submitted", "score", "max_score", "autograded_score",
+                 "autograded_max", "manual_score", "manual_max", "late_penalty", "manual_grading_pending", "why"]
+
+Statuses = dict[tuple[str, str], Status]
 
 
-def write_grades(snapshot: GradebookSnapshot, path: str) -> int:
-    """``score`` is what the student has now: autograded + graded-by-hand points - late penalty.
+def _students(statuses: Statuses) -> list[str]:
+    return sorted({student for student, _ in statuses})
 
+
+def write_grades(snapshot: GradebookSnapshot, path: str, statuses: Statuses) -> int:
+    """One row per student (roster, gradebook or submitted/) and lesson, each with its ``status``.
+
+    ``score`` is what the student has now: autograded + graded-by-hand points - late penalty.
     ``manual_grading_pending`` is nbgrader's own flag: a written answer not graded yet, or a
-    cell graded by hand that a later autograde run asks a person to look at again.
+    cell graded by hand whose answer changed since. ``why`` says what the status means to do.
     """
     rows = []
-    for student in snapshot.students:
+    for student in _students(statuses):
         for lesson in snapshot.lessons:
+            status = statuses[(student, lesson)]
             maxima = [points(snapshot.max_score(lesson)), points(snapshot.max_score(lesson, False))]
-            sub = snapshot.submissions.get((student.id, lesson))
+            sub = snapshot.submissions.get((student, lesson))
+            handed_in = "no" if status.state == MISSING else "yes"
             if sub is None:
-                rows.append([student.id, lesson, "no", "", maxima[0], "", maxima[1], "",
-                             points(snapshot.max_score(lesson, True)), "", ""])
+                rows.append([student, lesson, status.state, handed_in, "", maxima[0], "", maxima[1], "",
+                             points(snapshot.max_score(lesson, True)), "", "", status.why])
                 continue
-            rows.append([student.id, lesson, "yes", points(snapshot.final_score(sub)), maxima[0],
+            rows.append([student, lesson, status.state, handed_in, points(snapshot.final_score(sub)), maxima[0],
                          points(snapshot.earned(sub, False)), maxima[1],
                          points(snapshot.earned(sub, True)), points(snapshot.max_score(lesson, True)),
-                         points(sub.late_penalty), yes_no(sub.needs_manual_grade)])
+                         points(sub.late_penalty), yes_no(sub.needs_manual_grade), status.why])
     return _write(path, GRADES_HEADER, rows)
 
 
@@ -165,20 +183,26 @@ def exercise_columns(snapshot: GradebookSnapshot) -> list[str]:
     return columns
 
 
-def write_exercises(snapshot: GradebookSnapshot, path: str) -> int:
+def write_exercises(snapshot: GradebookSnapshot, path: str, statuses: Statuses) -> int:
     columns = exercise_columns(snapshot)
     rows = []
-    for student in snapshot.students:
+    for student in _students(statuses):
         for lesson, cells in snapshot.lessons.items():
-            sub = snapshot.submissions.get((student.id, lesson))
+            sub = snapshot.submissions.get((student, lesson))
             in_lesson = {c.name for c in cells}
-            rows.append([student.id, lesson] + [points(sub.points.get(name)) if sub and name in in_lesson else ""
-                                                for name in columns])
-    return _write(path, ["student", "lesson"] + columns, rows)
+            rows.append([student, lesson, statuses[(student, lesson)].state]
+                        + [points(sub.points.get(name)) if sub and name in in_lesson else "" for name in columns])
+    return _write(path, ["student", "lesson", "status"] + columns, rows)
 
 
-# Canvas's gradebook export starts with these columns, then one per assignment; its importer
-# reads the same layout back. The second row gives each assignment's points, as Canvas writes it.
+# Canvas's gradebook import (canvas-lms app/models/gradebook_importer.rb) reads the layout of its
+# own export: a header row whose first columns are Student, ID, then SIS User ID, SIS Login ID and
+# Section; a row whose first cell says "Points Possible" (read for points, not as a student); then
+# one row per student, found by ID (the Canvas user id), else SIS User ID, else SIS Login ID, else
+# the name. Each further header is an assignment: "Title (id)" fills the assignment with that id;
+# any other header is matched by exact title, else creates a new assignment. A blank cell changes
+# nothing: Canvas shows only cells whose value differs from what it holds, and saves nothing until
+# the instructor confirms.
 CANVAS_STUDENT_COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 CANVAS_POINTS_POSSIBLE = "    Points Possible"
 
@@ -186,7 +210,7 @@ CANVAS_POINTS_POSSIBLE = "    Points Possible"
 @dataclass(frozen=True)
 class RosterEntry:
     student_id: str
-    login_id: str
+    login_id: str = ""
     canvas_id: str = ""
     name: str = ""
     section: str = ""
@@ -194,17 +218,16 @@ class RosterEntry:
 
 
 def read_roster(path: str) -> dict[str, RosterEntry]:
-    """nbgrader student id -> Canvas identity, from a CSV with ``student_id`` and ``login_id``
-    (and ``canvas_id``, ``name``, ``section``, ``sis_user_id`` when the roster has them).
+    """nbgrader student id -> Canvas identity, from a CSV with ``student_id`` (and ``login_id``,
+    ``canvas_id``, ``name``, ``section``, ``sis_user_id`` when the roster has them).
 
     Header names are case-insensitive, so the roster ``autograd-course collect`` reads works here too.
     """
     with open(path, newline="", encoding="utf-8-sig") as handle:
         reader = csv.reader(handle)
         header = [name.strip().lower() for name in next(reader, [])]
-        missing = {"student_id", "login_id"} - set(header)
-        if missing:
-            raise ValueError(f"{path}: the roster needs the column(s) {', '.join(sorted(missing))}")
+        if "student_id" not in header:
+            raise ValueError(f"{path}: the roster needs a student_id column")
         roster = {}
         for row in reader:
             found = dict(zip(header, (cell.strip() for cell in row)))
@@ -214,68 +237,96 @@ def read_roster(path: str) -> dict[str, RosterEntry]:
     return roster
 
 
+def canvas_header(lesson: str, assignments: dict) -> str:
+    """'Title (id)' from c.CanvasExport.assignments, as Canvas's own export names an assignment column."""
+    entry = assignments.get(lesson)
+    if not entry:
+        return lesson
+    title, canvas_id = entry
+    return f"{title} ({int(canvas_id)})"
+
+
 @dataclass
 class CanvasExport:
     rows: int
-    unmatched: list[str]  # nbgrader students the roster does not name: left out of the file
-    held_back: list[tuple[str, str]]  # (student, lesson) left blank: written answers still to grade
+    unmatched: list[str]  # students the roster does not name: left out of the file
+    held_back: list[tuple[str, Status]]  # (student, status) left blank: not graded to the end
+    unmapped: list[str]  # lessons with no Canvas assignment in c.CanvasExport.assignments
+    header: list[str] = field(default_factory=list)
 
 
-def write_canvas(snapshot: GradebookSnapshot, path: str, roster: dict[str, RosterEntry] | None) -> CanvasExport:
+def write_canvas(snapshot: GradebookSnapshot, path: str, roster: dict[str, RosterEntry] | None,
+                 statuses: Statuses, assignments: dict | None = None) -> CanvasExport:
+    """Every student of the roster gets a row; a cell is filled only when the lesson is graded to the
+    end, blank otherwise (missing, could not be graded, waiting for hand grading), which Canvas
+    reads as "no change"."""
+    assignments = assignments or {}
     lessons = list(snapshot.lessons)
+    header = CANVAS_STUDENT_COLUMNS + [canvas_header(lesson, assignments) for lesson in lessons]
     rows = [[CANVAS_POINTS_POSSIBLE, "", "", "", ""] + [points(snapshot.max_score(lesson)) for lesson in lessons]]
     unmatched, held_back = [], []
-    for student in snapshot.students:
-        if roster is not None and student.id not in roster:
-            unmatched.append(student.id)
+    records = {s.id: s for s in snapshot.students}
+    for student in _students(statuses):
+        if roster is not None and student not in roster:
+            unmatched.append(student)
             continue
-        entry = roster[student.id] if roster is not None else RosterEntry(student.id, student.id)
+        record = records.get(student, StudentRecord(student))
+        entry = roster[student] if roster is not None else RosterEntry(student, student)
         scores = []
         for lesson in lessons:
-            sub = snapshot.submissions.get((student.id, lesson))
-            if sub is not None and sub.needs_manual_grade:
-                held_back.append((student.id, lesson))
-            scores.append(points(snapshot.final_score(sub)) if sub and not sub.needs_manual_grade else "")
-        rows.append([entry.name or student.sortable_name, entry.canvas_id or student.lms_user_id,
+            status = statuses[(student, lesson)]
+            sub = snapshot.submissions.get((student, lesson))
+            if status.state == GRADED and sub is not None:
+                scores.append(points(snapshot.final_score(sub)))
+                continue
+            if status.state != MISSING:
+                held_back.append((f"{student} {lesson}", status))
+            scores.append("")
+        rows.append([entry.name or record.sortable_name, entry.canvas_id or record.lms_user_id,
                      entry.sis_user_id, entry.login_id, entry.section] + scores)
-    _write(path, CANVAS_STUDENT_COLUMNS + lessons, rows)
-    return CanvasExport(rows=len(rows) - 1, unmatched=unmatched, held_back=held_back)
+    _write(path, header, rows)
+    return CanvasExport(rows=len(rows) - 1, unmatched=unmatched, held_back=held_back,
+                        unmapped=[lesson for lesson in lessons if lesson not in assignments], header=header)
+
+
+def _statuses(root: str, snapshot: GradebookSnapshot, roster: dict | None) -> Statuses:
+    return class_status(root, snapshot, list(roster or {}))
 
 
 def export_grades(root: str, path: str) -> int:
-    return write_grades(read_gradebook(root), path)
+    snapshot = read_gradebook(root)
+    return write_grades(snapshot, path, _statuses(root, snapshot, None))
 
 
 def export_exercises(root: str, path: str) -> int:
-    return write_exercises(read_gradebook(root), path)
+    snapshot = read_gradebook(root)
+    return write_exercises(snapshot, path, _statuses(root, snapshot, None))
+
+
+def canvas_assignments(root: str) -> dict:
+    from .lms_settings import CanvasExport as Settings, course_config
+    return dict(Settings(config=course_config(root)).assignments)
 
 
 def export_canvas(root: str, path: str, roster: str | None = None) -> CanvasExport:
-    """Write a CSV for Canvas: Grades > Import. One column per lesson, named as the lesson.
+    """Write a CSV for Canvas: Grades > Import, one column per lesson named as c.CanvasExport.assignments says.
 
-    What Canvas does with it: it finds each student by the ``ID`` column (Canvas's user id),
-    else ``SIS User ID``, else ``SIS Login ID``, else the name in ``Student``. A column named
-    like an existing assignment fills that assignment; any other column creates a new
-    assignment, worth what the "Points Possible" row says. Canvas shows the changes it found
-    before it saves anything, and leaves unchanged scores alone.
-
-    Students are matched by login id: with ``roster`` (columns ``student_id``, ``login_id``,
-    optionally ``canvas_id``, ``name``, ``section``, ``sis_user_id``), nbgrader's student id is
-    looked up there, and students the roster does not list are left out (``unmatched``).
-    Without a roster the nbgrader student id is taken as the login id.
-
-    A cell is blank when the student did not submit, or when written answers still wait for a
-    grader (``held_back``): sending a partial score would look final in Canvas.
+    With ``roster`` (``student_id`` and any of ``canvas_id``, ``login_id``, ``name``, ``section``,
+    ``sis_user_id``), every roster student gets a row, and students the roster does not list are
+    left out (``unmatched``). Without a roster the nbgrader student id is taken as the login id.
     """
-    return write_canvas(read_gradebook(root), path, read_roster(roster) if roster else None)
+    snapshot = read_gradebook(root)
+    people = read_roster(roster) if roster else None
+    return write_canvas(snapshot, path, people, _statuses(root, snapshot, people), canvas_assignments(root))
 
 
 def add_arguments(parser) -> None:
     parser.add_argument("--out", default="exports", metavar="DIR",
                         help="folder for grades.csv, exercises.csv and canvas.csv (default: exports/)")
     parser.add_argument("--roster", metavar="CSV",
-                        help="student_id,login_id[,canvas_id,name] to match students in Canvas; "
-                             "without it the nbgrader student id is the Canvas login id")
+                        help="student_id[,canvas_id,login_id,name,section,sis_user_id]: every roster student gets "
+                             "a row, matched in Canvas by its ids; without it the nbgrader student id is the "
+                             "Canvas login id")
 
 
 def run(args) -> int:
@@ -287,15 +338,21 @@ def run(args) -> int:
         print(f"export: {problem}")
         return 2
     snapshot = read_gradebook(root)
+    statuses = _statuses(root, snapshot, roster)
     os.makedirs(args.out, exist_ok=True)
-    grades = write_grades(snapshot, os.path.join(args.out, "grades.csv"))
-    exercises = write_exercises(snapshot, os.path.join(args.out, "exercises.csv"))
-    canvas = write_canvas(snapshot, os.path.join(args.out, "canvas.csv"), roster)
+    grades = write_grades(snapshot, os.path.join(args.out, "grades.csv"), statuses)
+    exercises = write_exercises(snapshot, os.path.join(args.out, "exercises.csv"), statuses)
+    canvas = write_canvas(snapshot, os.path.join(args.out, "canvas.csv"), roster, statuses, canvas_assignments(root))
     print(f"wrote {grades} rows to {os.path.join(args.out, 'grades.csv')}")
     print(f"wrote {exercises} rows to {os.path.join(args.out, 'exercises.csv')}")
-    print(f"wrote {canvas.rows} students to {os.path.join(args.out, 'canvas.csv')}")
-    for student, lesson in canvas.held_back:
-        print(f"  {student} {lesson}: left blank for Canvas, written answers still to grade")
+    print(f"wrote {canvas.rows} students to {os.path.join(args.out, 'canvas.csv')}: {', '.join(canvas.header[5:])}")
+    counts = Counter(status.state for status in statuses.values())
+    print("status of every student and lesson: " + ", ".join(f"{n} {state}" for state, n in sorted(counts.items())))
+    for who, status in canvas.held_back:
+        print(f"  {who}: left blank for Canvas, {status.text}")
+    for lesson in canvas.unmapped:
+        print(f"  {lesson}: no Canvas assignment in c.CanvasExport.assignments (nbgrader_config.py); its column "
+              "is named by the lesson, and Canvas will make it a new assignment")
     for student in canvas.unmatched:
         print(f"  {student}: not in the roster {args.roster}, left out of canvas.csv")
     return 1 if canvas.unmatched else 0

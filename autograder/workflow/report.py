@@ -1,14 +1,18 @@
 """``autograd-course report``: an item analysis of the class, as one HTML page with charts.
 
-It answers what an instructor asks after grading: how scores spread in each lesson, which
-exercises most students fail, which mistakes they make (by the ``kind`` the grader diagnosed,
-with one message as the student saw it), which exercises nobody even tried, and which cells
-are slow enough to worry about the time limit.
+It answers what an instructor asks after grading: who is not accounted for (roster students who
+submitted nothing, files that could not be graded and why), how scores spread in each lesson,
+which exercises most students fail, which ideas their mistakes show (the ``kind`` the grader
+diagnosed, grouped by ``mistake_ideas.IDEAS`` into the lesson sections that teach them, with one
+message as a student saw it), how many tried each exercise at all (kept apart from mistakes),
+and which of the students' own cells are slow enough to worry about the time limit.
 
 Scores and pass rates come from nbgrader's gradebook. Outcomes, mistakes and timings come from
 the autograded notebooks: each graded test cell carries ``metadata["autograd_course"]``
-(exercise, outcome, kind, message, seconds), and executed cells may carry nbclient's
-``metadata["execution"]`` timestamps. The page is self-contained (the PNGs are embedded as
+(exercise, outcome, kind, message, seconds: the grader's trials of the student's function), and
+the student's solution cells may carry nbclient's ``metadata["execution"]`` timestamps. The
+lesson's own cells are not timed: their time is the lesson's (and the kernel's warm-up), not the
+student's. The page is self-contained (the PNGs are embedded as
 data URIs, no network), so it can be mailed or archived as one file.
 """
 import base64
@@ -20,7 +24,9 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 
-from .export import GradebookSnapshot, read_gradebook
+from .export import GradebookSnapshot, read_gradebook, read_roster
+from .mistake_ideas import idea_of
+from .status import MISSING, UNGRADABLE, class_status
 
 # The sections that draw import report_plots themselves: matplotlib (0.7 s) is then paid by this
 # command alone, and `grade`, which imports this module with the CLI, starts its warm parents sooner.
@@ -52,10 +58,12 @@ class CellRun:
 
 
 def _seconds(cell: dict) -> float | None:
-    """The grader's own timing for a graded cell, else nbclient's execution timestamps."""
+    """The grader's own timing of a graded cell's trials, else nbclient's timestamps of a solution cell."""
     graded = cell.get("metadata", {}).get("autograd_course") or {}
     if isinstance(graded.get("seconds"), (int, float)):
         return float(graded["seconds"])
+    if not cell.get("metadata", {}).get("nbgrader", {}).get("solution"):
+        return None  # the lesson's own code (imports, examples): not the student's
     stamps = cell.get("metadata", {}).get("execution") or {}
     try:
         start = datetime.fromisoformat(stamps["iopub.execute_input"])
@@ -144,6 +152,11 @@ def pass_rates(snapshot: GradebookSnapshot, lessons: list[str]) -> list[tuple[st
     return rows
 
 
+def _is_mistake(r: CellResult) -> bool:
+    """A wrong answer the grader diagnosed; an exercise left as it was released is no mistake."""
+    return r.outcome not in ("correct", "not_attempted") and bool(r.kind) and r.kind != "not_attempted"
+
+
 def mistakes(results: list[CellResult]) -> list[Mistake]:
     """The most frequent diagnosed kinds per exercise, each with the first message seen."""
     counts: dict[tuple[str, str], Counter] = defaultdict(Counter)
@@ -151,12 +164,46 @@ def mistakes(results: list[CellResult]) -> list[Mistake]:
     position: dict[tuple[str, str], int] = {}  # notebook order, as the cells were read
     for r in results:
         position.setdefault((r.lesson, r.exercise), len(position))
-        if r.outcome != "correct" and r.kind:
+        if _is_mistake(r):
             counts[(r.lesson, r.exercise)][r.kind] += 1
             examples.setdefault((r.lesson, r.exercise, r.kind), r.message.splitlines()[0] if r.message else "")
     return [Mistake(lesson, exercise, kind, count, examples[(lesson, exercise, kind)])
             for (lesson, exercise), counter in sorted(counts.items(), key=lambda g: (g[0][0], position[g[0]]))
             for kind, count in sorted(counter.items(), key=lambda kc: (-kc[1], kc[0]))[:MISTAKES_PER_EXERCISE]]
+
+
+@dataclass(frozen=True)
+class IdeaCount:
+    idea: str
+    where: str
+    count: int               # wrong answers that show it
+    students: int
+    exercises: tuple[str, ...]
+    example: str
+
+
+def ideas(results: list[CellResult]) -> list[IdeaCount]:
+    """Diagnosed mistakes grouped by the idea they show (mistake_ideas.IDEAS), most frequent first."""
+    found: dict[str, list[CellResult]] = defaultdict(list)
+    where: dict[str, str] = {}
+    for r in results:
+        if _is_mistake(r):
+            idea = idea_of(r.kind)
+            found[idea.idea].append(r)
+            where[idea.idea] = idea.where
+    rows = []
+    for name, hits in found.items():
+        exercises = tuple(dict.fromkeys(f"{r.lesson} · {r.exercise}" for r in hits))
+        example = next((r.message.splitlines()[0] for r in hits if r.message), "")
+        rows.append(IdeaCount(name, where[name], len(hits), len({r.student for r in hits}), exercises, example))
+    return sorted(rows, key=lambda i: (-i.count, i.idea))
+
+
+def attempts(results: list[CellResult]) -> list[tuple[str, str, int, int]]:
+    """(lesson, exercise, attempted, not attempted) per exercise, in notebook order."""
+    table = outcome_counts(results)
+    return [(lesson, exercise, sum(c.values()) - c.get("not_attempted", 0), c.get("not_attempted", 0))
+            for (lesson, exercise), c in table.items()]
 
 
 def outcome_counts(results: list[CellResult]) -> dict[tuple[str, str], Counter]:
@@ -229,12 +276,17 @@ def _scores_section(snapshot: GradebookSnapshot, lessons: list[str], out: str) -
     from . import report_plots
     scores = {lesson: [snapshot.final_score(s) for (_, name), s in sorted(snapshot.submissions.items())
                        if name == lesson] for lesson in lessons}
-    if not any(scores.values()):
+    empty = [lesson for lesson, found in scores.items() if not found]
+    scores = {lesson: found for lesson, found in scores.items() if found}  # no empty histogram
+    if not scores:
         return _section("scores", "Score distribution per lesson", _none("No submissions in the gradebook yet."))
-    chart = report_plots.score_histograms(scores, {lesson: snapshot.max_score(lesson) for lesson in lessons},
+    chart = report_plots.score_histograms(scores, {lesson: snapshot.max_score(lesson) for lesson in scores},
                                           os.path.join(out, "scores.png"))
+    notes = [_none("Written answers count once they are graded; until then they add 0 points.")]
+    if empty:
+        notes.append(_none(f"No graded submission yet for {', '.join(empty)}: no chart for them."))
     return _section("scores", "Score distribution per lesson", _image(chart, "Histograms of scores per lesson"),
-                    _none("Written answers count once they are graded; until then they add 0 points."))
+                    *notes)
 
 
 def _pass_rate_section(snapshot: GradebookSnapshot, lessons: list[str], results: list[CellResult],
@@ -258,28 +310,59 @@ def _pass_rate_section(snapshot: GradebookSnapshot, lessons: list[str], results:
 
 def _mistakes_section(results: list[CellResult], out: str) -> str:
     from . import report_plots
+    grouped = ideas(results)
+    title = "Mistakes by the idea they show"
+    if not grouped:
+        return _section("mistakes", title, _none("No diagnosed mistakes in the autograded notebooks."))
+    top = grouped[:MISTAKES_IN_CHART]
+    chart = report_plots.top_mistakes([(f"{i.idea} ({i.where})", i.count) for i in top],
+                                      os.path.join(out, "mistakes.png"),
+                                      "Wrong answers by idea (where it is taught)")
+    by_idea = _table(["idea", "taught in", "wrong answers", "students", "exercises", "example message"],
+                     [[i.idea, i.where, i.count, i.students, ", ".join(i.exercises), i.example] for i in grouped],
+                     {2, 3})
     found = mistakes(results)
-    if not found:
-        return _section("mistakes", "Most frequent diagnosed mistakes",
-                        _none("No diagnosed mistakes in the autograded notebooks."))
-    top = sorted(found, key=lambda m: (-m.count, m.lesson, m.exercise, m.kind))[:MISTAKES_IN_CHART]
-    chart = report_plots.top_mistakes([(f"{m.lesson} · {m.exercise}: {m.kind}", m.count) for m in top],
-                                      os.path.join(out, "mistakes.png"))
-    table = _table(["lesson", "exercise", "kind", "count", "example message"],
-                   [[m.lesson, m.exercise, m.kind, m.count, m.example] for m in found], {3})
-    return _section("mistakes", "Most frequent diagnosed mistakes",
-                    _image(chart, "Bar chart of the most frequent mistakes"), table)
+    by_kind = _table(["lesson", "exercise", "kind", "count", "example message"],
+                     [[m.lesson, m.exercise, m.kind, m.count, m.example] for m in found], {3})
+    return _section("mistakes", title, _image(chart, "Bar chart of wrong answers by idea"), by_idea,
+                    _none("Exercises left as released count as not attempted (below), not as mistakes."),
+                    f'<h3>Each exercise\'s most frequent kinds</h3><div id="mistake-kinds">{by_kind}</div>')
 
 
-def _unattempted_section(results: list[CellResult]) -> str:
+def _attempts_section(results: list[CellResult]) -> str:
+    rows = attempts(results)
+    if not rows:
+        return _section("unattempted", "Attempts", _none("No graded exercises in the autograded notebooks."))
     nobody = unattempted(results)
-    if not nobody:
-        return _section("unattempted", "Exercises no one attempted",
-                        _none("Every exercise was attempted by at least one student."))
     items = "".join(f"<li><code>{_e(exercise)}</code> in {_e(lesson)} "
                     f"({count} submission{'s' if count != 1 else ''}, all not attempted)</li>"
                     for lesson, exercise, count in nobody)
-    return _section("unattempted", "Exercises no one attempted", f"<ul>{items}</ul>")
+    parts = [f"<h3>Exercises no one attempted</h3><ul>{items}</ul>" if nobody else
+             _none("Every exercise was attempted by at least one student.")]
+    parts.append(_table(["lesson", "exercise", "attempted", "not attempted"], [list(r) for r in rows], {2, 3}))
+    return _section("unattempted", "Attempts", *parts)
+
+
+def _accounted_section(statuses: dict, lessons: list[str], roster_given: bool) -> str:
+    """Everyone the report cannot show a score for: nothing submitted, or a file that could not be graded."""
+    students = sorted({student for student, _ in statuses})
+    nothing = [s for s in students if all(statuses[(s, lesson)].state == MISSING for lesson in lessons)]
+    rows = [[student, lesson, state.why] for (student, lesson), state in sorted(statuses.items())
+            if lesson in lessons and state.state == UNGRADABLE]
+    missing = [[lesson, ", ".join(s for s in students if statuses[(s, lesson)].state == MISSING and s not in nothing)]
+               for lesson in lessons]
+    missing = [row for row in missing if row[1]]
+    parts = []
+    if roster_given:
+        parts.append(f"<h3>Submitted nothing</h3><p>{_e(', '.join(nothing))}</p>" if nothing
+                     else _none("Every roster student submitted something."))
+        if missing:
+            parts.append("<h3>No submission for a lesson</h3>" + _table(["lesson", "students"], missing))
+    else:
+        parts.append(_none("Run with --roster to list the students who submitted nothing."))
+    parts.append("<h3>Could not be graded</h3>" + _table(["student", "lesson", "why"], rows) if rows
+                 else _none("Every submission could be graded."))
+    return _section("accounted", "Students without a score", *parts)
 
 
 def _slowest_section(runs: list[CellRun], out: str) -> str:
@@ -292,20 +375,25 @@ def _slowest_section(runs: list[CellRun], out: str) -> str:
     table = _table(["lesson", "cell", "slowest (s)", "median (s)", "slowest for", "runs"],
                    [[c.lesson, c.cell, f"{c.slowest:.2f}", f"{c.median:.2f}", c.student, c.runs] for c in slow],
                    {2, 3, 5})
-    return _section("slowest", "Slowest cells", _image(chart, "Bar chart of the slowest cells"), table)
+    return _section("slowest", "Slowest cells", _image(chart, "Bar chart of the slowest cells"),
+                    _none("Timed on the students' own code: the grader's trials of each graded function, and the "
+                          "cells students wrote (their solution cells); the lesson's own cells are left out."), table)
 
 
-def build_report(root: str, out: str, lessons: list[str] | None = None) -> str:
+def build_report(root: str, out: str, lessons: list[str] | None = None, roster: str | None = None) -> str:
     """Draw the charts into ``out`` and write ``out/report.html``; return the page's path."""
     snapshot = read_gradebook(root)
+    roster_ids = list(read_roster(roster)) if roster else []
     unknown = [lesson for lesson in lessons or [] if lesson not in snapshot.lessons]
     if unknown:
         raise ValueError(f"not in the gradebook: {', '.join(unknown)} (it has {', '.join(snapshot.lessons)})")
     lessons = lessons or list(snapshot.lessons)
     results, runs = read_autograded(root, lessons)
     os.makedirs(out, exist_ok=True)
-    sections = [_scores_section(snapshot, lessons, out), _pass_rate_section(snapshot, lessons, results, out),
-                _mistakes_section(results, out), _unattempted_section(results), _slowest_section(runs, out)]
+    statuses = class_status(root, snapshot, roster_ids, lessons)
+    sections = [_accounted_section(statuses, lessons, bool(roster)), _scores_section(snapshot, lessons, out),
+                _pass_rate_section(snapshot, lessons, results, out), _mistakes_section(results, out),
+                _attempts_section(results), _slowest_section(runs, out)]
     chosen = [key for key in snapshot.submissions if key[1] in lessons]
     summary = (f"Lessons {_e(', '.join(lessons))} · {len({student for student, _ in chosen})} students · "
                f"{len(chosen)} submissions · written {datetime.now().strftime('%Y-%m-%d %H:%M')}")
@@ -323,12 +411,13 @@ def add_arguments(parser) -> None:
     parser.add_argument("lessons", nargs="*", help="lessons to report on (default: every lesson in the gradebook)")
     parser.add_argument("--out", default="report", metavar="DIR",
                         help="folder for report.html and its PNG charts (default: report/)")
+    parser.add_argument("--roster", metavar="CSV", help="the class list (student_id, ...): lists who submitted nothing")
 
 
 def run(args) -> int:
     try:
-        path = build_report(getattr(args, "root", "."), args.out, args.lessons or None)
-    except ValueError as problem:
+        path = build_report(getattr(args, "root", "."), args.out, args.lessons or None, args.roster)
+    except (OSError, ValueError) as problem:
         print(f"report: {problem}")
         return 2
     print(f"wrote {path}")

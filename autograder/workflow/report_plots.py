@@ -7,6 +7,7 @@ distinguishable for the common forms of colour blindness.
 import functools
 import math
 import statistics
+import textwrap
 
 from matplotlib import rc_context
 from matplotlib.figure import Figure
@@ -91,17 +92,20 @@ def pass_rates(rows: list[tuple[str, float, int, int]], path: str) -> str:
 
 
 @_styled
-def top_mistakes(rows: list[tuple[str, int]], path: str) -> str:
-    """rows: ("lesson · exercise: kind", count), most frequent first."""
-    figure = _figure(9.5, 0.34 * len(rows) + 1.3)
+def top_mistakes(rows: list[tuple[str, int]], path: str,
+                 title: str = "Most frequent diagnosed mistakes (exercise: kind of mistake)") -> str:
+    """rows: (label, count), most frequent first. Long labels (an idea and where it is taught) wrap."""
+    labels = [textwrap.fill(label, 48) for label, _ in rows]
+    lines = sum(label.count("\n") + 1 for label in labels)
+    figure = _figure(9.5, 0.26 * lines + 0.1 * len(rows) + 1.3)
     axes = figure.subplots()
     positions = range(len(rows))
     axes.barh(positions, [count for _, count in rows], color=OKABE_ITO["orange"])
-    axes.set_yticks(list(positions), [label for label, _ in rows])
+    axes.set_yticks(list(positions), labels)
     axes.invert_yaxis()
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
-    axes.set_xlabel("submissions with this diagnosis")
-    axes.set_title("Most frequent diagnosed mistakes (exercise: kind of mistake)")
+    axes.set_xlabel("wrong answers")
+    figure.suptitle(title, fontsize=STYLE["axes.titlesize"])  # over the whole figure: long labels cannot push it out
     figure.savefig(path)
     return path
 

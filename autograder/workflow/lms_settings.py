@@ -1,0 +1,41 @@
+"""The settings of the LMS side of the week (collect, export), read from ``nbgrader_config.py``.
+
+They are traitlets, as nbgrader's own are, so ``c.Collect.max_notebook_bytes = ...`` in the course's
+``nbgrader_config.py`` sets them and the defaults are documented here once. A course folder without
+that file (a scratch folder in a test) gets the defaults.
+"""
+import os
+
+from traitlets import Dict, Integer, Unicode
+from traitlets.config import Config, Configurable
+
+
+class Collect(Configurable):
+    max_notebook_bytes = Integer(
+        50 * 1024**2, help="Largest notebook collect reads (bytes, uncompressed), checked before reading it. "
+                           "A lesson notebook with its outputs is well under 5 MB; a bigger file is refused "
+                           "with its reason and the student is told.").tag(config=True)
+    max_download_bytes = Integer(
+        4 * 1024**3, help="Largest download collect opens (bytes, all entries uncompressed, nested zips "
+                          "included), checked before reading anything: about 40 MB per student for a "
+                          "class of 100.").tag(config=True)
+    timezone = Unicode(
+        "UTC", help="The LMS server's time zone (an IANA name such as Europe/Berlin), for the local times "
+                    "written in Blackboard's file names.").tag(config=True)
+
+
+class CanvasExport(Configurable):
+    assignments = Dict(
+        {}, help="lesson -> [title, id] of the course's Canvas assignment, e.g. "
+                 "{'01_graph': ['Lesson 1: the graph', 81234]}; the id is the number at the end of the "
+                 "assignment's Canvas URL. canvas.csv names its column 'title (id)', as Canvas's own "
+                 "export does, so the import fills that assignment. A lesson not listed here gets a "
+                 "column named by the lesson, which Canvas imports as a new assignment.").tag(config=True)
+
+
+def course_config(root: str) -> Config:
+    """The course's configuration, or an empty one when the folder has no nbgrader_config.py."""
+    if not os.path.exists(os.path.join(root, "nbgrader_config.py")):
+        return Config()
+    from ..course_dir import load_config
+    return load_config(root)

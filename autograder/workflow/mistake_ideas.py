@@ -1,0 +1,56 @@
+"""Which idea a diagnosed mistake shows, and where the lessons teach it: the class report groups by this.
+
+The grader records a ``kind`` for every wrong answer (``course/checks/mistakes.py`` and the exercise
+modules). ``IDEAS`` is the one table from kinds to ideas; each idea names the lesson section that
+teaches it, as the section is titled today. When a lesson's sections move, change ``where`` here
+and nothing else. A kind not listed shows in the report under its own name, so a new kind is seen
+(and can be added here) rather than lost.
+"""
+from typing import NamedTuple
+
+
+class Idea(NamedTuple):
+    idea: str
+    where: str  # the lesson section(s) that teach it
+    kinds: tuple[str, ...]
+
+
+IDEAS = (
+    Idea("Recording starts with requires_grad; leaves and results", "01_graph §1-2, §5",
+         ("not_leaf", "not_recorded", "graph_recorded", "nodes_not_names")),
+    Idea(".grad is None until backward() reaches a leaf that requires grad", "02_backward §4, 04_zero_grad §1",
+         ("grad_none", "grad_none_no_backward", "grad_none_no_requires_grad", "grad_none_not_leaf",
+          "grad_none_not_reached", "grad_none_not_skipped", "grad_not_none", "grad_created")),
+    Idea("gradient= is a vector-Jacobian product; backward() starts from a scalar", "02_backward §2-3",
+         ("gradient_arg_unused", "squared_norm", "one_sided")),
+    Idea("The graph is freed after backward(): retain_graph, one backward per graph", "02_backward §5",
+         ("several_backward_calls", "backward_count", "forward_repeated", "called_backward")),
+    Idea("torch.autograd.grad, the chain rule and create_graph", "02_backward §6-7",
+         ("no_create_graph", "first_derivative", "autograd_used", "not_row_by_row", "chain_rule", "dy_dh",
+          "finite_difference", "rows_aliased")),
+    Idea("Turning autograd off: no_grad, set_grad_enabled, eval(), detach()", "03_no_grad §1-5",
+         ("grad_mode_left_off", "mode_not_restored", "cut_off_graph", "nothing_detached", "dropout_active",
+          "left_autograd")),
+    Idea("From tensors to NumPy and Python numbers", "03_no_grad §6",
+         ("not_an_array", "copy_of_x", "loss_not_float", "not_a_number", "not_an_int", "math_on_tensor",
+          "not_a_tensor", "not_a_pair", "not_a_model")),
+    Idea("In-place updates, the version counter, inputs left unchanged", "03_no_grad §7-8",
+         ("inplace_saved", "rebound_not_in_place", "data_bypass", "params_replaced", "input_changed")),
+    Idea("Freezing parameters", "03_no_grad §9", ("all_frozen", "not_frozen", "freeze_all_but_last")),
+    Idea(".grad adds up: zero it, and where zero_grad() goes", "04_zero_grad §2-6",
+         ("grad_accumulated", "never_zeroed", "grad_not_zero", "grad_not_reset", "reset_in_loop", "stale_grad",
+          "grad_reset_at_end", "grad_reset", "not_divided", "not_full_batch")),
+    Idea("A complete training loop", "04_zero_grad §8", ("no_step", "params_changed", "uphill")),
+    Idea("Hooks: a gradient before it lands in .grad", "04_zero_grad §9",
+         ("no_handles", "not_clipped", "grad_replaced", "grad_aliased", "grad_changed")),
+    Idea("The value itself: sign, shape, dtype, a missing return", "every lesson",
+         ("wrong_sign", "wrong_shape", "wrong_dtype", "wrong_value", "wrong_answer", "all_zeros", "pair_swapped",
+          "none_returned", "forbidden_shortcut")),
+)
+
+_BY_KIND = {kind: idea for idea in IDEAS for kind in idea.kinds}
+
+
+def idea_of(kind: str) -> Idea:
+    """The idea a kind of mistake shows; an unlisted kind is an idea of its own, named by the kind."""
+    return _BY_KIND.get(kind) or Idea(f"other: {kind}", "not in mistake_ideas.IDEAS yet", (kind,))

@@ -1,0 +1,293 @@
+"""One small class per LMS, in each LMS's real file naming, from collect to report with everyone accounted for.
+
+The downloads are built here, named as each LMS names them (see ``FILE_NAMINGS`` in
+``autograder/workflow/collect.py`` for where each naming comes from):
+
+- Canvas (lesson 01_graph): an on-time solution; a blank first upload and a ``_LATE_`` resubmission
+  (a re-uploaded file: a larger attachment id and ``-1``), graded with nbgrader's late penalty; a
+  zero-byte upload;
+- Moodle 4.1 with blind marking (02_backward): ``Participant_<id>_assignsubmission_file/`` folders,
+  matched through the roster's ``moodle_id``; one notebook over the size limit;
+- Blackboard (03_no_grad): two attempts with their times in the names, and their ``.txt`` receipts;
+- one roster student who submitted nothing at all.
+
+They go through the commands as an instructor runs them (``autograd-course`` in a scratch copy of
+the course), graded in one batch, then once more after a hand grade, to see it kept.
+"""
+import csv
+import importlib.util
+import os
+import shutil
+import subprocess
+import zipfile
+from datetime import datetime
+
+import nbformat
+import pytest
+from nbgrader.api import Gradebook
+
+from canvas_import import parse_like_canvas
+from conftest import ROOT
+
+spec = importlib.util.spec_from_file_location("make_submissions", os.path.join(ROOT, "examples", "make_submissions.py"))
+examples = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(examples)
+
+ROSTER = """student_id,name,canvas_id,moodle_id,username,login_id,section
+alovelace,Ada Lovelace,48211,,,alovelace,Lab A
+aturing,Alan Turing,48215,,,aturing,Lab A
+ghopper,Grace Hopper,48214,,,ghopper,Lab B
+jmuller,Jürgen Müller,,2046,,jmuller,Lab B
+enoether,Emmy Noether,,2047,,enoether,Lab B
+kjohnson,Katherine Johnson,,,kjohnson7,kjohnson,Lab A
+cshannon,Claude Shannon,48213,2048,cshannon1,cshannon,Lab A
+"""
+DUE = "2026-03-02 12:00:00"  # 01_graph's due date, UTC
+CANVAS_ASSIGNMENTS = {"01_graph": ["Lesson 1: the graph", 81001], "02_backward": ["Lesson 2: backward()", 81002],
+                      "03_no_grad": ["Lesson 3: no_grad", 81003]}
+# a small limit, so that a 3 MB notebook is "too big" without writing hundreds of MB in a test
+NOTEBOOK_LIMIT = 2 * 1024**2
+
+
+def _notebook(lesson: str, answers: str, written: bool = False) -> bytes:
+    corpus = {(a.assignment, a.name): a for a in examples.load_corpus(os.path.join(ROOT, "tests", "wrong_submissions"))}
+    upload = examples.Upload("x", lesson, answers, 0, written_answer=written)
+    return nbformat.writes(examples.notebook_for(upload, ROOT, corpus)).encode()
+
+
+def _zip(path: str, entries: list[tuple[str, bytes]]) -> str:
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in entries:
+            archive.writestr(zipfile.ZipInfo(name, (2026, 3, 3, 9, 0, 0)), data, zipfile.ZIP_DEFLATED)
+    return path
+
+
+def _too_big(lesson: str) -> bytes:
+    notebook = nbformat.reads(_notebook(lesson, "solution").decode(), as_version=4)
+    code = next(c for c in notebook.cells if c.cell_type == "code")
+    code.outputs = [nbformat.v4.new_output("stream", name="stdout", text="x" * (3 * 1024**2))]
+    return nbformat.writes(notebook).encode()
+
+
+def downloads(folder: str) -> dict[str, str]:
+    solution1 = _notebook("01_graph", "solution", written=True)
+    canvas = _zip(os.path.join(folder, "canvas.zip"), [
+        ("lovelaceada_48211_7001_01_graph.ipynb", solution1),
+        ("turingalan_48215_7002_01_graph.ipynb", _notebook("01_graph", "blank")),
+        ("turingalan_LATE_48215_7090_01_graph-1.ipynb", solution1),  # the late resubmission
+        ("hoppergrace_48214_7003_01_graph.ipynb", b""),  # a failed upload: zero bytes
+    ])
+    moodle = _zip(os.path.join(folder, "moodle.zip"), [  # Moodle 4.1, blind marking
+        ("Participant_2046_assignsubmission_file/02_backward.ipynb", _notebook("02_backward", "wrong:forgot_backward")),
+        ("Participant_2047_assignsubmission_file/02_backward.ipynb", _too_big("02_backward")),
+    ])
+    blackboard = _zip(os.path.join(folder, "blackboard.zip"), [
+        ("Lesson 3_kjohnson7_attempt_2026-03-04-10-15-00_03_no_grad.ipynb", _notebook("03_no_grad", "blank")),
+        ("Lesson 3_kjohnson7_attempt_2026-03-04-10-15-00.txt", b"Name: Katherine Johnson (kjohnson7)\n"),
+        ("Lesson 3_kjohnson7_attempt_2026-03-05-18-40-31_03_no_grad.ipynb", _notebook("03_no_grad", "solution")),
+        ("Lesson 3_kjohnson7_attempt_2026-03-05-18-40-31.txt", b"Name: Katherine Johnson (kjohnson7)\n"),
+    ])
+    return {"canvas": canvas, "moodle": moodle, "blackboard": blackboard}
+
+
+def _run(course: str, *args: str) -> subprocess.CompletedProcess:
+    done = subprocess.run([os.path.join(ROOT, ".venv", "bin", "autograd-course"), "--root", course, *args],
+                          cwd=course, capture_output=True, text=True, timeout=900)
+    print(f"$ autograd-course {' '.join(args)}\n{done.stdout}{done.stderr}")
+    return done
+
+
+def _written_answer(lesson: str) -> str:
+    source = nbformat.read(os.path.join(ROOT, "source", lesson, f"{lesson}.ipynb"), as_version=4)
+    return next(c.metadata.nbgrader["grade_id"] for c in source.cells
+                if c.cell_type == "markdown" and c.metadata.get("nbgrader", {}).get("grade"))
+
+
+@pytest.fixture(scope="module")
+def week(tmp_path_factory):
+    """The course after the whole week; ``out`` holds each command's output by name."""
+    base = tmp_path_factory.mktemp("lms")
+    course = str(base / "course")
+    os.makedirs(course)
+    for folder in ("source", "release"):
+        shutil.copytree(os.path.join(ROOT, folder), os.path.join(course, folder),
+                        ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__", "04_*"))
+    with open(os.path.join(ROOT, "nbgrader_config.py"), encoding="utf-8") as handle:
+        config = handle.read()
+    config += (f"\nc.Collect.max_notebook_bytes = {NOTEBOOK_LIMIT}\n"
+               f"c.CanvasExport.assignments = {CANVAS_ASSIGNMENTS!r}\n"
+               'c.LateSubmissionPlugin.penalty_method = "zero"\n')
+    with open(os.path.join(course, "nbgrader_config.py"), "w", encoding="utf-8") as handle:
+        handle.write(config)
+    roster = str(base / "roster.csv")
+    with open(roster, "w", encoding="utf-8") as handle:
+        handle.write(ROSTER)
+    files = downloads(str(base))
+    out = {}
+    out["release"] = _run(course, "release", "01_graph", "02_backward", "03_no_grad")
+    with Gradebook(f"sqlite:///{os.path.join(course, 'gradebook.db')}") as gradebook:
+        gradebook.update_or_create_assignment("01_graph", duedate=datetime.fromisoformat(DUE))
+    for lms, path in files.items():
+        out[f"collect {lms}"] = _run(course, "collect", path, "--roster", roster)
+    out["grade"] = _run(course, "grade")
+    # a hand grade on Ada's written answer and on Alan's, then Alan changes his answer and both are graded again
+    answer = _written_answer("01_graph")
+    with Gradebook(f"sqlite:///{os.path.join(course, 'gradebook.db')}") as gradebook:
+        for student in ("alovelace", "aturing"):
+            grade = gradebook.find_grade(answer, "01_graph", "01_graph", student)
+            grade.manual_score, grade.needs_manual_grade = 1.5, False
+        gradebook.db.commit()
+    alan = os.path.join(course, "submitted", "aturing", "01_graph", "01_graph.ipynb")
+    notebook = nbformat.read(alan, as_version=4)
+    cell = next(c for c in notebook.cells if c.metadata.get("nbgrader", {}).get("grade_id") == answer)
+    cell.source += "\n\nOn second thought: every forward pass records a new graph."
+    nbformat.write(notebook, alan)
+    out["grade again"] = _run(course, "grade", "01_graph", "--student", "alovelace", "--student", "aturing",
+                              "--force")
+    out["feedback"] = _run(course, "feedback")
+    out["export"] = _run(course, "export", "--roster", roster, "--out", os.path.join(course, "exports"))
+    out["report"] = _run(course, "report", "--roster", roster, "--out", os.path.join(course, "report"))
+    return course, out, answer
+
+
+def _rows(path: str) -> list[dict]:
+    with open(path, newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def test_every_command_runs_and_grade_says_what_it_could_not_grade(week):
+    _, out, _ = week
+    assert {name: done.returncode for name, done in out.items()} == {name: 1 if name == "grade" else 0 for name in out}
+    assert "could not grade ghopper / 01_graph: NotJSONError" in out["grade"].stdout
+    assert "graded 4, failed 1" in out["grade"].stdout
+
+
+def test_collect_reads_each_lms_naming(week):
+    course, out, _ = week
+    canvas, moodle, blackboard = (out[f"collect {lms}"].stdout for lms in ("canvas", "moodle", "blackboard"))
+    assert "superseded turingalan_48215_7002_01_graph.ipynb (aturing/01_graph): kept turingalan_LATE_" in canvas
+    assert "UNREADABLE ghopper/01_graph" in canvas and "an empty file" in canvas
+    assert "placed jmuller/02_backward from Participant_2046_assignsubmission_file/02_backward.ipynb" in moodle
+    assert "REFUSED enoether/02_backward" in moodle and "over the limit of 2.0 MiB" in moodle
+    assert "superseded Lesson 3_kjohnson7_attempt_2026-03-04-10-15-00_03_no_grad.ipynb" in blackboard
+    assert ".txt" not in blackboard.replace("skipped", "")  # receipts ignored quietly
+    assert not os.path.exists(os.path.join(course, "submitted", "enoether")), "a refused file is never written"
+
+
+def _timestamp(course, student, lesson) -> str:
+    with open(os.path.join(course, "submitted", student, lesson, "timestamp.txt"), encoding="utf-8") as handle:
+        return handle.read().strip()
+
+
+def test_submission_times_are_nbgraders_timestamps(week):
+    course, _, _ = week
+    assert _timestamp(course, "kjohnson", "03_no_grad") == "2026-03-05 18:40:31.000000 UTC"  # Blackboard's
+    assert _timestamp(course, "aturing", "01_graph") == "2026-03-02 12:00:01.000000 UTC"  # Canvas: LATE only
+    assert not os.path.exists(os.path.join(course, "submitted", "alovelace", "01_graph", "timestamp.txt"))
+    with Gradebook(f"sqlite:///{os.path.join(course, 'gradebook.db')}") as gradebook:
+        late = gradebook.find_submission("01_graph", "aturing")
+        on_time = gradebook.find_submission("01_graph", "alovelace")
+        assert late.total_seconds_late == 1 and late.late_submission_penalty == late.score > 0  # "zero" penalty
+        assert on_time.total_seconds_late == 0 and not on_time.late_submission_penalty
+
+
+def test_hand_grades_survive_grading_again_unless_the_answer_changed(week):
+    course, out, answer = week
+    again = out["grade again"].stdout
+    assert f"kept the hand grade of alovelace / 01_graph {answer} (1.5 points): answer unchanged" in again
+    assert f"HAND GRADE TO CHECK aturing / 01_graph {answer}" in again
+    with Gradebook(f"sqlite:///{os.path.join(course, 'gradebook.db')}") as gradebook:
+        kept = gradebook.find_grade(answer, "01_graph", "01_graph", "alovelace")
+        changed = gradebook.find_grade(answer, "01_graph", "01_graph", "aturing")
+        assert (kept.manual_score, kept.needs_manual_grade) == (1.5, False)
+        assert (changed.manual_score, changed.needs_manual_grade) == (1.5, True)
+
+
+def test_every_roster_student_is_in_every_csv_with_a_status(week):
+    course, out, answer = week
+    grades = {(r["student"], r["lesson"]): r for r in _rows(os.path.join(course, "exports", "grades.csv"))}
+    students = [line.split(",")[0] for line in ROSTER.splitlines()[1:]]
+    lessons = ["01_graph", "02_backward", "03_no_grad"]
+    assert set(grades) == {(s, lesson) for s in students for lesson in lessons}
+    assert grades[("alovelace", "01_graph")]["status"] == "graded"
+    assert grades[("alovelace", "01_graph")]["manual_score"] == "1.5"
+    assert grades[("aturing", "01_graph")]["status"] == "hand grade to check"
+    assert grades[("ghopper", "01_graph")]["status"] == "could not be graded"
+    assert "empty file" in grades[("ghopper", "01_graph")]["why"]
+    assert grades[("enoether", "02_backward")]["status"] == "could not be graded"
+    assert "over the limit" in grades[("enoether", "02_backward")]["why"]
+    # an untouched written answer is "No response", 0 points, as nbgrader grades it: nothing to wait for
+    assert grades[("jmuller", "02_backward")]["status"] == "graded"
+    assert grades[("kjohnson", "03_no_grad")]["status"] == "graded"
+    assert all(grades[("cshannon", lesson)]["status"] == "missing" for lesson in lessons)
+    exercises = {(r["student"], r["lesson"]) for r in _rows(os.path.join(course, "exports", "exercises.csv"))}
+    assert exercises == set(grades)
+    assert "aturing 01_graph: left blank for Canvas, hand grade to check" in out["export"].stdout
+
+
+def test_canvas_csv_lands_in_the_courses_assignments(week):
+    course, out, _ = week
+    path = os.path.join(course, "exports", "canvas.csv")
+    with open(path, encoding="utf-8") as handle:
+        header = handle.readline().strip()
+    print("canvas.csv header:", header)
+    assert header == ("Student,ID,SIS User ID,SIS Login ID,Section,Lesson 1: the graph (81001),"
+                      "Lesson 2: backward() (81002),Lesson 3: no_grad (81003)")
+    parsed = parse_like_canvas(path)
+    assert parsed.new_assignments == [], "every column fills an existing assignment"
+    assert [(title, id_) for title, id_, _ in parsed.assignments] == [(t, i) for t, i in CANVAS_ASSIGNMENTS.values()]
+    assert all(points > 0 for *_, points in parsed.assignments)
+    assert set(parsed.changes) == {"48211", "48215", "48214", "48213", "jmuller", "enoether", "kjohnson"}
+    full = next(points for title, _, points in parsed.assignments if title.startswith("Lesson 1"))
+    assert parsed.changes["48211"] == {81001: f"{full - 0.5:g}"}  # Ada: every test, and 1.5/2 by hand
+    assert parsed.changes["48215"] == {} and parsed.changes["48214"] == {}  # to check / could not be graded
+    assert parsed.changes["48213"] == {}  # submitted nothing: no change, never a 0
+
+
+def test_feedback_for_everyone_who_handed_in_something(week):
+    course, out, _ = week
+    for student, lesson in [("alovelace", "01_graph"), ("aturing", "01_graph"), ("jmuller", "02_backward"),
+                            ("kjohnson", "03_no_grad")]:
+        assert os.path.exists(os.path.join(course, "feedback", student, lesson, f"{lesson}.html")), student
+    for student, lesson, why in [("ghopper", "01_graph", "empty file"), ("enoether", "02_backward", "over the limit")]:
+        with open(os.path.join(course, "feedback", student, lesson, f"{lesson}.html"), encoding="utf-8") as page:
+            text = page.read()
+        assert "could not be graded" in text and why in text, student
+
+
+def test_report_accounts_for_everyone(week):
+    course, _, _ = week
+    with open(os.path.join(course, "report", "report.html"), encoding="utf-8") as handle:
+        page = handle.read()
+    accounted = page.split('<section id="accounted">')[1].split("</section>")[0]
+    assert "Submitted nothing</h3><p>cshannon</p>" in accounted
+    assert "ghopper" in accounted and "enoether" in accounted
+    assert "backward() was never called" in page  # jmuller's mistake
+
+
+@pytest.mark.browser
+def test_the_class_report_renders_every_chart_in_chromium(week):
+    from test_export_report import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CI"):
+            pytest.fail(f"Chromium is not installed at {CHROMIUM}", pytrace=False)
+        pytest.skip(f"Chromium is not installed at {CHROMIUM}")
+    course, _, _ = week
+    page_path = os.path.join(course, "report", "report.html")
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(f"file://{page_path}")
+            page.wait_for_load_state("load")
+            images = page.eval_on_selector_all(
+                "img", "imgs => imgs.map(i => ({alt: i.alt, complete: i.complete, width: i.naturalWidth}))")
+            os.makedirs(SCREENSHOTS, exist_ok=True)
+            page.screenshot(path=os.path.join(SCREENSHOTS, "lms_class_report.png"), full_page=True)
+        finally:
+            browser.close()
+    assert [image["alt"] for image in images] == [
+        "Histograms of scores per lesson", "Bar chart of pass rate per exercise",
+        "Bar chart of wrong answers by idea", "Bar chart of the slowest cells"]
+    assert all(image["complete"] and image["width"] > 0 for image in images), images
