@@ -8,6 +8,8 @@ parameters train...) are computed by the grader (``autograder/grading/references
 nothing here holds an answer.
 """
 
+from contextlib import nullcontext
+
 import numpy as np
 import torch
 from torch import nn
@@ -50,8 +52,15 @@ def _entries(seen, key: str, count: int) -> list:
     return got
 
 
-def _grad_mode_judged(got: dict, name: str) -> None:
-    if got["grad_mode_left_off"] is not False:
+def _grad_mode_judged(got: dict, name: str, inside_no_grad: bool = False) -> None:
+    """The caller's grad mode is the caller's: on stays on, and off (inside its no_grad()) stays off."""
+    if inside_no_grad:
+        if got["grad_mode_turned_on"] is not False:
+            raise Mistake(f"autograd is recording after `{name}` returned, though the caller called it inside "
+                          "its own `with torch.no_grad():` block: torch.set_grad_enabled(True) switches "
+                          "recording on whatever the mode was before. Use `with torch.no_grad():`, which "
+                          "restores the caller's mode when the block ends.", "grad_mode_turned_on")
+    elif got["grad_mode_left_off"] is not False:
         raise Mistake(f"autograd is still switched off after `{name}` returned: torch.set_grad_enabled(False) "
                       "lasts until it is switched back, for every later cell. Use `with torch.no_grad():`, "
                       "which restores the previous mode when the block ends.", "grad_mode_left_off")
@@ -68,6 +77,11 @@ def _mlp_with_dropout(rng, dtype) -> nn.Sequential:
     return _filled(nn.Sequential(*layers), rng)
 
 
+# A validation loop calls evaluate() inside its own no_grad(), on a model already in eval mode: the
+# trial calls that case so, and an answer that switches recording on "to restore it" is caught.
+EVALUATE_INSIDE_NO_GRAD = 1
+
+
 def _evaluate_inputs(rng):
     """One model in train mode, one in eval mode: the answer must leave each as it found it."""
     dtype = rand.float_dtype(rng)
@@ -80,14 +94,16 @@ def _evaluate_inputs(rng):
 
 def _evaluate_call(answer, inputs):
     seen = []
-    for case in inputs["cases"]:
+    for i, case in enumerate(inputs["cases"]):
         model, x = case["model"], case["x"]
         names = {"x": x, **_layer_names(model)}
         before = [t.detach().clone() for t in names.values()]
         modes = [m.training for m in model.modules()]
-        with grad_mode_watched() as grad_mode:
-            out = answer(model, x)
+        with torch.no_grad() if i == EVALUATE_INSIDE_NO_GRAD else nullcontext():
+            with grad_mode_watched() as grad_mode:
+                out = answer(model, x)
         seen.append({"output": out, "grad_mode_left_off": grad_mode.left_off,
+                     "grad_mode_turned_on": grad_mode.turned_on,
                      "frozen": [n for n, p in names.items() if n != "x" and not p.requires_grad],
                      "changed": _values_changed(names, before),
                      "modes_kept": [m.training for m in model.modules()] == modes,
@@ -97,9 +113,9 @@ def _evaluate_call(answer, inputs):
 
 def _evaluate_judge(seen, expected, inputs):
     cases = inputs["cases"]
-    for case, got, want in zip(cases, _entries(seen, "cases", len(cases)), expected["outputs"]):
+    for i, (case, got, want) in enumerate(zip(cases, _entries(seen, "cases", len(cases)), expected["outputs"])):
         mode = "train" if case["model"].training else "eval"
-        _grad_mode_judged(got, "evaluate")
+        _grad_mode_judged(got, "evaluate", inside_no_grad=i == EVALUATE_INSIDE_NO_GRAD)
         out = got["output"]
         require(diagnose_tensor(want, out, "the output"))
         flags = flags_of(out)
@@ -192,6 +208,11 @@ def _to_numpy_call(answer, inputs):
     for t in inputs["tensors"]:
         before = snapshot(t)
         got = answer(t)
+        if t.requires_grad != before[0].requires_grad:
+            # not inputs_kept's advice to copy and requires_grad_(True): .numpy() would refuse that copy
+            raise Mistake("your code changed `t.requires_grad` on the tensor it was given: the caller's tensor "
+                          "(maybe a parameter that must keep learning) is changed for good. detach() gives a "
+                          "tensor without history and leaves t as it is.", "input_changed")
         inputs_kept(before, [t], ["t"])
         entry = {"type": type(got).__name__, "array": None, "follows_t": False}
         if isinstance(got, np.ndarray):
@@ -224,18 +245,25 @@ def _to_numpy_judge(seen, expected, inputs):
 
 # --- Exercise: sgd_step -------------------------------------------------------------------------
 
-def _sgd_step_inputs(rng):
-    """Parameters with gradients from a real backward(); one takes no part in the loss (.grad None)."""
-    dtype = rand.float_dtype(rng)
-    count = rand.integer(rng, 2, 4)
+def _params_with_grads(rng, dtype, count: int, unused: int | None) -> list[torch.Tensor]:
+    """Leaves whose .grad comes from a real backward(); params[unused] takes no part (.grad None)."""
     params = [rand.tensor(rng, rand.shape(rng), dtype, requires_grad=True) for _ in range(count)]
-    unused = rand.integer(rng, 0, count - 1)
     weights = [rand.tensor(rng, p.shape, dtype) for p in params]
     with torch.enable_grad():
         sum((w * torch.sin(p) + p**2).sum() for i, (w, p) in enumerate(zip(weights, params))
             if i != unused).backward()
+    return params
+
+
+def _sgd_step_inputs(rng):
+    """The step's parameters, one unused; and a second list for a call from inside the caller's no_grad()."""
+    dtype = rand.float_dtype(rng)
+    count = rand.integer(rng, 2, 4)
+    unused = rand.integer(rng, 0, count - 1)
+    params = _params_with_grads(rng, dtype, count, unused)
     lr = float(rand.tensor(rng, (), torch.float64, low=0.01, high=0.5))
-    return {"params": params, "lr": lr, "unused": unused}
+    return {"params": params, "lr": lr, "unused": unused,
+            "inside_no_grad": _params_with_grads(rng, dtype, rand.integer(rng, 1, 3), None)}
 
 
 def _sgd_step_call(answer, inputs):
@@ -258,6 +286,9 @@ def _sgd_step_call(answer, inputs):
         "version_moved": [p._version != v for p, v in zip(given, versions)],
         "grads": [p.grad for p in given],
     })
+    with torch.no_grad(), grad_mode_watched() as inside:
+        answer(inputs["inside_no_grad"], lr)
+    seen["inside_no_grad"] = {"grad_mode_turned_on": inside.turned_on}
     return seen
 
 
@@ -268,6 +299,9 @@ def _sgd_step_judge(seen, expected, inputs):
                       f"on it ({str(seen['none_grad_error'])[:120]}). Skip parameters whose .grad is None, as "
                       "optimizers do.", "grad_none_not_skipped")
     _grad_mode_judged(seen, "sgd_step")
+    if not isinstance(seen["inside_no_grad"], dict):
+        raise Mistake("the check could not read what your function did.", "unreadable")
+    _grad_mode_judged(seen["inside_no_grad"], "sgd_step", inside_no_grad=True)
     if seen["list_replaced"] is not False:
         raise Mistake("the list now holds new tensors, not the ones you were given: a model and its optimizer "
                       "keep the original objects, so replacing them changes nothing for training. Update each "
@@ -363,22 +397,28 @@ def _fix_inplace_judge(seen, expected, inputs):
 
 # --- Exercise: freeze_all_but_last --------------------------------------------------------------
 
-def _mlp(rng, dtype, ends_with_activation: bool) -> nn.Sequential:
+ACTIVATIONS = (nn.Tanh, nn.ReLU, nn.Sigmoid)
+# Activations after the last Linear: none, one (after a Linear without bias: a weight alone), two.
+# "model[-1] or else model[-2]" fails the last; "the last Linear's weight and bias" the middle one.
+TAILS = (0, 1, 2)
+
+
+def _mlp(rng, dtype, tail: int) -> nn.Sequential:
     widths = [rand.integer(rng, 2, 5) for _ in range(rand.integer(rng, 3, 6))]
     layers = []
     for i, (a, b) in enumerate(zip(widths, widths[1:])):
         last = i == len(widths) - 2
-        layers.append(nn.Linear(a, b, bias=not (last and ends_with_activation), dtype=dtype))
-        if not last or ends_with_activation:
-            layers.append(nn.Tanh())
+        layers.append(nn.Linear(a, b, bias=not (last and tail == 1), dtype=dtype))
+        for _ in range(tail if last else 1):
+            layers.append(ACTIVATIONS[rand.integer(rng, 0, len(ACTIVATIONS) - 1)]())
     return _filled(nn.Sequential(*layers), rng)
 
 
 def _freeze_inputs(rng):
     dtype = rand.float_dtype(rng)
     cases = []
-    for ends_with_activation in (False, True):
-        model = _mlp(rng, dtype, ends_with_activation)
+    for tail in TAILS:
+        model = _mlp(rng, dtype, tail)
         cases.append({"model": model, "x": rand.tensor(rng, (rand.integer(rng, 1, 4), model[0].in_features), dtype)})
     return {"cases": cases}
 
@@ -426,8 +466,9 @@ def _freeze_judge(seen, expected, inputs):
             raise Mistake("the check could not read the model's parameters back.", "unreadable")
         trainable = {n for n in names if requires[n] is True}
         if not trainable:
-            why = f" The model ends with {type(model[-1]).__name__}, which has no parameters: the last layer " \
-                  f"that has some is model[{last}]." if not list(model[-1].parameters()) else ""
+            tail = [type(layer).__name__ for layer in list(model)[last + 1:]]
+            why = f" The model ends with {', '.join(tail)}, which {'has' if len(tail) == 1 else 'have'} no " \
+                  f"parameters: the last layer that has some is model[{last}]." if tail else ""
             raise Mistake(f"every parameter is frozen, so nothing can train.{why}", "all_frozen")
         if keep - trainable:
             raise Mistake(f"{_listed(keep - trainable, 'no longer requires', 'no longer require')} grad: the last "

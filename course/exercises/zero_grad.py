@@ -443,6 +443,9 @@ def _grad_norm_judge(seen, expected, inputs):
                       "as one long vector: the square root of the sum of every norm squared.", "sum_of_norms")
     if _same_number(value, want**2):
         raise Mistake("your value is the squared norm: take the square root.", "squared_norm")
+    if _same_number(value, expected["of_parameters"]):
+        raise Mistake("your value is the norm of the parameters themselves, not of their gradients: the "
+                      "gradient of p is p.grad.", "norm_of_parameters")
     raise Mistake(f"your gradient norm is {value:.6g}, PyTorch's is {want:.6g}: include every parameter whose "
                   ".grad is not None, as one long vector.", "wrong_value")
 
@@ -533,12 +536,14 @@ def _clip_with_hook_inputs(rng):
     first, last = [(rand.tensor(rng, (rows, n_in), torch.float64), rand.tensor(rng, (rows, n_out), torch.float64))
                    for _ in range(2)]
     batches = [first, first, last]  # the same batch twice: each pass clipped, then added, shows
-    # a threshold below the largest gradient entry of either sign, so that both sides get clipped
+    # a threshold below the largest gradient entry of either sign, so that both sides get clipped, and
+    # below the largest entry of every parameter, weights and biases alike, so that each gets clipped
     probe = copy.deepcopy(model)
-    grads = torch.cat([g.reshape(-1) for g in torch.autograd.grad(nn.functional.mse_loss(probe(first[0]), first[1]),
-                                                                   list(probe.parameters()))])
+    per_param = torch.autograd.grad(nn.functional.mse_loss(probe(first[0]), first[1]), list(probe.parameters()))
+    grads = torch.cat([g.reshape(-1) for g in per_param])
     largest = min(float(grads.max()), float(-grads.min()))
     largest = largest if largest > 0 else float(grads.abs().max())  # all of one sign: clip that side
+    largest = min([largest] + [float(g.abs().max()) for g in per_param if g.any()])
     max_value = largest * float(rand.tensor(rng, (), torch.float64, 0.2, 0.6))
     largest_weight = max(float(p.detach().abs().max()) for p in model.parameters())
     # the third pass, after the hooks are removed, has a loss scaled up so far that any hook left
@@ -553,6 +558,7 @@ def _clip_with_hook_call(answer, inputs):
     start = [p.detach().clone() for p in params]
     handles = answer(model, inputs["max_value"])
     moved = any(not torch.equal(s, p.detach()) for s, p in zip(start, params))
+    hooked = [bool(p._backward_hooks) for p in params]  # where register_hook put a hook
     seen = []
     for i, ((x, y), scale) in enumerate(zip(batches, inputs["scales"])):
         if i == 2:  # the caller removes the hooks, and starts from an empty .grad
@@ -566,7 +572,7 @@ def _clip_with_hook_call(answer, inputs):
         (scale * nn.functional.mse_loss(model(x), y)).backward()
         seen.append(_grads(params))
     return {"first": seen[0], "second": seen[1], "after_remove": seen[2], "moved": moved,
-            "handles": type(handles).__name__, "removable": removable,
+            "handles": type(handles).__name__, "removable": removable, "hooked": hooked,
             "replaced": _replaced(params, list(model.parameters()))}
 
 
@@ -577,19 +583,39 @@ def _clip_with_hook_judge(seen, expected, inputs):
     names = [name for name, _ in inputs["model"].named_parameters()]
     count, m = len(names), inputs["max_value"]
     first, second = _listed(seen["first"], count, "parameters"), _listed(seen["second"], count, "parameters")
-    wanted = [(name, got, want) for name, got, want in zip(names, first, expected["first"])]
-    for name, got, want in wanted:
+    hooked = _listed(seen["hooked"], count, "parameters")
+    wanted = list(zip(names, first, expected["first"], expected["unclipped"], expected["upper_only"],
+                      expected["at_zero"], hooked))
+    for name, got, want, *_ in wanted:
         require(diagnose_tensor(want, got, f"`{name}.grad` after one backward()"))
-    if not all(close(got, want) for _, got, want in wanted):
-        if all(close(got, raw) for got, raw in zip(first, expected["unclipped"])):
-            raise Mistake("after one backward(), .grad holds the unclipped gradient: the clamp never reached "
-                          ".grad. A hook registered with register_hook changes the gradient only by returning "
-                          "the new one.", "not_clipped")
-        if all(close(got, upper) for got, upper in zip(first, expected["upper_only"])):
-            raise Mistake("after one backward(), .grad is clipped above max_value but not below -max_value: "
-                          "clamp both sides.", "one_sided")
-    for name, got, want in wanted:
-        require(diagnose_gradient(want, got, f"`{name}.grad` after one backward()"))
+    unhooked = [name for name, got, want, raw, *_, has_hook in wanted
+                if has_hook is not True and not close(got, want) and close(got, raw)]
+    if unhooked and not any(has_hook is True for *_, has_hook in wanted):
+        raise Mistake("no parameter has a hook, so nothing clips the gradients of later backward passes: "
+                      "register_hook on a parameter is what asks autograd to call your function with each "
+                      "gradient as it arrives. Clamping .grad now changes only what it holds now.", "no_hooks")
+    if unhooked:
+        raise Mistake(f"`{unhooked[0]}.grad` is not clipped: `{unhooked[0]}` has no hook. Every parameter of "
+                      "the model needs its own, weights and biases alike: register one on each tensor "
+                      "model.parameters() gives.", "param_not_hooked")
+    # Judged over all parameters, not one at a time: on a parameter whose gradient has no entry above
+    # max_value, "clamped above only" and "not clamped" look the same. The inputs make sure some
+    # entry is above max_value and some below -max_value.
+    wrong = [entry for entry in wanted if not close(entry[1], entry[2])]
+    if wrong and all(close(got, upper) for _, got, _, _, upper, *_ in wanted):
+        raise Mistake("after one backward(), .grad is clipped above max_value but not below -max_value: "
+                      "clamp both sides.", "one_sided")
+    if wrong and all(close(got, at_zero) for _, got, _, _, _, at_zero, _ in wanted):
+        raise Mistake("after one backward(), .grad has its negative entries set to 0: the range is "
+                      "[-max_value, max_value], not [0, max_value]. A negative gradient is clipped only below "
+                      "-max_value.", "clipped_at_zero")
+    if wrong and all(close(got, raw) for _, got, _, raw, *_ in wrong):
+        raise Mistake(f"after one backward(), `{wrong[0][0]}.grad` holds the unclipped gradient, though a hook "
+                      "is registered on it: the clamp never reached .grad. A hook registered with register_hook "
+                      "changes the gradient only by returning the new one.", "not_clipped")
+    for name, got, want, *_ in wrong:
+        what = f"`{name}.grad` after one backward()"
+        require(diagnose_gradient(want, got, what))
     for name, got, want, total in zip(names, second, expected["second"], expected["clip_total"]):
         what = f"`{name}.grad` after a second backward() without a reset"
         require(diagnose_tensor(want, got, what))
