@@ -334,10 +334,10 @@ def _sgd_step_judge(seen, expected, inputs):
             raise Mistake(f"{what} moved uphill, along +grad: a descent step subtracts lr * grad.", "uphill")
         require(diagnose_values(want, p, f"{what} after the step"))
         if moved[i] is not True:
-            raise Mistake(f"{what} changed behind autograd's back: its values moved but its version counter "
-                          "(p._version) did not, which is what writing through .data does. A graph that saved "
-                          "p would then compute wrong gradients without a word. Update p itself in place "
-                          "under torch.no_grad().", "data_bypass")
+            raise Mistake(f"{what} changed behind autograd's back, which is what writing through .data does: "
+                          "autograd is not told of the change, so a graph that saved p would then compute wrong "
+                          "gradients without a word. Update p itself in place under torch.no_grad().",
+                          "data_bypass")
         if grads[i] is not None:
             if isinstance(grads[i], torch.Tensor) and close(grads[i], g):
                 raise Mistake(f"{what}.grad still holds the gradient used for this step: set it to None after "
@@ -485,50 +485,54 @@ def _freeze_judge(seen, expected, inputs):
 
 
 # --- Exercises -----------------------------------------------------------------------------------
+# In the lesson's order: the core first (stop_gradient_product, freeze_all_but_last), then the
+# going-further sections'.
 
-evaluate = Exercise(_evaluate_inputs, _evaluate_call, _evaluate_judge, [
-    "Two separate switches are involved: one changes how layers such as Dropout compute, the other "
-    "stops autograd from recording.",
-    "A module remembers its mode in `model.training`. Read it before you change anything, so you can "
-    "restore it before returning.",
-    "Switch the model to eval mode, run the forward pass inside a block that stops the recording, then "
-    "put the mode you saved back with `model.train(...)`.",
-])
 stop_gradient_product = Exercise(_x_requiring_grad, _stop_gradient_product_call, _stop_gradient_product_judge, [
     "detach() returns the same values with no history: to autograd, a detached tensor is a constant.",
     "Only one of the two factors should be a constant; the other must stay the x you were given.",
     "With x**2 held constant, d(x * c)/dx = c = x**2: check that your z gives that, not 3x**2 or 2x**2.",
 ])
-to_numpy = Exercise(_to_numpy_inputs, _to_numpy_call, _to_numpy_judge, [
-    "NumPy cannot carry a graph: .numpy() refuses a tensor that requires grad until it is cut out of it.",
-    "Both detach() and .numpy() share storage with the original tensor; a snapshot needs memory of its own.",
-    "Three steps, in order: leave the graph behind, make a copy, convert. Which tensor method copies?",
+freeze_all_but_last = Exercise(_freeze_inputs, _freeze_call, _freeze_judge, [
+    "requires_grad_(False) on a parameter freezes it, and a module's requires_grad_ sets it on all of "
+    "the module's parameters at once.",
+    "The last layer *with parameters* is not always model[-1], nor model[-2]: an activation has none, "
+    "and a model may end with several. How can you ask a layer whether it has parameters?",
+    "Switching everything off and one layer back on is easier than the other way round.",
 ])
 sgd_step = Exercise(_sgd_step_inputs, _sgd_step_call, _sgd_step_judge, [
     "The model holds these tensor objects: change each one in place (an augmented assignment or an "
     "underscore method), never by binding a new tensor to the name.",
-    "An in-place change to a leaf that requires grad is refused while autograd records: do the whole "
-    "update inside the block that stops the recording, on p itself (not p.data).",
-    "Guard each parameter on `p.grad is not None`; after its update, the gradient you used must go "
-    "(set the attribute itself to None, not its values to zero).",
+    "An in-place change to a leaf that requires grad is refused while autograd records. Which of this "
+    "section's tools stops the recording, and puts back whatever mode it found when it ends?",
+    "Two of the exercise's rules are about .grad: which parameters to leave alone, and what .grad holds "
+    "once you are done. For an optimizer, None means 'no gradient'; a tensor of zeros does not.",
+])
+evaluate = Exercise(_evaluate_inputs, _evaluate_call, _evaluate_judge, [
+    "Two separate switches are involved: one changes how layers such as Dropout compute, the other "
+    "stops autograd from recording.",
+    "A module remembers its mode in `model.training`. Read it before you change anything, so you can "
+    "restore it before returning.",
+    "Autograd's mode must come back as the caller had it, on or off: the check also calls evaluate() "
+    "inside its own no_grad(). Which way of stopping the recording restores the mode it found?",
+])
+to_numpy = Exercise(_to_numpy_inputs, _to_numpy_call, _to_numpy_judge, [
+    "NumPy cannot carry a graph: .numpy() refuses a tensor that requires grad until it is cut out of it.",
+    "Both detach() and .numpy() share storage with the original tensor; a snapshot needs memory of its own.",
+    "Of the tensor methods in this lesson, which one gives a tensor memory of its own? Your array must "
+    "not be a view of t's storage.",
 ])
 fix_inplace = Exercise(_fix_inplace_inputs, _fix_inplace_call, _fix_inplace_judge, [
     "Run the given function and backward() once, and read PyTorch's message: which operation's output "
     "does it name, and at which version?",
     "That operation saved its output for backward. Every in-place step on that same tensor afterwards "
     "bumps its version; in-place steps on tensors nobody saved are harmless.",
-    "Make the step that first changes the saved tensor out of place (a new tensor instead of an "
-    "augmented assignment), or let it work on a clone(). Not .data, not no_grad(): they do not help.",
-])
-freeze_all_but_last = Exercise(_freeze_inputs, _freeze_call, _freeze_judge, [
-    "requires_grad_(False) on a parameter freezes it, and a module's requires_grad_ sets it on all of "
-    "the module's parameters at once.",
-    "The last layer *with parameters* is not always model[-1]: an activation has none. "
-    "list(layer.parameters()) tells you whether a layer has any.",
-    "Freeze everything first, then find that last layer with parameters and switch its flag back on.",
+    "Only the steps that change the saved tensor matter. .data and no_grad() only hide the change from "
+    "autograd (or not even that): the saved value must stay as it was saved.",
 ])
 
 
 EXERCISES = name_exercises(globals())
+CORE = ("stop_gradient_product", "freeze_all_but_last")
 
-progress = lesson_progress(EXERCISES)
+progress = lesson_progress(EXERCISES, core=CORE)

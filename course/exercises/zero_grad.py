@@ -639,13 +639,8 @@ def _clip_with_hook_judge(seen, expected, inputs):
 
 
 # The exercises ------------------------------------------------------------------------------------
+# In the lesson's order: the core first (reset_grads, train_step), then the going-further sections'.
 
-grad_history = Exercise(_grad_history_inputs, _grad_history_call, _grad_history_judge, [
-    "Work on a leaf copy of x that requires grad, so the caller's x stays as it was.",
-    "Loop k times: a new forward pass through f, then backward(). Do not reset anything in between.",
-    "x.grad is one tensor that every backward() updates in place: what you save each time must be a "
-    "copy of it, not the tensor itself. Stack the saved copies at the end.",
-])
 reset_grads = Exercise(_reset_grads_inputs, _reset_grads_call, _reset_grads_judge, [
     "A parameter whose .grad is already None has nothing to reset: skip it.",
     "There are two ways to reset: drop the tensor (assign None to the attribute), or fill the "
@@ -661,35 +656,42 @@ train_step = Exercise(_train_step_inputs, _train_step_call, _train_step_judge, [
     "The loss is a tensor with a graph; the exercise wants its value as a plain Python number, "
     "taken from that tensor (the graph must not travel back to the caller).",
 ])
+grad_history = Exercise(_grad_history_inputs, _grad_history_call, _grad_history_judge, [
+    "Work on a leaf copy of x that requires grad, so the caller's x stays as it was.",
+    "Loop k times: a new forward pass through f, then backward(). Do not reset anything in between.",
+    "If every row comes out the same, ask what your list holds: k different tensors, or k names for "
+    "the one .grad tensor that each backward() keeps updating in place?",
+])
 accumulated_grads = Exercise(_accumulated_grads_inputs, _accumulated_grads_call, _accumulated_grads_judge, [
     "Reset the gradients once, before the loop, then let backward() add up one micro-batch at a time.",
     "One forward and one backward() per micro-batch, and no step(): the caller steps with what you "
     "leave in .grad, so nothing may reset it after the loop.",
-    "The full-batch loss is a mean over all rows, which is the mean of the k micro-batch means: scale "
-    "each micro-batch's loss so that the k gradients add up to that mean.",
+    "The full-batch loss is a mean over all rows, which is the mean of the k micro-batch means: what "
+    "must each micro-batch's loss be multiplied by, so that the k gradients add up to that mean?",
 ])
 grad_norm = Exercise(_grad_norm_inputs, _grad_norm_call, _grad_norm_judge, [
     "The global norm is the length of all gradients laid end to end: the square root of the sum of "
     "every squared entry.",
     "Skip parameters whose .grad is None, and only read .grad: no in-place operation on it.",
     "Per-parameter norms combine like the entries of one vector: the square root of the sum of "
-    "their squares, not their sum (torch.linalg.vector_norm works on either).",
+    "their squares, not their sum.",
 ])
 fit_linear = Exercise(_fit_linear_inputs, _fit_linear_call, _fit_linear_judge, [
-    "Build the layer from the shapes of x and y, set its parameters to zeros without autograd "
-    "recording it, and build the optimizer after that, from model.parameters().",
-    "Each of the `steps` iterations is the training step of exercise 3, on all of x and y.",
+    "The order of construction matters: the optimizer must hold the very parameters the model uses, "
+    "and they must hold your starting values before the first step.",
+    "Each of the `steps` iterations is the training step of the core's exercise, on all of x and y.",
     "If the weights do not move or grow too fast, look at where the gradients are reset: once per "
     "step, never between backward() and step().",
 ])
 clip_with_hook = Exercise(_clip_with_hook_inputs, _clip_with_hook_call, _clip_with_hook_judge, [
     "A tensor hook is a function of the incoming gradient; what it returns replaces that gradient "
     "before it is added into .grad.",
-    "Register one hook per parameter of the model, and keep what each registration returns: that "
-    "handle is what removes the hook later.",
-    "Inside the hook, limit every entry of the gradient to [-max_value, max_value] with an "
-    "out-of-place tensor operation, and return the result.",
+    "Every parameter needs its own hook, weights and biases alike, and the caller needs what each "
+    "registration returns.",
+    "Which tensor method limits every entry to a range, on both sides? Make sure the hook returns "
+    "its result rather than changing the gradient it was given.",
 ])
 
 EXERCISES = name_exercises(globals())
-progress = lesson_progress(EXERCISES)  # the lesson's last cell: check.progress(globals())
+CORE = ("reset_grads", "train_step")
+progress = lesson_progress(EXERCISES, core=CORE)  # the lesson's last cell: check.progress(globals())
