@@ -195,9 +195,12 @@ NUMPY_FLOAT_DTYPES = (torch.float16, torch.float32, torch.float64)
 
 
 def _to_numpy_inputs(rng):
+    """Each dtype once per trial, in a random order: an answer that copies (or changes t) for
+    some dtypes only, as `.to(dtype)` and `torch.as_tensor` do, meets every dtype every time."""
     tensors = []
-    for case in TO_NUMPY_CASES:
-        dtype = NUMPY_FLOAT_DTYPES[rand.integer(rng, 0, len(NUMPY_FLOAT_DTYPES) - 1)]
+    order = torch.randperm(len(NUMPY_FLOAT_DTYPES), generator=rng).tolist()
+    for case, index in zip(TO_NUMPY_CASES, order):
+        dtype = NUMPY_FLOAT_DTYPES[index]
         t = rand.tensor(rng, rand.shape(rng), dtype, requires_grad=case != TO_NUMPY_CASES[2])
         tensors.append(torch.sin(t) if case == TO_NUMPY_CASES[1] else t)
     return {"tensors": tensors}

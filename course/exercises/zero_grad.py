@@ -649,8 +649,7 @@ reset_grads = Exercise(_reset_grads_inputs, _reset_grads_call, _reset_grads_judg
     "give a new tensor object, which the check refuses for set_to_none=False.",
 ])
 train_step = Exercise(_train_step_inputs, _train_step_call, _train_step_judge, [
-    "A training step is four calls: reset the gradients, the forward pass and the loss, backward(), "
-    "the optimizer's step.",
+    "One training step is section 3's four calls, each once, with the optimizer you were given.",
     "backward() writes the gradient and step() reads it: the reset may go anywhere except between "
     "those two. The check leaves old values in .grad, so reset before backward().",
     "The loss is a tensor with a graph; the exercise wants its value as a plain Python number, "

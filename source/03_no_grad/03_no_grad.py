@@ -10,8 +10,7 @@
 # **Going further** (sections 5 to 10, optional, four exercises and a written answer): updating
 # parameters by hand, `set_grad_enabled()` and `inference_mode()`, why `model.eval()` is a
 # different switch, NumPy, why an in-place change can make `backward()` fail, and what a frozen
-# parameter keeps. Graded
-# like the core, in this notebook.
+# parameter keeps. Graded like the core, in this notebook.
 #
 # **Time:** about 15 to 20 minutes for the core, 75 for the whole lesson.
 #
