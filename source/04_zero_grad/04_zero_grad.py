@@ -13,7 +13,7 @@
 # complete training loop, and hooks that see or change a gradient during `backward()`. Graded
 # like the core, in this notebook.
 #
-# **Time:** about 15 to 20 minutes for the core, 80 for the whole lesson.
+# **Time:** about 15 to 20 minutes for the core, 75 for the whole lesson.
 #
 # **How the exercises work.** Complete the function, then run the cell below it: it says
 # *correct*, *not attempted*, or what is wrong in autograd terms. `check.NAME.hint()` gives a
