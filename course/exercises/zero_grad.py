@@ -153,7 +153,7 @@ def _params_replaced(where: str) -> Mistake:
                    "once the optimizer is built.", "params_replaced")
 
 
-# Exercise 1 ---------------------------------------------------------------------------------------
+# Exercise: grad_history ---------------------------------------------------------------------------
 
 def _grad_history_inputs(rng):
     return {"x": rand.tensor(rng, rand.shape(rng), rand.float_dtype(rng)), "k": rand.integer(rng, 2, 5)}
@@ -200,7 +200,7 @@ def _grad_history_judge(seen, expected, inputs):
                           "per row and read what .grad has accumulated.", "backward_count")
 
 
-# Exercise 2 ---------------------------------------------------------------------------------------
+# Exercise: reset_grads ----------------------------------------------------------------------------
 
 def _reset_grads_inputs(rng):
     first, cases = bool(rand.integer(rng, 0, 1)), []
@@ -254,7 +254,7 @@ def _reset_grads_judge(seen, expected, inputs):
                     raise Mistake(f"with set_to_none=False, {name} is not all zeros.", "grad_not_zero")
 
 
-# Exercise 3 ---------------------------------------------------------------------------------------
+# Exercise: train_step -----------------------------------------------------------------------------
 
 def _train_step_inputs(rng):
     n_in, n_out, batch = rand.integer(rng, 1, 4), rand.integer(rng, 1, 3), rand.integer(rng, 2, 6)
@@ -330,7 +330,7 @@ def _judge_loss(got, want: float) -> None:
                       "computed before the step.", "wrong_loss")
 
 
-# Exercise 4 ---------------------------------------------------------------------------------------
+# Exercise: accumulated_grads ----------------------------------------------------------------------
 
 def _accumulated_grads_inputs(rng):
     n_in, n_out = rand.integer(rng, 1, 4), rand.integer(rng, 1, 3)
@@ -403,7 +403,7 @@ def _accumulated_grads_judge(seen, expected, inputs):
                       "once, which is what accumulation avoids.", "backward_count")
 
 
-# Exercise 5 ---------------------------------------------------------------------------------------
+# Exercise: grad_norm ------------------------------------------------------------------------------
 
 def _grad_norm_inputs(rng):
     model = random_mlp(rng, rand.integer(rng, 1, 4), rand.integer(rng, 1, 3))
@@ -450,7 +450,7 @@ def _grad_norm_judge(seen, expected, inputs):
                   ".grad is not None, as one long vector.", "wrong_value")
 
 
-# Exercise 6 ---------------------------------------------------------------------------------------
+# Exercise: fit_linear -----------------------------------------------------------------------------
 
 def _fit_linear_inputs(rng):
     n, d_in, d_out = rand.integer(rng, 8, 24), rand.integer(rng, 1, 4), rand.integer(rng, 1, 3)
@@ -528,7 +528,7 @@ def _fit_linear_judge(seen, expected, inputs):
                   "with the given lr.", "wrong_value")
 
 
-# Exercise 7 ---------------------------------------------------------------------------------------
+# Exercise: clip_with_hook -------------------------------------------------------------------------
 
 def _clip_with_hook_inputs(rng):
     n_in, n_out, rows = rand.integer(rng, 1, 4), rand.integer(rng, 1, 3), rand.integer(rng, 2, 5)
