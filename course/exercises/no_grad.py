@@ -507,7 +507,7 @@ sgd_step = Exercise(_sgd_step_inputs, _sgd_step_call, _sgd_step_judge, [
     "The model holds these tensor objects: change each one in place (an augmented assignment or an "
     "underscore method), never by binding a new tensor to the name.",
     "An in-place change to a leaf that requires grad is refused while autograd records. Which of this "
-    "section's tools stops the recording, and puts back whatever mode it found when it ends?",
+    "lesson's tools stops the recording, and puts back whatever mode it found when it ends?",
     "Two of the exercise's rules are about .grad: which parameters to leave alone, and what .grad holds "
     "once you are done. For an optimizer, None means 'no gradient'; a tensor of zeros does not.",
 ])
@@ -530,8 +530,8 @@ fix_inplace = Exercise(_fix_inplace_inputs, _fix_inplace_call, _fix_inplace_judg
     "does it name, and at which version?",
     "That operation saved its output for backward. Every in-place step on that same tensor afterwards "
     "bumps its version; in-place steps on tensors nobody saved are harmless.",
-    "Only the steps that change the saved tensor matter. .data and no_grad() only hide the change from "
-    "autograd (or not even that): the saved value must stay as it was saved.",
+    "Only the steps that change the saved tensor matter, and the saved value must stay as it was saved: "
+    ".data only hides the change from autograd, and no_grad() does not even hide it.",
 ])
 
 
