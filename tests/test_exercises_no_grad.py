@@ -164,4 +164,9 @@ def test_progress_lists_each_exercise():
     assert rows["to_numpy"][0] == "Incorrect" and "shares memory" in rows["to_numpy"][1]
     assert rows["sgd_step"][0] == "Not attempted"
     assert rows["fix_inplace"] == ("Not attempted", "its cell has not been run")
-    assert repr(check.progress(namespace)).splitlines()[-1] == "1 of 6 exercises correct."
+    text = repr(check.progress(namespace)).splitlines()
+    # the core apart, each part counted on its own: evaluate is a going-further exercise
+    assert text[0] == "Core:" and text[1].split()[0] == check.CORE[0]
+    assert "0 of 2 core exercises correct." in text
+    assert text[-1] == "1 of 4 going further exercises correct."
+    assert list(check.EXERCISES)[:len(check.CORE)] == list(check.CORE)

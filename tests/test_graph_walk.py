@@ -118,7 +118,11 @@ def test_leaf_alone_is_one_node_and_no_grad_is_empty_with_reason():
         assert empty.nodes == [] and empty.edges == []
         assert "requires_grad=True" in empty.reason
     with torch.no_grad():
-        assert walk_graph(x * 2).nodes == []
+        shown_on_purpose = walk_graph(x * 2)
+    assert shown_on_purpose.nodes == []
+    # a lesson shows no_grad() results on purpose: the reason says what happened, not "you erred"
+    assert "computed under torch.no_grad()" in shown_on_purpose.reason
+    assert "If you wanted a graph" in shown_on_purpose.reason
     with pytest.raises(TypeError, match="torch.Tensor"):
         walk_graph(3.0)
 

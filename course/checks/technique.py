@@ -139,16 +139,18 @@ def math_explained():
 
 class _GradMode:
     left_off = False
+    turned_on = False  # called inside the caller's no_grad(), the answer switched recording on
 
 
 @contextmanager
 def grad_mode_watched():
-    """Notes whether the answer left autograd switched off, and switches it back on for what follows."""
+    """Notes whether the answer changed the caller's grad mode (either way), and restores it."""
     seen, was_on = _GradMode(), torch.is_grad_enabled()
     try:
         yield seen
     finally:
         seen.left_off = was_on and not torch.is_grad_enabled()
+        seen.turned_on = not was_on and torch.is_grad_enabled()
         torch.set_grad_enabled(was_on)
 
 

@@ -8,6 +8,8 @@ parameters train...) are computed by the grader (``autograder/grading/references
 nothing here holds an answer.
 """
 
+from contextlib import nullcontext
+
 import numpy as np
 import torch
 from torch import nn
@@ -50,8 +52,15 @@ def _entries(seen, key: str, count: int) -> list:
     return got
 
 
-def _grad_mode_judged(got: dict, name: str) -> None:
-    if got["grad_mode_left_off"] is not False:
+def _grad_mode_judged(got: dict, name: str, inside_no_grad: bool = False) -> None:
+    """The caller's grad mode is the caller's: on stays on, and off (inside its no_grad()) stays off."""
+    if inside_no_grad:
+        if got["grad_mode_turned_on"] is not False:
+            raise Mistake(f"autograd is recording after `{name}` returned, though the caller called it inside "
+                          "its own `with torch.no_grad():` block: torch.set_grad_enabled(True) switches "
+                          "recording on whatever the mode was before. Use `with torch.no_grad():`, which "
+                          "restores the caller's mode when the block ends.", "grad_mode_turned_on")
+    elif got["grad_mode_left_off"] is not False:
         raise Mistake(f"autograd is still switched off after `{name}` returned: torch.set_grad_enabled(False) "
                       "lasts until it is switched back, for every later cell. Use `with torch.no_grad():`, "
                       "which restores the previous mode when the block ends.", "grad_mode_left_off")
@@ -68,6 +77,11 @@ def _mlp_with_dropout(rng, dtype) -> nn.Sequential:
     return _filled(nn.Sequential(*layers), rng)
 
 
+# A validation loop calls evaluate() inside its own no_grad(), on a model already in eval mode: the
+# trial calls that case so, and an answer that switches recording on "to restore it" is caught.
+EVALUATE_INSIDE_NO_GRAD = 1
+
+
 def _evaluate_inputs(rng):
     """One model in train mode, one in eval mode: the answer must leave each as it found it."""
     dtype = rand.float_dtype(rng)
@@ -80,14 +94,16 @@ def _evaluate_inputs(rng):
 
 def _evaluate_call(answer, inputs):
     seen = []
-    for case in inputs["cases"]:
+    for i, case in enumerate(inputs["cases"]):
         model, x = case["model"], case["x"]
         names = {"x": x, **_layer_names(model)}
         before = [t.detach().clone() for t in names.values()]
         modes = [m.training for m in model.modules()]
-        with grad_mode_watched() as grad_mode:
-            out = answer(model, x)
+        with torch.no_grad() if i == EVALUATE_INSIDE_NO_GRAD else nullcontext():
+            with grad_mode_watched() as grad_mode:
+                out = answer(model, x)
         seen.append({"output": out, "grad_mode_left_off": grad_mode.left_off,
+                     "grad_mode_turned_on": grad_mode.turned_on,
                      "frozen": [n for n, p in names.items() if n != "x" and not p.requires_grad],
                      "changed": _values_changed(names, before),
                      "modes_kept": [m.training for m in model.modules()] == modes,
@@ -97,9 +113,9 @@ def _evaluate_call(answer, inputs):
 
 def _evaluate_judge(seen, expected, inputs):
     cases = inputs["cases"]
-    for case, got, want in zip(cases, _entries(seen, "cases", len(cases)), expected["outputs"]):
+    for i, (case, got, want) in enumerate(zip(cases, _entries(seen, "cases", len(cases)), expected["outputs"])):
         mode = "train" if case["model"].training else "eval"
-        _grad_mode_judged(got, "evaluate")
+        _grad_mode_judged(got, "evaluate", inside_no_grad=i == EVALUATE_INSIDE_NO_GRAD)
         out = got["output"]
         require(diagnose_tensor(want, out, "the output"))
         flags = flags_of(out)
@@ -179,9 +195,12 @@ NUMPY_FLOAT_DTYPES = (torch.float16, torch.float32, torch.float64)
 
 
 def _to_numpy_inputs(rng):
+    """Each dtype once per trial, in a random order: an answer that copies (or changes t) for
+    some dtypes only, as `.to(dtype)` and `torch.as_tensor` do, meets every dtype every time."""
     tensors = []
-    for case in TO_NUMPY_CASES:
-        dtype = NUMPY_FLOAT_DTYPES[rand.integer(rng, 0, len(NUMPY_FLOAT_DTYPES) - 1)]
+    order = torch.randperm(len(NUMPY_FLOAT_DTYPES), generator=rng).tolist()
+    for case, index in zip(TO_NUMPY_CASES, order):
+        dtype = NUMPY_FLOAT_DTYPES[index]
         t = rand.tensor(rng, rand.shape(rng), dtype, requires_grad=case != TO_NUMPY_CASES[2])
         tensors.append(torch.sin(t) if case == TO_NUMPY_CASES[1] else t)
     return {"tensors": tensors}
@@ -192,6 +211,11 @@ def _to_numpy_call(answer, inputs):
     for t in inputs["tensors"]:
         before = snapshot(t)
         got = answer(t)
+        if t.requires_grad != before[0].requires_grad:
+            # not inputs_kept's advice to copy and requires_grad_(True): .numpy() would refuse that copy
+            raise Mistake("your code changed `t.requires_grad` on the tensor it was given: the caller's tensor "
+                          "(maybe a parameter that must keep learning) is changed for good. detach() gives a "
+                          "tensor without history and leaves t as it is.", "input_changed")
         inputs_kept(before, [t], ["t"])
         entry = {"type": type(got).__name__, "array": None, "follows_t": False}
         if isinstance(got, np.ndarray):
@@ -224,18 +248,25 @@ def _to_numpy_judge(seen, expected, inputs):
 
 # --- Exercise: sgd_step -------------------------------------------------------------------------
 
-def _sgd_step_inputs(rng):
-    """Parameters with gradients from a real backward(); one takes no part in the loss (.grad None)."""
-    dtype = rand.float_dtype(rng)
-    count = rand.integer(rng, 2, 4)
+def _params_with_grads(rng, dtype, count: int, unused: int | None) -> list[torch.Tensor]:
+    """Leaves whose .grad comes from a real backward(); params[unused] takes no part (.grad None)."""
     params = [rand.tensor(rng, rand.shape(rng), dtype, requires_grad=True) for _ in range(count)]
-    unused = rand.integer(rng, 0, count - 1)
     weights = [rand.tensor(rng, p.shape, dtype) for p in params]
     with torch.enable_grad():
         sum((w * torch.sin(p) + p**2).sum() for i, (w, p) in enumerate(zip(weights, params))
             if i != unused).backward()
+    return params
+
+
+def _sgd_step_inputs(rng):
+    """The step's parameters, one unused; and a second list for a call from inside the caller's no_grad()."""
+    dtype = rand.float_dtype(rng)
+    count = rand.integer(rng, 2, 4)
+    unused = rand.integer(rng, 0, count - 1)
+    params = _params_with_grads(rng, dtype, count, unused)
     lr = float(rand.tensor(rng, (), torch.float64, low=0.01, high=0.5))
-    return {"params": params, "lr": lr, "unused": unused}
+    return {"params": params, "lr": lr, "unused": unused,
+            "inside_no_grad": _params_with_grads(rng, dtype, rand.integer(rng, 1, 3), None)}
 
 
 def _sgd_step_call(answer, inputs):
@@ -258,6 +289,9 @@ def _sgd_step_call(answer, inputs):
         "version_moved": [p._version != v for p, v in zip(given, versions)],
         "grads": [p.grad for p in given],
     })
+    with torch.no_grad(), grad_mode_watched() as inside:
+        answer(inputs["inside_no_grad"], lr)
+    seen["inside_no_grad"] = {"grad_mode_turned_on": inside.turned_on}
     return seen
 
 
@@ -268,6 +302,9 @@ def _sgd_step_judge(seen, expected, inputs):
                       f"on it ({str(seen['none_grad_error'])[:120]}). Skip parameters whose .grad is None, as "
                       "optimizers do.", "grad_none_not_skipped")
     _grad_mode_judged(seen, "sgd_step")
+    if not isinstance(seen["inside_no_grad"], dict):
+        raise Mistake("the check could not read what your function did.", "unreadable")
+    _grad_mode_judged(seen["inside_no_grad"], "sgd_step", inside_no_grad=True)
     if seen["list_replaced"] is not False:
         raise Mistake("the list now holds new tensors, not the ones you were given: a model and its optimizer "
                       "keep the original objects, so replacing them changes nothing for training. Update each "
@@ -300,10 +337,10 @@ def _sgd_step_judge(seen, expected, inputs):
             raise Mistake(f"{what} moved uphill, along +grad: a descent step subtracts lr * grad.", "uphill")
         require(diagnose_values(want, p, f"{what} after the step"))
         if moved[i] is not True:
-            raise Mistake(f"{what} changed behind autograd's back: its values moved but its version counter "
-                          "(p._version) did not, which is what writing through .data does. A graph that saved "
-                          "p would then compute wrong gradients without a word. Update p itself in place "
-                          "under torch.no_grad().", "data_bypass")
+            raise Mistake(f"{what} changed behind autograd's back, which is what writing through .data does: "
+                          "autograd is not told of the change, so a graph that saved p would then compute wrong "
+                          "gradients without a word. Update p itself in place under torch.no_grad().",
+                          "data_bypass")
         if grads[i] is not None:
             if isinstance(grads[i], torch.Tensor) and close(grads[i], g):
                 raise Mistake(f"{what}.grad still holds the gradient used for this step: set it to None after "
@@ -363,22 +400,28 @@ def _fix_inplace_judge(seen, expected, inputs):
 
 # --- Exercise: freeze_all_but_last --------------------------------------------------------------
 
-def _mlp(rng, dtype, ends_with_activation: bool) -> nn.Sequential:
+ACTIVATIONS = (nn.Tanh, nn.ReLU, nn.Sigmoid)
+# Activations after the last Linear: none, one (after a Linear without bias: a weight alone), two.
+# "model[-1] or else model[-2]" fails the last; "the last Linear's weight and bias" the middle one.
+TAILS = (0, 1, 2)
+
+
+def _mlp(rng, dtype, tail: int) -> nn.Sequential:
     widths = [rand.integer(rng, 2, 5) for _ in range(rand.integer(rng, 3, 6))]
     layers = []
     for i, (a, b) in enumerate(zip(widths, widths[1:])):
         last = i == len(widths) - 2
-        layers.append(nn.Linear(a, b, bias=not (last and ends_with_activation), dtype=dtype))
-        if not last or ends_with_activation:
-            layers.append(nn.Tanh())
+        layers.append(nn.Linear(a, b, bias=not (last and tail == 1), dtype=dtype))
+        for _ in range(tail if last else 1):
+            layers.append(ACTIVATIONS[rand.integer(rng, 0, len(ACTIVATIONS) - 1)]())
     return _filled(nn.Sequential(*layers), rng)
 
 
 def _freeze_inputs(rng):
     dtype = rand.float_dtype(rng)
     cases = []
-    for ends_with_activation in (False, True):
-        model = _mlp(rng, dtype, ends_with_activation)
+    for tail in TAILS:
+        model = _mlp(rng, dtype, tail)
         cases.append({"model": model, "x": rand.tensor(rng, (rand.integer(rng, 1, 4), model[0].in_features), dtype)})
     return {"cases": cases}
 
@@ -426,8 +469,9 @@ def _freeze_judge(seen, expected, inputs):
             raise Mistake("the check could not read the model's parameters back.", "unreadable")
         trainable = {n for n in names if requires[n] is True}
         if not trainable:
-            why = f" The model ends with {type(model[-1]).__name__}, which has no parameters: the last layer " \
-                  f"that has some is model[{last}]." if not list(model[-1].parameters()) else ""
+            tail = [type(layer).__name__ for layer in list(model)[last + 1:]]
+            why = f" The model ends with {', '.join(tail)}, which {'has' if len(tail) == 1 else 'have'} no " \
+                  f"parameters: the last layer that has some is model[{last}]." if tail else ""
             raise Mistake(f"every parameter is frozen, so nothing can train.{why}", "all_frozen")
         if keep - trainable:
             raise Mistake(f"{_listed(keep - trainable, 'no longer requires', 'no longer require')} grad: the last "
@@ -444,50 +488,54 @@ def _freeze_judge(seen, expected, inputs):
 
 
 # --- Exercises -----------------------------------------------------------------------------------
+# In the lesson's order: the core first (stop_gradient_product, freeze_all_but_last), then the
+# going-further sections'.
 
-evaluate = Exercise(_evaluate_inputs, _evaluate_call, _evaluate_judge, [
-    "Two separate switches are involved: one changes how layers such as Dropout compute, the other "
-    "stops autograd from recording.",
-    "A module remembers its mode in `model.training`. Read it before you change anything, so you can "
-    "restore it before returning.",
-    "Switch the model to eval mode, run the forward pass inside a block that stops the recording, then "
-    "put the mode you saved back with `model.train(...)`.",
-])
 stop_gradient_product = Exercise(_x_requiring_grad, _stop_gradient_product_call, _stop_gradient_product_judge, [
     "detach() returns the same values with no history: to autograd, a detached tensor is a constant.",
     "Only one of the two factors should be a constant; the other must stay the x you were given.",
     "With x**2 held constant, d(x * c)/dx = c = x**2: check that your z gives that, not 3x**2 or 2x**2.",
 ])
-to_numpy = Exercise(_to_numpy_inputs, _to_numpy_call, _to_numpy_judge, [
-    "NumPy cannot carry a graph: .numpy() refuses a tensor that requires grad until it is cut out of it.",
-    "Both detach() and .numpy() share storage with the original tensor; a snapshot needs memory of its own.",
-    "Three steps, in order: leave the graph behind, make a copy, convert. Which tensor method copies?",
+freeze_all_but_last = Exercise(_freeze_inputs, _freeze_call, _freeze_judge, [
+    "requires_grad_(False) on a parameter freezes it, and a module's requires_grad_ sets it on all of "
+    "the module's parameters at once.",
+    "The last layer *with parameters* is not always model[-1], nor model[-2]: an activation has none, "
+    "and a model may end with several. How can you ask a layer whether it has parameters?",
+    "Switching everything off and one layer back on is easier than the other way round.",
 ])
 sgd_step = Exercise(_sgd_step_inputs, _sgd_step_call, _sgd_step_judge, [
     "The model holds these tensor objects: change each one in place (an augmented assignment or an "
     "underscore method), never by binding a new tensor to the name.",
-    "An in-place change to a leaf that requires grad is refused while autograd records: do the whole "
-    "update inside the block that stops the recording, on p itself (not p.data).",
-    "Guard each parameter on `p.grad is not None`; after its update, the gradient you used must go "
-    "(set the attribute itself to None, not its values to zero).",
+    "An in-place change to a leaf that requires grad is refused while autograd records. Which of this "
+    "lesson's tools stops the recording, and puts back whatever mode it found when it ends?",
+    "Two of the exercise's rules are about .grad: which parameters to leave alone, and what .grad holds "
+    "once you are done. For an optimizer, None means 'no gradient'; a tensor of zeros does not.",
+])
+evaluate = Exercise(_evaluate_inputs, _evaluate_call, _evaluate_judge, [
+    "Two separate switches are involved: one changes how layers such as Dropout compute, the other "
+    "stops autograd from recording.",
+    "A module remembers its mode in `model.training`. Read it before you change anything, so you can "
+    "restore it before returning.",
+    "Autograd's mode must come back as the caller had it, on or off: the check also calls evaluate() "
+    "inside its own no_grad(). Which way of stopping the recording restores the mode it found?",
+])
+to_numpy = Exercise(_to_numpy_inputs, _to_numpy_call, _to_numpy_judge, [
+    "NumPy cannot carry a graph: .numpy() refuses a tensor that requires grad until it is cut out of it.",
+    "Both detach() and .numpy() share storage with the original tensor; a snapshot needs memory of its own.",
+    "Of the tensor methods in this lesson, which one gives a tensor memory of its own? Your array must "
+    "not be a view of t's storage.",
 ])
 fix_inplace = Exercise(_fix_inplace_inputs, _fix_inplace_call, _fix_inplace_judge, [
     "Run the given function and backward() once, and read PyTorch's message: which operation's output "
     "does it name, and at which version?",
     "That operation saved its output for backward. Every in-place step on that same tensor afterwards "
     "bumps its version; in-place steps on tensors nobody saved are harmless.",
-    "Make the step that first changes the saved tensor out of place (a new tensor instead of an "
-    "augmented assignment), or let it work on a clone(). Not .data, not no_grad(): they do not help.",
-])
-freeze_all_but_last = Exercise(_freeze_inputs, _freeze_call, _freeze_judge, [
-    "requires_grad_(False) on a parameter freezes it, and a module's requires_grad_ sets it on all of "
-    "the module's parameters at once.",
-    "The last layer *with parameters* is not always model[-1]: an activation has none. "
-    "list(layer.parameters()) tells you whether a layer has any.",
-    "Freeze everything first, then find that last layer with parameters and switch its flag back on.",
+    "Only the steps that change the saved tensor matter, and the saved value must stay as it was saved: "
+    ".data only hides the change from autograd, and no_grad() does not even hide it.",
 ])
 
 
 EXERCISES = name_exercises(globals())
+CORE = ("stop_gradient_product", "freeze_all_but_last")
 
-progress = lesson_progress(EXERCISES)
+progress = lesson_progress(EXERCISES, core=CORE)

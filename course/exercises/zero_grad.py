@@ -153,7 +153,7 @@ def _params_replaced(where: str) -> Mistake:
                    "once the optimizer is built.", "params_replaced")
 
 
-# Exercise 1 ---------------------------------------------------------------------------------------
+# Exercise: grad_history ---------------------------------------------------------------------------
 
 def _grad_history_inputs(rng):
     return {"x": rand.tensor(rng, rand.shape(rng), rand.float_dtype(rng)), "k": rand.integer(rng, 2, 5)}
@@ -200,7 +200,7 @@ def _grad_history_judge(seen, expected, inputs):
                           "per row and read what .grad has accumulated.", "backward_count")
 
 
-# Exercise 2 ---------------------------------------------------------------------------------------
+# Exercise: reset_grads ----------------------------------------------------------------------------
 
 def _reset_grads_inputs(rng):
     first, cases = bool(rand.integer(rng, 0, 1)), []
@@ -254,7 +254,7 @@ def _reset_grads_judge(seen, expected, inputs):
                     raise Mistake(f"with set_to_none=False, {name} is not all zeros.", "grad_not_zero")
 
 
-# Exercise 3 ---------------------------------------------------------------------------------------
+# Exercise: train_step -----------------------------------------------------------------------------
 
 def _train_step_inputs(rng):
     n_in, n_out, batch = rand.integer(rng, 1, 4), rand.integer(rng, 1, 3), rand.integer(rng, 2, 6)
@@ -330,7 +330,7 @@ def _judge_loss(got, want: float) -> None:
                       "computed before the step.", "wrong_loss")
 
 
-# Exercise 4 ---------------------------------------------------------------------------------------
+# Exercise: accumulated_grads ----------------------------------------------------------------------
 
 def _accumulated_grads_inputs(rng):
     n_in, n_out = rand.integer(rng, 1, 4), rand.integer(rng, 1, 3)
@@ -403,7 +403,7 @@ def _accumulated_grads_judge(seen, expected, inputs):
                       "once, which is what accumulation avoids.", "backward_count")
 
 
-# Exercise 5 ---------------------------------------------------------------------------------------
+# Exercise: grad_norm ------------------------------------------------------------------------------
 
 def _grad_norm_inputs(rng):
     model = random_mlp(rng, rand.integer(rng, 1, 4), rand.integer(rng, 1, 3))
@@ -443,11 +443,14 @@ def _grad_norm_judge(seen, expected, inputs):
                       "as one long vector: the square root of the sum of every norm squared.", "sum_of_norms")
     if _same_number(value, want**2):
         raise Mistake("your value is the squared norm: take the square root.", "squared_norm")
+    if _same_number(value, expected["of_parameters"]):
+        raise Mistake("your value is the norm of the parameters themselves, not of their gradients: the "
+                      "gradient of p is p.grad.", "norm_of_parameters")
     raise Mistake(f"your gradient norm is {value:.6g}, PyTorch's is {want:.6g}: include every parameter whose "
                   ".grad is not None, as one long vector.", "wrong_value")
 
 
-# Exercise 6 ---------------------------------------------------------------------------------------
+# Exercise: fit_linear -----------------------------------------------------------------------------
 
 def _fit_linear_inputs(rng):
     n, d_in, d_out = rand.integer(rng, 8, 24), rand.integer(rng, 1, 4), rand.integer(rng, 1, 3)
@@ -525,7 +528,7 @@ def _fit_linear_judge(seen, expected, inputs):
                   "with the given lr.", "wrong_value")
 
 
-# Exercise 7 ---------------------------------------------------------------------------------------
+# Exercise: clip_with_hook -------------------------------------------------------------------------
 
 def _clip_with_hook_inputs(rng):
     n_in, n_out, rows = rand.integer(rng, 1, 4), rand.integer(rng, 1, 3), rand.integer(rng, 2, 5)
@@ -533,12 +536,14 @@ def _clip_with_hook_inputs(rng):
     first, last = [(rand.tensor(rng, (rows, n_in), torch.float64), rand.tensor(rng, (rows, n_out), torch.float64))
                    for _ in range(2)]
     batches = [first, first, last]  # the same batch twice: each pass clipped, then added, shows
-    # a threshold below the largest gradient entry of either sign, so that both sides get clipped
+    # a threshold below the largest gradient entry of either sign, so that both sides get clipped, and
+    # below the largest entry of every parameter, weights and biases alike, so that each gets clipped
     probe = copy.deepcopy(model)
-    grads = torch.cat([g.reshape(-1) for g in torch.autograd.grad(nn.functional.mse_loss(probe(first[0]), first[1]),
-                                                                   list(probe.parameters()))])
+    per_param = torch.autograd.grad(nn.functional.mse_loss(probe(first[0]), first[1]), list(probe.parameters()))
+    grads = torch.cat([g.reshape(-1) for g in per_param])
     largest = min(float(grads.max()), float(-grads.min()))
     largest = largest if largest > 0 else float(grads.abs().max())  # all of one sign: clip that side
+    largest = min([largest] + [float(g.abs().max()) for g in per_param if g.any()])
     max_value = largest * float(rand.tensor(rng, (), torch.float64, 0.2, 0.6))
     largest_weight = max(float(p.detach().abs().max()) for p in model.parameters())
     # the third pass, after the hooks are removed, has a loss scaled up so far that any hook left
@@ -553,6 +558,7 @@ def _clip_with_hook_call(answer, inputs):
     start = [p.detach().clone() for p in params]
     handles = answer(model, inputs["max_value"])
     moved = any(not torch.equal(s, p.detach()) for s, p in zip(start, params))
+    hooked = [bool(p._backward_hooks) for p in params]  # where register_hook put a hook
     seen = []
     for i, ((x, y), scale) in enumerate(zip(batches, inputs["scales"])):
         if i == 2:  # the caller removes the hooks, and starts from an empty .grad
@@ -566,7 +572,7 @@ def _clip_with_hook_call(answer, inputs):
         (scale * nn.functional.mse_loss(model(x), y)).backward()
         seen.append(_grads(params))
     return {"first": seen[0], "second": seen[1], "after_remove": seen[2], "moved": moved,
-            "handles": type(handles).__name__, "removable": removable,
+            "handles": type(handles).__name__, "removable": removable, "hooked": hooked,
             "replaced": _replaced(params, list(model.parameters()))}
 
 
@@ -577,19 +583,39 @@ def _clip_with_hook_judge(seen, expected, inputs):
     names = [name for name, _ in inputs["model"].named_parameters()]
     count, m = len(names), inputs["max_value"]
     first, second = _listed(seen["first"], count, "parameters"), _listed(seen["second"], count, "parameters")
-    wanted = [(name, got, want) for name, got, want in zip(names, first, expected["first"])]
-    for name, got, want in wanted:
+    hooked = _listed(seen["hooked"], count, "parameters")
+    wanted = list(zip(names, first, expected["first"], expected["unclipped"], expected["upper_only"],
+                      expected["at_zero"], hooked))
+    for name, got, want, *_ in wanted:
         require(diagnose_tensor(want, got, f"`{name}.grad` after one backward()"))
-    if not all(close(got, want) for _, got, want in wanted):
-        if all(close(got, raw) for got, raw in zip(first, expected["unclipped"])):
-            raise Mistake("after one backward(), .grad holds the unclipped gradient: the clamp never reached "
-                          ".grad. A hook registered with register_hook changes the gradient only by returning "
-                          "the new one.", "not_clipped")
-        if all(close(got, upper) for got, upper in zip(first, expected["upper_only"])):
-            raise Mistake("after one backward(), .grad is clipped above max_value but not below -max_value: "
-                          "clamp both sides.", "one_sided")
-    for name, got, want in wanted:
-        require(diagnose_gradient(want, got, f"`{name}.grad` after one backward()"))
+    unhooked = [name for name, got, want, raw, *_, has_hook in wanted
+                if has_hook is not True and not close(got, want) and close(got, raw)]
+    if unhooked and not any(has_hook is True for *_, has_hook in wanted):
+        raise Mistake("no parameter has a hook, so nothing clips the gradients of later backward passes: "
+                      "register_hook on a parameter is what asks autograd to call your function with each "
+                      "gradient as it arrives. Clamping .grad now changes only what it holds now.", "no_hooks")
+    if unhooked:
+        raise Mistake(f"`{unhooked[0]}.grad` is not clipped: `{unhooked[0]}` has no hook. Every parameter of "
+                      "the model needs its own, weights and biases alike: register one on each tensor "
+                      "model.parameters() gives.", "param_not_hooked")
+    # Judged over all parameters, not one at a time: on a parameter whose gradient has no entry above
+    # max_value, "clamped above only" and "not clamped" look the same. The inputs make sure some
+    # entry is above max_value and some below -max_value.
+    wrong = [entry for entry in wanted if not close(entry[1], entry[2])]
+    if wrong and all(close(got, upper) for _, got, _, _, upper, *_ in wanted):
+        raise Mistake("after one backward(), .grad is clipped above max_value but not below -max_value: "
+                      "clamp both sides.", "one_sided")
+    if wrong and all(close(got, at_zero) for _, got, _, _, _, at_zero, _ in wanted):
+        raise Mistake("after one backward(), .grad has its negative entries set to 0: the range is "
+                      "[-max_value, max_value], not [0, max_value]. A negative gradient is clipped only below "
+                      "-max_value.", "clipped_at_zero")
+    if wrong and all(close(got, raw) for _, got, _, raw, *_ in wrong):
+        raise Mistake(f"after one backward(), `{wrong[0][0]}.grad` holds the unclipped gradient, though a hook "
+                      "is registered on it: the clamp never reached .grad. A hook registered with register_hook "
+                      "changes the gradient only by returning the new one.", "not_clipped")
+    for name, got, want, *_ in wrong:
+        what = f"`{name}.grad` after one backward()"
+        require(diagnose_gradient(want, got, what))
     for name, got, want, total in zip(names, second, expected["second"], expected["clip_total"]):
         what = f"`{name}.grad` after a second backward() without a reset"
         require(diagnose_tensor(want, got, what))
@@ -613,13 +639,8 @@ def _clip_with_hook_judge(seen, expected, inputs):
 
 
 # The exercises ------------------------------------------------------------------------------------
+# In the lesson's order: the core first (reset_grads, train_step), then the going-further sections'.
 
-grad_history = Exercise(_grad_history_inputs, _grad_history_call, _grad_history_judge, [
-    "Work on a leaf copy of x that requires grad, so the caller's x stays as it was.",
-    "Loop k times: a new forward pass through f, then backward(). Do not reset anything in between.",
-    "x.grad is one tensor that every backward() updates in place: what you save each time must be a "
-    "copy of it, not the tensor itself. Stack the saved copies at the end.",
-])
 reset_grads = Exercise(_reset_grads_inputs, _reset_grads_call, _reset_grads_judge, [
     "A parameter whose .grad is already None has nothing to reset: skip it.",
     "There are two ways to reset: drop the tensor (assign None to the attribute), or fill the "
@@ -628,42 +649,48 @@ reset_grads = Exercise(_reset_grads_inputs, _reset_grads_call, _reset_grads_judg
     "give a new tensor object, which the check refuses for set_to_none=False.",
 ])
 train_step = Exercise(_train_step_inputs, _train_step_call, _train_step_judge, [
-    "A training step is four calls: reset the gradients, the forward pass and the loss, backward(), "
-    "the optimizer's step.",
+    "One training step is section 3's four calls, each once, with the optimizer you were given.",
     "backward() writes the gradient and step() reads it: the reset may go anywhere except between "
     "those two. The check leaves old values in .grad, so reset before backward().",
     "The loss is a tensor with a graph; the exercise wants its value as a plain Python number, "
     "taken from that tensor (the graph must not travel back to the caller).",
 ])
+grad_history = Exercise(_grad_history_inputs, _grad_history_call, _grad_history_judge, [
+    "Work on a leaf copy of x that requires grad, so the caller's x stays as it was.",
+    "Loop k times: a new forward pass through f, then backward(). Do not reset anything in between.",
+    "If every row comes out the same, ask what your list holds: k different tensors, or k names for "
+    "the one .grad tensor that each backward() keeps updating in place?",
+])
 accumulated_grads = Exercise(_accumulated_grads_inputs, _accumulated_grads_call, _accumulated_grads_judge, [
     "Reset the gradients once, before the loop, then let backward() add up one micro-batch at a time.",
     "One forward and one backward() per micro-batch, and no step(): the caller steps with what you "
     "leave in .grad, so nothing may reset it after the loop.",
-    "The full-batch loss is a mean over all rows, which is the mean of the k micro-batch means: scale "
-    "each micro-batch's loss so that the k gradients add up to that mean.",
+    "The full-batch loss is a mean over all rows, which is the mean of the k micro-batch means: what "
+    "must each micro-batch's loss be multiplied by, so that the k gradients add up to that mean?",
 ])
 grad_norm = Exercise(_grad_norm_inputs, _grad_norm_call, _grad_norm_judge, [
     "The global norm is the length of all gradients laid end to end: the square root of the sum of "
     "every squared entry.",
     "Skip parameters whose .grad is None, and only read .grad: no in-place operation on it.",
     "Per-parameter norms combine like the entries of one vector: the square root of the sum of "
-    "their squares, not their sum (torch.linalg.vector_norm works on either).",
+    "their squares, not their sum.",
 ])
 fit_linear = Exercise(_fit_linear_inputs, _fit_linear_call, _fit_linear_judge, [
-    "Build the layer from the shapes of x and y, set its parameters to zeros without autograd "
-    "recording it, and build the optimizer after that, from model.parameters().",
-    "Each of the `steps` iterations is the training step of exercise 3, on all of x and y.",
+    "The order of construction matters: the optimizer must hold the very parameters the model uses, "
+    "and they must hold your starting values before the first step.",
+    "Each of the `steps` iterations is the training step of the core's exercise, on all of x and y.",
     "If the weights do not move or grow too fast, look at where the gradients are reset: once per "
     "step, never between backward() and step().",
 ])
 clip_with_hook = Exercise(_clip_with_hook_inputs, _clip_with_hook_call, _clip_with_hook_judge, [
     "A tensor hook is a function of the incoming gradient; what it returns replaces that gradient "
     "before it is added into .grad.",
-    "Register one hook per parameter of the model, and keep what each registration returns: that "
-    "handle is what removes the hook later.",
-    "Inside the hook, limit every entry of the gradient to [-max_value, max_value] with an "
-    "out-of-place tensor operation, and return the result.",
+    "Every parameter needs its own hook, weights and biases alike, and the caller needs what each "
+    "registration returns.",
+    "Which tensor method limits every entry to a range, on both sides? Make sure the hook returns "
+    "its result rather than changing the gradient it was given.",
 ])
 
 EXERCISES = name_exercises(globals())
-progress = lesson_progress(EXERCISES)  # the lesson's last cell: check.progress(globals())
+CORE = ("reset_grads", "train_step")
+progress = lesson_progress(EXERCISES, core=CORE)  # the lesson's last cell: check.progress(globals())

@@ -73,10 +73,12 @@ def _name_of_grad_fn(grad_fn, names: dict[str, torch.Tensor]) -> str | None:
     return None
 
 
+# Said of a no_grad() result shown on purpose as much as of a forgotten requires_grad=True: it
+# says what happened, and what to look for only if a graph was wanted.
 NO_GRAPH = (
-    "This tensor does not require grad, so autograd recorded no graph for it. "
-    "Create the inputs with requires_grad=True, and compute outside torch.no_grad() "
-    "and without .detach()."
+    "This tensor does not require grad, so autograd recorded no graph for it: it was computed "
+    "under torch.no_grad() or inference_mode(), from detached tensors, or from inputs none of "
+    "which has requires_grad=True. If you wanted a graph, look for which one."
 )
 
 

@@ -1,28 +1,25 @@
 # %% [markdown]
 # # Lesson 3: Turning autograd off
 #
-# Lesson 2 walked the graph backwards. This lesson is about the times you want *no* graph:
-# evaluating a model, updating its parameters, logging a loss, handing numbers to NumPy, or
-# training only part of a network.
+# Lesson 2 walked the graph backwards. This lesson is about the times you want *no* graph.
 #
-# **You will learn** how `torch.no_grad()`, `torch.set_grad_enabled()` and
-# `torch.inference_mode()` stop the recording, why `model.eval()` is a different switch, how
-# `detach()` cuts one tensor out of the graph (and why `.data` is risky), how to update
-# parameters in place, why an in-place change can make `backward()` fail (and how to read
-# PyTorch's message about it), and how to freeze parameters for fine-tuning.
+# **The core** (sections 1 to 4, two short exercises): `torch.no_grad()` stops the recording
+# for a block of code, `detach()` cuts one tensor out of the graph, `requires_grad_(False)`
+# freezes a parameter; section 4 says when to use each.
 #
-# **Time:** about 100 minutes; the end of section 6 is a good place for a break.
-# **Exercises:** six autograded, one written answer.
+# **Going further** (sections 5 to 10, optional, four exercises and a written answer): updating
+# parameters by hand, `set_grad_enabled()` and `inference_mode()`, why `model.eval()` is a
+# different switch, NumPy, why an in-place change can make `backward()` fail, and what a frozen
+# parameter keeps. Graded like the core, in this notebook.
 #
-# **How the exercises work.** Each exercise is a function for you to complete. Run the cell
-# below it to check your answer: it says *correct*, *not attempted*, or what is wrong in autograd
-# terms. Stuck? `check.NAME.hint()` gives a nudge; call it again for a bigger one. When you
-# submit, the grader runs the same checks on fresh random inputs, so a number copied from an
-# output here will not pass. Its message names the mistake the same way the check here does,
-# so a fix that makes the check here pass is the fix the grader wants.
+# **Time:** about 15 to 20 minutes for the core, 75 for the whole lesson.
+#
+# **How the exercises work.** Complete the function, then run the cell below it: it says
+# *correct*, *not attempted*, or what is wrong in autograd terms. `check.NAME.hint()` gives a
+# nudge (call it again for more). The grader runs the same checks on fresh random inputs, with
+# the same messages. *Where am I*, the last cell, lists what passes so far, the core apart.
 
 # %%
-import matplotlib.pyplot as plt
 import torch
 from torch import nn
 
@@ -30,7 +27,7 @@ from course.visuals.draw_graph import draw_graph
 from course.exercises import no_grad as check
 from course.visuals.gradient_plot import plot_gradient
 from course.visuals.graph_text import graph_text
-from course.visuals.pitfall import shows_error, shows_warning
+from course.visuals.pitfall import shows_error
 from course.visuals.quick_check import quick_check
 
 # %% [markdown]
@@ -50,39 +47,15 @@ print("recorded:      requires_grad =", y.requires_grad, " grad_fn =", y.grad_fn
 with torch.no_grad():
     y_off = (w * x).sum()
 print("under no_grad: requires_grad =", y_off.requires_grad, " grad_fn =", y_off.grad_fn)
-
-# %% [markdown]
-# Here is what autograd recorded for `y`: a multiplication and a sum, down to the two leaves
-# whose `.grad` a `backward()` would fill.
-
-# %%
-draw_graph(y, names={"x": x, "w": w, "y": y})
-
-# %% [markdown]
-# The same computation under `no_grad()` leaves nothing to draw: `y_off` is a plain tensor, as
-# if you had typed its value in.
-
-# %%
 print(graph_text(y_off))
+print("after the block: x.requires_grad =", x.requires_grad, " recording:", torch.is_grad_enabled())
 
 # %% [markdown]
-# `no_grad()` is a mode of the recorder, not a property of tensors: `x` and `w` still require
-# grad, and recording resumes when the block ends.
-
-# %%
-print("x.requires_grad =", x.requires_grad, " recording now:", torch.is_grad_enabled())
-
-# %% [markdown]
-# Used as a decorator, it switches recording off for every call of a function, and back on
-# when the call returns.
-
-# %%
-@torch.no_grad()
-def predict(w, x):
-    return (w * x).sum()
-
-out = predict(w, x)
-print("requires_grad =", out.requires_grad, " recording after the call:", torch.is_grad_enabled())
+# `y_off` is a plain tensor, as if you had typed its value in. `no_grad()` is a mode of the
+# recorder, not a property of tensors: `x` and `w` still require grad, and the block puts back
+# the mode it found when it ends. As a decorator, `@torch.no_grad()` does the same for every
+# call of a function. Its everyday uses: evaluating a model, logging, and updating parameters,
+# `with torch.no_grad(): p -= lr * p.grad` (section 5 shows why the update needs it).
 
 # %%
 quick_check(
@@ -92,10 +65,224 @@ quick_check(
     1,
     "no_grad() changes the recorder, not the tensors. x keeps requires_grad=True; results computed "
     "inside the block have requires_grad=False and no grad_fn.",
+    # Why each wrong option is wrong (for the per-option feedback):
+    # A: no_grad() never touches a tensor's flags: x.requires_grad stays True inside the block;
+    #    only what is computed there comes out without grad_fn.
+    # C: nothing is frozen: no_grad() is a mode of the recorder, and the tensors it touches keep
+    #    their flags during and after the block. Freezing is requires_grad_(False), section 3.
 )
 
 # %% [markdown]
-# ## 2. `torch.set_grad_enabled(flag)`: one switch for both cases
+# ## 2. `detach()`: one tensor out of the graph
+#
+# `no_grad()` stops the recording for a whole block. `detach()` is the fine-grained tool: it
+# returns a tensor with the same values and no history. Gradients stop there; to the graph it is
+# a constant.
+
+# %%
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+y = (w * x.detach()).sum()
+y.backward()
+print("w.grad =", w.grad)
+print("x.grad =", x.grad)
+
+# %% [markdown]
+# In the graph, `x` is gone: to autograd, `x.detach()` is a constant, and only `w` receives a
+# gradient.
+
+# %%
+draw_graph(y, names={"x": x, "w": w, "y": y})
+
+# %% [markdown]
+# `detach()` does not copy. The detached tensor shares storage with the original, so an
+# in-place change to one shows in the other. `detach().clone()` makes an independent copy.
+
+# %%
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+shared = x.detach()
+copied = x.detach().clone()
+with torch.no_grad():
+    x[0] = 100.0
+print("shared =", shared)
+print("copied =", copied)
+
+# %%
+quick_check(
+    "After `d = x.detach()` you run `d.mul_(2)`. What happens to x?",
+    ["Nothing: d is a copy", "x's values are doubled too: d shares x's storage",
+     "PyTorch raises an error, because x requires grad"],
+    1,
+    "detach() returns a new tensor object over the same storage, with no history. Use "
+    "detach().clone() when you need values that stay put.",
+    # Why each wrong option is wrong (for the per-option feedback):
+    # A: detach() makes a new tensor object, not new memory: d and x share one storage, so a
+    #    change to d's values is a change to x's. detach().clone() would be a copy.
+    # C: d does not require grad, so autograd has nothing to refuse: changing it in place is
+    #    allowed (and silently changes x too). Only changing x itself while recording is refused.
+)
+
+# %% [markdown]
+# ### Exercise 1: a stop-gradient
+#
+# A *stop-gradient* keeps a value in the forward pass and hides it from the backward pass.
+# Complete `stop_gradient_product(x)`: `x` requires grad. Return $z = x \cdot x^2$ (elementwise)
+# with the $x^2$ factor detached, so that $z$ has the value $x^3$ but $dz/dx = x^2$, not
+# $3x^2$. The check calls backward on your `z`, so build it from the `x` you are given.
+
+# %% solution stop_gradient_product
+def stop_gradient_product(x):
+    """z = x * x**2 with the x**2 factor treated as a constant by autograd."""
+    ### BEGIN SOLUTION
+    return x * (x**2).detach()
+    ### END SOLUTION
+
+# %% check stop_gradient_product points=2
+
+# %% [markdown]
+# ## 3. Freezing parameters
+#
+# Fine-tuning often trains only the last layer of a pretrained network. `requires_grad_(False)`
+# on a parameter freezes it: `backward()` computes no gradient for it and leaves its `.grad` at
+# None. Unlike `no_grad()`, this is a property of the tensor, and it lasts.
+
+# %%
+torch.manual_seed(0)
+net = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
+for p in net[0].parameters():
+    p.requires_grad_(False)
+net(torch.randn(5, 3)).sum().backward()
+for name, p in net.named_parameters():
+    print(f"{name:9} requires_grad={p.requires_grad!s:5}  grad is None: {p.grad is None}")
+
+# %% [markdown]
+# `module.requires_grad_(flag)` sets the flag on all of a module's parameters at once, so
+# `net[0].requires_grad_(False)` does the loop above in one call. Backward stops early, since
+# nothing below the frozen layers needs a gradient. Hand only the trainable parameters to an
+# optimizer: `torch.optim.SGD([p for p in net.parameters() if p.requires_grad], lr=0.1)`.
+
+# %% [markdown]
+# ### Exercise 2: fine-tune the last layer
+#
+# Complete `freeze_all_but_last(model)`: `model` is an `nn.Sequential` of `Linear` layers and
+# activations, of any depth. Freeze every parameter except those of the last layer that *has*
+# parameters, which must keep requiring grad. Careful: the model may end with one activation or
+# several, which have none. Change the model in place: the same layers and parameter objects,
+# with the same values; what the function returns is ignored.
+
+# %% solution freeze_all_but_last
+def freeze_all_but_last(model):
+    """Only the last layer with parameters keeps requires_grad=True."""
+    ### BEGIN SOLUTION
+    model.requires_grad_(False)
+    with_parameters = [layer for layer in model if list(layer.parameters())]
+    with_parameters[-1].requires_grad_(True)
+    ### END SOLUTION
+
+# %% check freeze_all_but_last points=2
+
+# %% [markdown]
+# ## 4. Which tool when
+#
+# All three keep gradients away, at different scales:
+#
+# | tool | acts on | lasts | typical use |
+# |---|---|---|---|
+# | `with torch.no_grad():` | every operation in the block | until the block ends | parameter updates, evaluation, logging |
+# | `t.detach()` | one tensor (a new one, same storage) | for that tensor | a stop-gradient, values for NumPy or a log |
+# | `p.requires_grad_(False)` | a parameter itself | until switched back | freezing layers for fine-tuning |
+
+# %%
+quick_check(
+    "You fine-tune a network and want its first layer to stay as it is through all of training. "
+    "Which tool fits?",
+    ["Run the first layer's forward pass inside `torch.no_grad()` at every step",
+     "`requires_grad_(False)` on the first layer's parameters, once",
+     "`detach()` the first layer's weight once, before training"],
+    1,
+    "Freezing is a property of the parameters: set it once and backward() leaves them out for "
+    "as long as it stays off. Hand the optimizer only the parameters that still require grad.",
+    # Why each wrong option is wrong (for the per-option feedback):
+    # A: it works only as long as every forward pass remembers to do it; the parameters still
+    #    require grad, so any forward pass outside the block trains them. Freezing says it once.
+    # C: detach() returns a new tensor; the model keeps using its own weight, which still
+    #    requires grad, so training still updates it.
+)
+
+# %% [markdown]
+# **That is the core.** `no_grad()` for a block, `detach()` for one tensor, `requires_grad_(False)`
+# for a parameter. Run *Where am I* (the last cell) to see your two exercises; the sections
+# below go further, each on its own.
+
+# %% [markdown]
+# # Going further (optional)
+
+# %% [markdown]
+# ## 5. Updating parameters by hand: `no_grad()` at work
+#
+# A gradient descent step moves each parameter against its gradient:
+# $w \leftarrow w - \mathrm{lr} \cdot \partial L / \partial w$. Written naively, it fails:
+# changing a leaf that requires grad in place while autograd records is refused, since the update
+# itself would become part of the graph.
+
+# %%
+w = torch.tensor([1.0, -2.0], requires_grad=True)
+(w**2).sum().backward()
+with shows_error(RuntimeError):
+    w -= 0.1 * w.grad
+
+# %% [markdown]
+# Written out of place, `w = w - 0.1 * w.grad` runs, but it makes a new tensor (the result of a
+# subtraction, not a leaf), and the tensor a model holds never changes. The right way: update in
+# place inside `no_grad()`, then set `.grad` to `None` so that the next `backward()` starts from
+# nothing (gradients add up, lesson 2). Here that fits a line to noisy points. (Older code writes
+# `p.data -= ...`: section 9 shows why not.)
+
+# %%
+torch.manual_seed(0)
+xs = torch.linspace(-1, 1, 20)
+ys = 3 * xs - 0.5 + 0.1 * torch.randn(20)
+slope = torch.zeros((), requires_grad=True)
+bias = torch.zeros((), requires_grad=True)
+
+losses = []
+for step in range(40):
+    loss = ((slope * xs + bias - ys) ** 2).mean()
+    loss.backward()
+    with torch.no_grad():
+        for p in (slope, bias):
+            p -= 0.2 * p.grad
+            p.grad = None
+    losses.append(loss.item())   # .item(): the value as a plain number, without the graph
+print(f"slope = {slope.item():.2f}, bias = {bias.item():.2f}, still leaves: {slope.is_leaf and bias.is_leaf}")
+print(f"loss: {losses[0]:.3f} at the start, {losses[-1]:.4f} after 40 steps")
+
+# %% [markdown]
+# ### Exercise 3: an in-place SGD step
+#
+# Complete `sgd_step(params, lr)`. For each tensor `p` in the list `params`: subtract
+# `lr * p.grad` from `p` itself, in place (not through `p.data`), then set `p.grad` to None.
+# Skip tensors whose `.grad` is None (they took no part in the loss), as PyTorch's optimizers do.
+# Afterwards the list must hold the same tensor objects, still leaves that require grad, and
+# autograd must be in the mode the caller had: recording if it was, not recording if the caller
+# called you inside its own `no_grad()` (the check does both). The function works by changing
+# the tensors; what it returns is ignored.
+
+# %% solution sgd_step
+def sgd_step(params, lr):
+    """One in-place gradient descent step on each tensor of params that has a gradient."""
+    ### BEGIN SOLUTION
+    with torch.no_grad():
+        for p in params:
+            if p.grad is not None:
+                p -= lr * p.grad
+                p.grad = None
+    ### END SOLUTION
+
+# %% check sgd_step points=2
+
+# %% [markdown]
+# ## 6. `set_grad_enabled()` and `inference_mode()`
 #
 # Training and evaluation often share one function. `torch.set_grad_enabled(flag)` records when
 # `flag` is True and not when it is False. As a `with` block it restores the previous mode
@@ -106,20 +293,19 @@ def run_batch(w, x, train):
     with torch.set_grad_enabled(train):
         return (w * x).sum()
 
+w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
 print("train=True: ", run_batch(w, x, train=True).requires_grad)
 print("train=False:", run_batch(w, x, train=False).requires_grad)
 print("recording now:", torch.is_grad_enabled())
 
 # %% [markdown]
 # Called as a plain function, `torch.set_grad_enabled(False)` switches recording off until you
-# switch it on again, for every cell that follows. Prefer the `with` form.
-
-# %% [markdown]
-# ## 3. `torch.inference_mode()`: stricter, for pure prediction
+# switch it on again, for every cell that follows; and `torch.set_grad_enabled(True)` switches it
+# on even where the caller had it off. Prefer the `with` form: it puts back whatever it found.
 #
-# `inference_mode()` also stops the recording, and goes further: it skips the bookkeeping (such
-# as version counters) that autograd needs before it can save a tensor for backward. That makes
-# it a little faster, and marks its results for good as *inference tensors*.
+# `torch.inference_mode()` also stops the recording, and goes further: it skips bookkeeping that
+# autograd needs before it can save a tensor for backward. That makes it a little faster, and
+# marks its results for good as *inference tensors*.
 
 # %%
 with torch.inference_mode():
@@ -141,24 +327,18 @@ with shows_error(RuntimeError):
     (w * scale).sum()
 
 # %% [markdown]
-# The way out is the one PyTorch names: `clone()` makes a normal tensor.
+# The way out is the one PyTorch names: `clone()` makes a normal tensor. Nor can an inference
+# tensor be changed in place outside inference mode. So use `inference_mode()` for code that only
+# predicts, and `no_grad()` when the results may flow back into training.
 
 # %%
-w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
 (w * scale.clone()).sum().backward()
 print("w.grad =", w.grad)
-
-# %% [markdown]
-# Nor can an inference tensor be changed in place outside inference mode. So use
-# `inference_mode()` for code that only predicts, and `no_grad()` when the results may flow
-# back into training.
-
-# %%
 with shows_error(RuntimeError):
     scale.add_(1)
 
 # %% [markdown]
-# ## 4. `model.eval()` is a different switch
+# ## 7. `model.eval()` is a different switch
 #
 # `model.eval()` sets the `training` flag of a module and all its submodules. That changes what
 # some layers *compute*: Dropout stops dropping, BatchNorm uses its running statistics. It does
@@ -175,27 +355,39 @@ print("after eval(): training =", model.training, " requires_grad =", out.requir
       " grad_fn =", out.grad_fn.name())
 
 # %% [markdown]
-# And the other way round: `inference_mode()` (or `no_grad()`) does not put the model in eval
+# And the other way round: `no_grad()` (or `inference_mode()`) does not put the model in eval
 # mode. In train mode Dropout still drops a random half of the units, so two runs on the same
-# input differ:
+# input differ. To evaluate, you want both: eval mode for the layers, `no_grad()` for autograd.
 
 # %%
 model.train()
-with torch.inference_mode():
+with torch.no_grad():
     first, second = model(inputs), model(inputs)
 print("training =", model.training, " same output twice:", torch.equal(first, second))
 
-# %% [markdown]
-# To evaluate, you want both: eval mode for the layers, `no_grad()` for autograd.
+# %%
+quick_check(
+    "You call `model.eval()` and then `loss = loss_fn(model(x), y)`. What does autograd do?",
+    ["Nothing: eval() switches recording off", "It records the graph as usual",
+     "It records, but loss.backward() refuses to run"],
+    1,
+    "eval() only changes how layers such as Dropout and BatchNorm compute. The graph is recorded "
+    "(and kept in memory) unless you also use no_grad() or inference_mode().",
+    # Why each wrong option is wrong (for the per-option feedback):
+    # A: eval() sets module.training, which only Dropout, BatchNorm and the like read; autograd
+    #    never looks at it. The loss has a grad_fn, as the example above shows.
+    # C: a graph recorded in eval mode is an ordinary graph: backward() runs through it (that is
+    #    how some fine-tuning trains with BatchNorm statistics fixed).
+)
 
 # %% [markdown]
-# ### Exercise 1: evaluate a model
+# ### Exercise 4: evaluate a model
 #
 # Complete `evaluate(model, x)`: return `model(x)` computed in eval mode and without a graph
 # (the result must not require grad nor have a `grad_fn`). The caller's model may be in train
 # or eval mode: leave it as you found it, in the same mode (`model.training` tells you which)
-# and with its parameters still requiring grad, and leave autograd recording afterwards if it
-# was before.
+# and with its parameters still requiring grad. Leave autograd's mode as you found it too: a
+# validation loop may call you inside its own `no_grad()` (the check does so once).
 
 # %% solution evaluate
 def evaluate(model, x):
@@ -211,116 +403,21 @@ def evaluate(model, x):
 
 # %% check evaluate points=2
 
-# %%
-quick_check(
-    "You call `model.eval()` and then `loss = loss_fn(model(x), y)`. What does autograd do?",
-    ["Nothing: eval() switches recording off", "It records the graph as usual",
-     "It records, but loss.backward() refuses to run"],
-    1,
-    "eval() only changes how layers such as Dropout and BatchNorm compute. The graph is recorded "
-    "(and kept in memory) unless you also use no_grad() or inference_mode().",
-)
-
 # %% [markdown]
-# ## 5. `detach()`: one tensor out of the graph
+# ### Written answer
 #
-# `no_grad()` stops the recording for a whole block. `detach()` is the fine-grained tool: it
-# returns a tensor with the same values and no history. Gradients stop there; to the graph it is
-# a constant.
+# **What do `model.eval()` and `torch.no_grad()` each change, and why does a validation loop
+# need both?** Answer in two or three sentences.
 
-# %%
-x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
-y = (w * x.detach()).sum()
-y.backward()
-print("w.grad =", w.grad)
-print("x.grad =", x.grad)
+# %% [markdown] answer eval_and_no_grad points=2
+# model.eval() sets the training flag of every module, so layers such as Dropout and BatchNorm
+# compute their evaluation behaviour (no dropping, running statistics); autograd still records.
+# torch.no_grad() stops the recording, so no graph and no saved values are kept, but it leaves
+# the layers in whatever mode they are in. Validation needs eval-mode outputs and no graph, so
+# it needs both, and model.train() afterwards before training resumes.
 
 # %% [markdown]
-# Compare with the graph of section 1: `x` is gone, and only `w` receives a gradient.
-
-# %%
-draw_graph(y, names={"x": x, "w": w, "y": y})
-
-# %% [markdown]
-# `detach()` does not copy. The detached tensor shares storage with the original, so an
-# in-place change to one shows in the other. `detach().clone()` makes an independent copy.
-
-# %%
-x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-shared = x.detach()
-copied = x.detach().clone()
-with torch.no_grad():
-    x[0] = 100.0
-print("shared =", shared)
-print("copied =", copied)
-
-# %% [markdown]
-# A *stop-gradient* keeps a value in the forward pass and hides it from the backward pass. A
-# well-known use is the straight-through trick: `x + (round(x) - x).detach()` has the value
-# `round(x)`, but its gradient is that of `x` alone, 1 everywhere. The real derivative of a
-# staircase is 0 on every step; the plot shows what autograd reports instead, and why networks
-# with rounding inside can still learn.
-
-# %%
-def round_straight_through(x):
-    return x + (torch.round(x) - x).detach()
-
-plot_gradient(round_straight_through, -2, 2, at=0.8)
-
-# %% [markdown]
-# ### Exercise 2: a stop-gradient
-#
-# Complete `stop_gradient_product(x)`: `x` requires grad. Return $z = x \cdot x^2$ (elementwise)
-# with the $x^2$ factor detached, so that $z$ has the value $x^3$ but $dz/dx = x^2$, not
-# $3x^2$. The check calls backward on your `z`, so build it from the `x` you are given.
-
-# %% solution stop_gradient_product
-def stop_gradient_product(x):
-    """z = x * x**2 with the x**2 factor treated as a constant by autograd."""
-    ### BEGIN SOLUTION
-    return x * (x**2).detach()
-    ### END SOLUTION
-
-# %% check stop_gradient_product points=2
-
-# %% [markdown]
-# **`.data`: the old way, and why not.** Older code uses `.data` where we use `detach()`. Both
-# share storage, but only `detach()` tells autograd when you change the values in place
-# (section 8 shows how it keeps count).
-# Sigmoid's backward uses its own output; change that output through `detach()` and
-# `backward()` refuses, naming the culprit:
-
-# %%
-a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-out = torch.sigmoid(a)
-out.detach().zero_()
-with shows_error(RuntimeError):
-    out.sum().backward()
-
-# %% [markdown]
-# Through `.data`, the same change goes unnoticed, and `backward()` returns a wrong gradient
-# without a word. (The true gradient, $\sigma(a)(1 - \sigma(a))$, is never 0.)
-
-# %%
-a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-out = torch.sigmoid(a)
-out.data.zero_()
-out.sum().backward()
-print("a.grad =", a.grad)
-
-# %%
-quick_check(
-    "After `d = x.detach()` you run `d.mul_(2)`. What happens to x?",
-    ["Nothing: d is a copy", "x's values are doubled too: d shares x's storage",
-     "PyTorch raises an error, because x requires grad"],
-    1,
-    "detach() returns a new tensor object over the same storage, with no history. Use "
-    "detach().clone() when you need values that stay put.",
-)
-
-# %% [markdown]
-# ## 6. From tensors to NumPy
+# ## 8. Getting numbers out: NumPy, `.item()`, and a stop-gradient at work
 #
 # NumPy knows nothing about graphs, so `.numpy()` refuses a tensor that requires grad:
 
@@ -342,11 +439,11 @@ with torch.no_grad():
 print("the array after an in-place update of t:", saved)
 
 # %% [markdown]
-# ### Exercise 3: a NumPy snapshot
+# ### Exercise 5: a NumPy snapshot
 #
 # Complete `to_numpy(t)`: return a NumPy array with the values, shape and dtype of `t`, for any
 # CPU tensor `t` of dtype float16, float32 or float64 (requiring grad or not), that later
-# in-place changes to `t` do not affect.
+# in-place changes to `t` do not affect. Leave `t` itself as it is, flags included.
 #
 # (Why not *any* floating-point dtype? NumPy has no bfloat16, so `.numpy()` refuses such a
 # tensor whatever you do first, and converting it with `.float()` changes the dtype. Your function
@@ -366,70 +463,10 @@ def to_numpy(t):
 # %% check to_numpy points=1
 
 # %% [markdown]
-# ## 7. Updating parameters by hand
-#
-# A gradient descent step moves each parameter against its gradient:
-# $w \leftarrow w - \mathrm{lr} \cdot \partial L / \partial w$. Written naively, it fails.
-# Changing a leaf that requires grad in place while autograd records is refused: the update
-# itself would become part of the graph.
-
-# %%
-w = torch.tensor([1.0, -2.0], requires_grad=True)
-(w**2).sum().backward()
-with shows_error(RuntimeError):
-    w -= 0.1 * w.grad
-
-# %% [markdown]
-# Written out of place, it runs, but it makes a new tensor: `w` is now the result of a
-# subtraction, not a leaf. The next `backward()` leaves its `.grad` at None (with a warning),
-# and the original leaf, the one a model holds, never changes.
-
-# %%
-w = torch.tensor([1.0, -2.0], requires_grad=True)
-(w**2).sum().backward()
-w = w - 0.1 * w.grad
-print("is_leaf =", w.is_leaf, " grad_fn =", w.grad_fn.name())
-(w**2).sum().backward()
-with shows_warning():
-    print("w.grad after the next backward:", w.grad)
-
-# %% [markdown]
-# The right way: update in place inside `no_grad()`, then reset `.grad` so the next
-# `backward()` starts from nothing (gradients add up, lesson 2). Here that fits a line to noisy
-# points; `loss.item()` records each loss as a plain number.
-
-# %%
-torch.manual_seed(0)
-xs = torch.linspace(-1, 1, 20)
-ys = 3 * xs - 0.5 + 0.1 * torch.randn(20)
-slope = torch.zeros((), requires_grad=True)
-bias = torch.zeros((), requires_grad=True)
-
-losses = []
-for step in range(40):
-    loss = ((slope * xs + bias - ys) ** 2).mean()
-    loss.backward()
-    with torch.no_grad():
-        for p in (slope, bias):
-            p -= 0.2 * p.grad
-            p.grad = None
-    losses.append(loss.item())
-print(f"slope = {slope.item():.2f}, bias = {bias.item():.2f}, still leaves: {slope.is_leaf and bias.is_leaf}")
-
-# %%
-fig, ax = plt.subplots(figsize=(6, 3.5))
-ax.plot(losses, marker="o", markersize=3, color="#0072B2")
-ax.set(xlabel="step", ylabel="loss (mean squared error)", yscale="log",
-       title="Gradient descent: in-place updates under no_grad()")
-ax.grid(True, alpha=0.3)
-plt.close(fig)
-fig
-
-# %% [markdown]
-# **Keep the number, not the tensor.** Why `loss.item()` above? `total_loss += loss` adds
-# *tensors*, and autograd records the sum: `total_loss` gets a `grad_fn`, and its graph reaches
-# back into every batch, keeping all their saved values in memory for as long as `total_loss`
-# lives.
+# **Keep the number, not the tensor.** Section 5 logged each loss with `loss.item()`. Why not
+# `total_loss += loss`? That adds *tensors*, and autograd records the sum: `total_loss` gets a
+# `grad_fn`, and its graph reaches back into every batch, keeping all their saved values in
+# memory for as long as `total_loss` lives.
 
 # %%
 w = torch.tensor([1.0, -2.0, 0.5], requires_grad=True)
@@ -438,46 +475,25 @@ for batch in range(3):
     loss = (w**2).sum() * (batch + 1)
     total_loss += loss
 print("total_loss.grad_fn =", total_loss.grad_fn.name())
-
-# %%
 draw_graph(total_loss, names={"w": w, "total_loss": total_loss})
 
 # %% [markdown]
 # `loss.item()` gives a Python float (and `loss.detach()` a tensor without history), so each
-# batch's graph is freed as soon as you are done with it:
+# batch's graph is freed as soon as you are done with it.
+#
+# **A stop-gradient at work.** The straight-through trick, `x + (round(x) - x).detach()`, has the
+# value `round(x)`, but its gradient is that of `x` alone, 1 everywhere. The real derivative of a
+# staircase is 0 on every step; the plot shows what autograd reports instead, and why networks
+# with rounding inside can still learn.
 
 # %%
-total_loss = 0.0
-for batch in range(3):
-    loss = (w**2).sum() * (batch + 1)
-    total_loss += loss.item()
-print("total_loss =", total_loss, "of type", type(total_loss).__name__)
+def round_straight_through(x):
+    return x + (torch.round(x) - x).detach()
+
+plot_gradient(round_straight_through, -2, 2, at=0.8)
 
 # %% [markdown]
-# ### Exercise 4: an in-place SGD step
-#
-# Complete `sgd_step(params, lr)`. For each tensor `p` in the list `params`: subtract
-# `lr * p.grad` from `p` itself, in place (not through `p.data`, which autograd cannot see),
-# then set `p.grad` to None. Skip tensors whose `.grad` is None (they took no part in the loss),
-# as PyTorch's optimizers do. Afterwards the list must hold the same tensor objects, still
-# leaves that require grad, and autograd must be recording again as before. The function works
-# by changing the tensors; what it returns is ignored.
-
-# %% solution sgd_step
-def sgd_step(params, lr):
-    """One in-place gradient descent step on each tensor of params that has a gradient."""
-    ### BEGIN SOLUTION
-    with torch.no_grad():
-        for p in params:
-            if p.grad is not None:
-                p -= lr * p.grad
-                p.grad = None
-    ### END SOLUTION
-
-# %% check sgd_step points=2
-
-# %% [markdown]
-# ## 8. In-place changes and the version counter
+# ## 9. In-place changes and the version counter
 #
 # Every tensor carries a version counter, `t._version`. Each in-place operation adds one:
 # `add_()`, `+=`, `*=`, and also assigning into a slice, `t[0] = ...`.
@@ -496,8 +512,9 @@ t.data.mul_(2)
 print("after t.data.mul_(2):     ", t._version)
 
 # %% [markdown]
-# `no_grad()` does not stop the counter, which is why the SGD step above stays visible to
-# autograd. `.data` does: a change through it is invisible (section 5's silent wrong gradient).
+# `no_grad()` does not stop the counter, which is why section 5's SGD step stays visible to
+# autograd. `.data`, the old way to reach a tensor's values, does: a change through it is
+# invisible.
 #
 # Why count? Many backward steps need values from the forward pass, and autograd saves them
 # with their version. `exp` saves its own output, since the derivative of $e^a$ is $e^a$. A
@@ -547,11 +564,30 @@ with shows_error(RuntimeError):
     (e * weights).sum().backward()
 
 # %% [markdown]
+# And `.data` is worse than no way out. Sigmoid's backward uses its own output too. Change that
+# output through `detach()`, which shares the version counter, and `backward()` refuses, naming
+# the culprit; change it through `.data`, and the counter does not move: `backward()` returns a
+# wrong gradient without a word. (The true gradient, $\sigma(a)(1 - \sigma(a))$, is never 0.)
+
+# %%
+a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+out = torch.sigmoid(a)
+out.detach().zero_()
+with shows_error(RuntimeError):
+    out.sum().backward()
+
+out = torch.sigmoid(a)
+out.data.zero_()
+out.sum().backward()
+print("through .data, a.grad =", a.grad)
+
+# %% [markdown]
 # **The fix**: leave the saved tensor alone. Make the step out of place, `e = e / e.sum()`,
 # which gives a new tensor and keeps `exp`'s output as it was saved (or let the in-place step
 # work on a `clone()`). The gradient now matches PyTorch's own softmax:
 
 # %%
+a = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
 e = torch.exp(a)
 e = e / e.sum()
 (e * weights).sum().backward()
@@ -563,7 +599,7 @@ print("a.grad =", a.grad, " softmax's:", reference)
 # `x * 2` saves nothing of its result, so adding to it in place is fine.
 
 # %% [markdown]
-# ### Exercise 5: fix an in-place step
+# ### Exercise 6: fix an in-place step
 #
 # `squash_in_place(x)` computes what we want, but `backward()` through its result fails. Run the
 # cell to read PyTorch's message.
@@ -602,113 +638,65 @@ def fix_inplace(x):
 # %% check fix_inplace points=2
 
 # %% [markdown]
-# ## 9. Freezing parameters
+# ## 10. A frozen parameter keeps its old `.grad`
 #
-# Fine-tuning often trains only the last layer of a pretrained network. `requires_grad_(False)`
-# on a parameter freezes it: `backward()` computes no gradient for it and leaves its `.grad` at
-# None. If nothing before it requires grad either, its operations are not recorded at all.
-# Unlike `no_grad()`, this is a property of the tensor, and it lasts.
+# `requires_grad_(False)` stops *new* gradients; it does not clear the one a parameter already
+# holds. An optimizer that still holds the parameter steps every tensor whose `.grad` is not
+# None, so a stale `.grad` is applied again at every step (and momentum adds to it). Here the
+# first layer is frozen after one ordinary step, and each later step resets only the gradients
+# of the layer that trains:
 
 # %%
-torch.manual_seed(0)
-net = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
-for p in net[0].parameters():
-    p.requires_grad_(False)
-net(torch.randn(5, 3)).sum().backward()
-for name, p in net.named_parameters():
-    print(f"{name:9} requires_grad={p.requires_grad!s:5}  grad is None: {p.grad is None}")
-
-# %% [markdown]
-# `module.requires_grad_(flag)` sets the flag on all of a module's parameters at once. Backward
-# then stops early, since nothing below the frozen layers needs a gradient. Hand only the
-# trainable parameters to an optimizer:
-
-# %%
-net.requires_grad_(False)
-net[2].requires_grad_(True)
-trainable = [p for p in net.parameters() if p.requires_grad]
-optimizer = torch.optim.SGD(trainable, lr=0.1)
-print("tensors the optimizer trains:", len(trainable))
-
-# %% [markdown]
-# **A frozen parameter keeps its old `.grad`.** `requires_grad_(False)` stops *new* gradients;
-# it does not clear the one a parameter already holds. An optimizer that still holds the
-# parameter steps every tensor whose `.grad` is not None: a stale `.grad` is applied again, and
-# a `.grad` zeroed rather than set to None (`zero_grad(set_to_none=False)`) still lets momentum
-# and weight decay move the "frozen" weights. Here the first layer is frozen after one step:
-
-# %%
-for set_to_none in (False, True):
+for clear_frozen in (False, True):
     torch.manual_seed(0)
     net = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
-    optimizer = torch.optim.SGD(net.parameters(), lr=0.1, momentum=0.9, weight_decay=0.01)
+    optimizer = torch.optim.SGD(net.parameters(), lr=0.1, momentum=0.9)
     batch = torch.randn(5, 3)
     net(batch).sum().backward()
-    optimizer.step()                        # one ordinary step: momentum now remembers it
+    optimizer.step()                        # one ordinary step
     net[0].requires_grad_(False)            # freeze the first layer
+    if clear_frozen:
+        for p in net[0].parameters():
+            p.grad = None                   # the frozen layer's old gradient goes too
     frozen = net[0].weight.detach().clone()
     for step in range(3):
-        optimizer.zero_grad(set_to_none=set_to_none)
+        for p in net[2].parameters():
+            p.grad = None
         net(batch).sum().backward()
         optimizer.step()
     moved = (net[0].weight - frozen).abs().max().item()
-    print(f"zero_grad(set_to_none={set_to_none}): the frozen weights moved by up to {moved:.3f}")
+    print(f"old .grad cleared: {clear_frozen!s:5}  the frozen weights moved by up to {moved:.3f}")
 
 # %% [markdown]
-# So after freezing, hand the optimizer only the trainable parameters (as above), or make sure
-# the frozen ones' `.grad` is None.
-
-# %% [markdown]
-# ### Exercise 6: fine-tune the last layer
-#
-# Complete `freeze_all_but_last(model)`: `model` is an `nn.Sequential` of `Linear` layers and
-# activations, of any depth. Freeze every parameter except those of the last layer that *has*
-# parameters, which must keep requiring grad. Careful: the model may end with an activation,
-# which has none. Change the model in place: the same layers and parameter objects, with the
-# same values; what the function returns is ignored.
-
-# %% solution freeze_all_but_last
-def freeze_all_but_last(model):
-    """Only the last layer with parameters keeps requires_grad=True."""
-    ### BEGIN SOLUTION
-    model.requires_grad_(False)
-    with_parameters = [layer for layer in model if list(layer.parameters())]
-    with_parameters[-1].requires_grad_(True)
-    ### END SOLUTION
-
-# %% check freeze_all_but_last points=2
-
-# %% [markdown]
-# ## Written answer
-#
-# **What do `model.eval()` and `torch.no_grad()` each change, and why does a validation loop
-# need both?** Answer in two or three sentences.
-
-# %% [markdown] answer eval_and_no_grad points=2
-# model.eval() sets the training flag of every module, so layers such as Dropout and BatchNorm
-# compute their evaluation behaviour (no dropping, running statistics); autograd still records.
-# torch.no_grad() stops the recording, so no graph and no saved values are kept, but it leaves
-# the layers in whatever mode they are in. Validation needs eval-mode outputs and no graph, so
-# it needs both, and model.train() afterwards before training resumes.
+# So after freezing, hand the optimizer only the trainable parameters (as in section 3), or make
+# sure the frozen ones' `.grad` is None. Lesson 4 is all about resetting `.grad`.
 
 # %% [markdown]
 # ## Summary
 #
+# The core:
+#
 # - `torch.no_grad()` (a `with` block or a decorator) records nothing: results have no
-#   `grad_fn`. `torch.set_grad_enabled(flag)` does the same when `flag` is False.
-# - `torch.inference_mode()` is stricter: its results are inference tensors, which autograd
-#   cannot save for backward or change in place outside inference mode (clone them).
-# - `model.eval()` changes how layers compute, not whether autograd records; evaluate with both.
+#   `grad_fn`.
 # - `detach()` cuts one tensor out of the graph but shares its storage; `detach().clone()`
-#   copies. Prefer `detach()` to `.data`, which can silently give wrong gradients.
-# - `.numpy()` needs `detach()` first and shares memory; copy for a snapshot.
+#   copies.
+# - `requires_grad_(False)` freezes parameters for fine-tuning, for as long as it stays off.
+#
+# Going further:
+#
 # - Update parameters in place inside `no_grad()` and reset `.grad`; `w = w - ...` makes a
-#   non-leaf. Log losses with `.item()`, not by adding tensors.
+#   non-leaf.
+# - `torch.set_grad_enabled(flag)` is `no_grad()` when `flag` is False; as a plain call it does
+#   not restore the mode. `torch.inference_mode()` is stricter: its results are inference
+#   tensors, which autograd cannot save for backward or change in place outside it.
+# - `model.eval()` changes how layers compute, not whether autograd records; evaluate with both.
+# - `.numpy()` needs `detach()` first and shares memory; copy for a snapshot. Log losses with
+#   `.item()`, not by adding tensors.
 # - In-place operations move a tensor's version counter (`no_grad()` included, `.data` not).
 #   If a tensor autograd saved for backward has moved on, `backward()` refuses: the message
 #   names who saved it and the versions; make that step out of place, or work on a clone.
-# - `requires_grad_(False)` freezes parameters for fine-tuning; it does not clear an old
-#   `.grad`, so hand the optimizer only the trainable parameters.
+#   Prefer `detach()` to `.data`, which can silently give wrong gradients.
+# - Freezing does not clear an old `.grad`: hand the optimizer only the trainable parameters.
 #
 # Next, lesson 4: reading and zeroing `.grad`.
 
@@ -716,7 +704,8 @@ def freeze_all_but_last(model):
 # ## Where am I
 #
 # This cell runs each exercise's self-check quietly on your own functions and lists which pass,
-# which fail (with the first words of the mistake) and which you have not attempted yet.
+# which fail (with the first words of the mistake) and which you have not attempted yet: the
+# core's two exercises first, then the going-further ones.
 
 # %%
 check.progress(globals())

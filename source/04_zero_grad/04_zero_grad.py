@@ -4,22 +4,22 @@
 # In lesson 2 you saw that `backward()` *adds* into `.grad`. This lesson is about living with
 # that: reading `.grad`, resetting it, and putting the reset in the right place in a training loop.
 #
-# **You will learn** why `.grad` starts as `None` and then accumulates, the two ways to reset it
-# (`zero_()` and `None`), what `optimizer.zero_grad()` does by default, where it may go in a
-# training loop and the one place it must not, how to accumulate gradients over micro-batches,
-# and how to read the size of all gradients at once. You then write a complete training loop, and
-# finish with hooks: functions that see, or change, a gradient while `backward()` runs.
+# **The core** (sections 1 to 3, two exercises): `.grad` starts as `None` and then adds up, the
+# two ways to reset it and what `optimizer.zero_grad()` does by default, and where the reset
+# goes in a training loop.
 #
-# **Time:** about 90 minutes: 35 to read and run the examples, 50 for the seven exercises, 5 for
-# the written answer. **Exercises:** seven autograded, one written answer.
+# **Going further** (sections 4 to 9, optional, five exercises and a written answer): watching
+# `.grad` add up, `None` and zeros to an optimizer, micro-batches, the global gradient norm, a
+# complete training loop, and hooks that see or change a gradient during `backward()`. Graded
+# like the core, in this notebook.
 #
-# **How the exercises work.** Each exercise is a function for you to complete. Run the cell
-# below it to check your answer: it says *correct*, *not attempted*, or what is wrong in autograd
-# terms. Stuck? `check.NAME.hint()` gives a nudge; call it again for a bigger one. When you
-# submit, the grader runs the same checks on fresh random inputs, so a number copied from an
-# output here will not pass. Its message names the mistake the same way the check here does,
-# so a fix that makes the check here pass is the fix the grader wants. Some checks put leftover values in `.grad` before they call your function, as
-# an earlier training step would.
+# **Time:** about 15 to 20 minutes for the core, 75 for the whole lesson.
+#
+# **How the exercises work.** Complete the function, then run the cell below it: it says
+# *correct*, *not attempted*, or what is wrong in autograd terms. `check.NAME.hint()` gives a
+# nudge (call it again for more). The grader runs the same checks on fresh random inputs, with
+# the same messages; some put leftover values in `.grad` first, as an earlier training step
+# would. *Where am I*, the last cell, lists what passes so far, the core apart.
 
 # %%
 import torch
@@ -33,31 +33,21 @@ from course.visuals.pitfall import shows_error
 from course.visuals.quick_check import quick_check
 
 # %% [markdown]
-# ## 1. `.grad` starts as `None`
+# ## 1. `.grad` starts as `None`, then adds up
 #
-# A leaf has no gradient until a backward pass reaches it. PyTorch does not allocate a tensor of
-# zeros in advance: `.grad` is simply `None`. The first `backward()` that reaches the leaf stores
-# a new tensor there.
+# A leaf, a tensor you make or a fresh layer's parameter, has no gradient until a backward pass
+# reaches it: `.grad` is `None`, not zeros. The first `backward()` stores a new tensor there.
 
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True)
-print("before backward:", x.grad)
+layer = nn.Linear(3, 2)
+print("before backward:", x.grad, "| weight.grad:", layer.weight.grad)
 (x**2).sum().backward()
 print("after backward: ", x.grad)
 
 # %% [markdown]
-# The parameters of a fresh layer are leaves too, so their `.grad` is `None` until the first
-# backward pass through the layer.
-
-# %%
-layer = nn.Linear(3, 2)
-print("weight.grad:", layer.weight.grad, "| bias.grad:", layer.bias.grad)
-
-# %% [markdown]
-# ## 2. Gradients add up
-#
-# `backward()` does not write `.grad`, it adds to it. Call it again on a new forward pass, and
-# the new gradient lands on top of the old one. For $y = x^2$ at $x = 1.5$ each call adds $2x = 3$.
+# After that, `backward()` adds to `.grad`. For $y = x^2$ at $x = 1.5$ each call on a new forward
+# pass adds $2x = 3$: only the first of these numbers is the derivative.
 
 # %%
 x = torch.tensor(1.5, requires_grad=True)
@@ -65,11 +55,178 @@ for call in range(1, 4):
     (x**2).backward()
     print(f"after backward #{call}: x.grad = {x.grad.item()}")
 
+# %%
+quick_check(
+    "x = torch.tensor(2.0, requires_grad=True). You run (x * x + x).backward() twice, "
+    "with a new forward pass each time. What is x.grad?",
+    ["5", "10", "4", "None: the second call replaces the first"],
+    1,
+    "Each call adds the derivative 2x + 1 = 5, and nothing reset .grad in between: 5 + 5 = 10.",
+    # Why each wrong option is wrong (for the per-option feedback):
+    # A: 5 is what one call leaves, the derivative 2x + 1 at x = 2. The second call adds its 5
+    #    on top: backward() adds into .grad, it never overwrites it.
+    # C: 4 is the derivative of x * x alone; the "+ x" adds 1 per call, and there are two calls.
+    # D: a new forward pass builds a new graph, but .grad belongs to the leaf x, which both
+    #    graphs share: the second backward() adds to what the first left there.
+)
+
 # %% [markdown]
-# Only the first of these numbers is a derivative. `plot_gradient` draws $y = x^2$ with its tangent
-# at $x = 1.5$, above the derivative $2x$ that autograd computes: the tangent's slope, and the
-# height of the lower curve at $1.5$, is $3$, what one `backward()` puts in `.grad`. After three
-# calls `.grad` holds $9$: not the slope at $1.5$, but three of those slopes added up.
+# ## 2. Resetting `.grad`: `zero_()`, `None`, and `zero_grad()`
+#
+# `x.grad.zero_()` fills the existing gradient with zeros, in place: the same tensor, the same
+# memory. `x.grad = None` drops the tensor; the next `backward()` then stores a new one instead
+# of adding to zeros, which skips one addition and frees the memory in between.
+
+# %%
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+(x**2).sum().backward()
+first = x.grad
+x.grad.zero_()
+print("after zero_():", x.grad, "| same tensor:", x.grad is first)
+x.grad = None
+print("after = None: ", x.grad)
+(x**2).sum().backward()
+print("next backward:", x.grad, "| same tensor:", x.grad is first)
+
+# %% [markdown]
+# In a model you reset every parameter at once: `optimizer.zero_grad()` resets the parameters the
+# optimizer was given, `model.zero_grad()` those of the module. Both take `set_to_none`, and its
+# default is `True`: after `zero_grad()`, every `.grad` is `None`, not zeros.
+
+# %%
+model = nn.Linear(3, 1)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+model(torch.ones(2, 3)).sum().backward()
+print("after backward:         ", model.weight.grad)
+optimizer.zero_grad()
+print("after zero_grad():      ", model.weight.grad)
+model(torch.ones(2, 3)).sum().backward()
+optimizer.zero_grad(set_to_none=False)
+print("with set_to_none=False: ", model.weight.grad)
+
+# %%
+quick_check(
+    "After optimizer.zero_grad() with its default arguments, what is p.grad for a parameter p?",
+    ["a tensor of zeros", "None", "unchanged until step() runs", "the previous gradient, halved"],
+    1,
+    "set_to_none=True is the default: the gradient tensors are dropped, and the next backward() "
+    "stores new ones.",
+    # Why each wrong option is wrong (for the per-option feedback):
+    # A: zeros are what zero_grad(set_to_none=False) leaves (and the default before PyTorch 2.0);
+    #    today's default drops the tensor, so p.grad is None.
+    # C: zero_grad() acts at once, on every parameter the optimizer holds; step() only reads .grad.
+    # D: nothing in PyTorch halves a gradient: zero_grad() either drops .grad or fills it with zeros.
+)
+
+# %% [markdown]
+# ### Exercise 1: reset a list of parameters
+#
+# Complete `reset_grads(params, set_to_none)`: for every tensor in `params`, reset its `.grad` to
+# `None` when `set_to_none` is true, or zero the existing gradient **in place** when it is false.
+# Some parameters may have no gradient yet (`.grad is None`): leave those alone.
+
+# %% solution reset_grads
+def reset_grads(params, set_to_none):
+    """Reset .grad of each parameter: None, or zeros in the same tensor."""
+    ### BEGIN SOLUTION
+    for p in params:
+        if p.grad is not None:
+            if set_to_none:
+                p.grad = None
+            else:
+                p.grad.zero_()
+    ### END SOLUTION
+
+# %% check reset_grads points=1
+
+# %% [markdown]
+# ## 3. Where `zero_grad()` goes in a training loop
+#
+# One training step is four calls: reset the gradients, compute the loss (the forward pass), fill
+# `.grad` with `loss.backward()`, and let `optimizer.step()` apply it. `backward()` writes the
+# gradient and `step()` reads it, so the reset may go anywhere **except between those two**. At
+# the top of the step is the usual place; at the end, after `step()`, works too.
+#
+# Forget the reset and each step applies the sum of all gradients so far. With a loss whose
+# gradient is the same at every step, the moves grow: twice the step, then three times.
+
+# %%
+c = torch.tensor([1.0, -2.0])
+w = torch.zeros(2, requires_grad=True)
+optimizer = torch.optim.SGD([w], lr=0.1)
+for step in range(1, 4):
+    before = w.detach().clone()
+    (w * c).sum().backward()          # no zero_grad(): .grad keeps adding up
+    optimizer.step()
+    print(f"step {step}: w moved by {w.detach() - before}")
+
+# %% [markdown]
+# Reset between `backward()` and `step()`, and the step finds nothing to apply. No error, no
+# warning: the parameters just do not move. (With the reset at the top, every step would move
+# `w` by the same `lr` times the gradient.)
+
+# %%
+w = torch.zeros(2, requires_grad=True)
+optimizer = torch.optim.SGD([w], lr=0.1)
+for step in range(1, 4):
+    (w * c).sum().backward()
+    optimizer.zero_grad()             # too late: wipes what backward() just computed
+    optimizer.step()
+    print(f"step {step}: w = {w.detach()}")
+
+# %%
+quick_check(
+    "Which of these orders of one training step is wrong?",
+    ["zero_grad(), forward, backward(), step()",
+     "forward, backward(), step(), zero_grad()",
+     "forward, backward(), zero_grad(), step()",
+     "forward, zero_grad(), backward(), step()"],
+    2,
+    "zero_grad() between backward() and step() throws away the gradient step() needs. Resetting "
+    "after the forward pass but before backward() is fine: the forward pass does not touch .grad.",
+    # Why each wrong option is wrong (for the per-option feedback; here each is a right order):
+    # A: the usual order: the reset clears the last step's gradient before backward() adds the new one.
+    # B: the reset comes after step() has used the gradient, so the next step's backward() starts
+    #    from None just the same: fine.
+    # D: the forward pass does not touch .grad, so resetting after it and before backward() is fine.
+)
+
+# %% [markdown]
+# ### Exercise 2: one training step
+#
+# Complete `train_step(model, optimizer, x, y, loss_fn)`: one step of training on the batch
+# `(x, y)` with the `optimizer` you are given, and return the loss of that batch (computed
+# before the step) as a Python float. The check fills `.grad` with leftovers, as a previous step
+# would leave them: reset the leftover gradients first.
+
+# %% solution train_step
+def train_step(model, optimizer, x, y, loss_fn):
+    """Reset, forward, backward, step; returns the batch loss as a float."""
+    ### BEGIN SOLUTION
+    optimizer.zero_grad()
+    loss = loss_fn(model(x), y)
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+    ### END SOLUTION
+
+# %% check train_step points=2
+
+# %% [markdown]
+# **That is the core.** `.grad` adds up, `zero_grad()` drops it (`None`) by default, and the
+# reset goes anywhere but between `backward()` and `step()`. Run *Where am I* (the last cell) to
+# see your two exercises; the sections below go further, each on its own.
+
+# %% [markdown]
+# # Going further (optional)
+
+# %% [markdown]
+# ## 4. Watching `.grad` add up
+#
+# `plot_gradient` draws $y = x^2$ with its tangent at $x = 1.5$, above the derivative $2x$ that
+# autograd computes: the tangent's slope, and the height of the lower curve at $1.5$, is $3$,
+# what one `backward()` puts in `.grad`. After section 1's three calls `.grad` held $9$: not the
+# slope at $1.5$, but three of those slopes added up.
 
 # %%
 plot_gradient(lambda t: t**2, -0.5, 3.0, at=1.5)
@@ -105,61 +262,6 @@ print("AccumulateGrad ran", len(received), "time, and received", received)
 print("x.grad =", x.grad)
 
 # %% [markdown]
-# Across calls, `AccumulateGrad` adds each new sum to what `.grad` already holds. That is what
-# lets you sum gradients on purpose (section 6), and why you must reset `.grad` when you do not
-# want the sum.
-
-# %%
-quick_check(
-    "x = torch.tensor(2.0, requires_grad=True). You run (x * x + x).backward() twice, "
-    "with a new forward pass each time. What is x.grad?",
-    ["5", "10", "4", "None: the second call replaces the first"],
-    1,
-    "Each call adds the derivative 2x + 1 = 5, and nothing reset .grad in between: 5 + 5 = 10.",
-)
-
-# %% [markdown]
-# ### Exercise 1: watch `.grad` accumulate
-#
-# Complete `grad_history(f, x, k)`: `f` returns a scalar, `x` does *not* require grad. On a copy
-# of `x` that requires grad, call `backward()` on `f` $k$ times **without** resetting, and return
-# a tensor of shape `(k, *x.shape)` whose row `i` is what `.grad` held after call `i + 1`.
-# Remember that `backward()` adds into the *same* `.grad` tensor each time, in place: a row you
-# keep must be a copy of it, not the tensor itself.
-
-# %% solution grad_history
-def grad_history(f, x, k):
-    """Rows: x.grad after 1, 2, ..., k backward() calls through f."""
-    ### BEGIN SOLUTION
-    x = x.detach().clone().requires_grad_(True)
-    saved = []
-    for _ in range(k):
-        f(x).backward()
-        saved.append(x.grad.clone())
-    return torch.stack(saved)
-    ### END SOLUTION
-
-# %% check grad_history points=1
-
-# %% [markdown]
-# ## 3. Two ways to reset: `zero_()` or `None`
-#
-# `x.grad.zero_()` fills the existing gradient with zeros, in place: the same tensor, the same
-# memory. `x.grad = None` drops the tensor; the next `backward()` then stores a new one instead
-# of adding to zeros, which skips one addition and frees the memory in between.
-
-# %%
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-(x**2).sum().backward()
-first = x.grad
-x.grad.zero_()
-print("after zero_():", x.grad, "| same tensor:", x.grad is first)
-x.grad = None
-print("after = None: ", x.grad)
-(x**2).sum().backward()
-print("next backward:", x.grad, "| same tensor:", x.grad is first)
-
-# %% [markdown]
 # The plot records one entry of `.grad` after each call: three backward passes add up, `zero_()`
 # brings it back to 0, setting it to `None` removes it, and the next backward starts afresh.
 
@@ -180,67 +282,42 @@ steps.append(("backward()", x.grad.item()))
 plot_grad_history(steps, one_call=3.0)
 
 # %% [markdown]
-# `None` is not a tensor. Code that reads or updates `.grad` after a reset to `None` stops with a
-# `TypeError`, here a hand-written weight-decay term and a look at one entry:
-
-# %%
-w = torch.tensor([0.5, -1.0], requires_grad=True)
-w.grad = None
-with shows_error(TypeError):
-    with torch.no_grad():
-        w.grad += 0.01 * w
-with shows_error(TypeError):
-    print(w.grad[0])
-
-# %% [markdown]
-# ### Exercise 2: reset a list of parameters
+# ### Exercise 3: watch `.grad` accumulate
 #
-# Complete `reset_grads(params, set_to_none)`: for every tensor in `params`, reset its `.grad` to
-# `None` when `set_to_none` is true, or zero the existing gradient **in place** when it is false.
-# Some parameters may have no gradient yet (`.grad is None`): leave those alone.
+# Complete `grad_history(f, x, k)`: `f` returns a scalar, `x` does *not* require grad. On a copy
+# of `x` that requires grad, call `backward()` on `f` $k$ times **without** resetting, and return
+# a tensor of shape `(k, *x.shape)` whose row `i` is what `.grad` held after call `i + 1`.
+# Remember that `backward()` adds into the *same* `.grad` tensor each time, in place: a row you
+# keep must not change when the next call adds to `.grad`.
 
-# %% solution reset_grads
-def reset_grads(params, set_to_none):
-    """Reset .grad of each parameter: None, or zeros in the same tensor."""
+# %% solution grad_history
+def grad_history(f, x, k):
+    """Rows: x.grad after 1, 2, ..., k backward() calls through f."""
     ### BEGIN SOLUTION
-    for p in params:
-        if p.grad is not None:
-            if set_to_none:
-                p.grad = None
-            else:
-                p.grad.zero_()
+    x = x.detach().clone().requires_grad_(True)
+    saved = []
+    for _ in range(k):
+        f(x).backward()
+        saved.append(x.grad.clone())
+    return torch.stack(saved)
     ### END SOLUTION
 
-# %% check reset_grads points=1
+# %% check grad_history points=1
 
 # %% [markdown]
-# ## 4. `optimizer.zero_grad()` sets `.grad` to `None`
+# ## 5. `None` and zeros are not the same to an optimizer
 #
-# In a model you reset every parameter at once: `optimizer.zero_grad()` resets the parameters the
-# optimizer was given, `model.zero_grad()` those of the module. Both take `set_to_none`, and its
-# default is `True`: after `zero_grad()`, every `.grad` is `None`, not zeros.
+# `None` is not a tensor. Code that reads or updates `.grad` after a reset to `None` stops with a
+# `TypeError`. Old code was often written for zeros, when that was the default (before PyTorch
+# 2.0); here a hand-written weight-decay term, added before `backward()`:
 
 # %%
-model = nn.Linear(3, 1)
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-model(torch.ones(2, 3)).sum().backward()
-print("after backward:         ", model.weight.grad)
-optimizer.zero_grad()
-print("after zero_grad():      ", model.weight.grad)
-model(torch.ones(2, 3)).sum().backward()
-optimizer.zero_grad(set_to_none=False)
-print("with set_to_none=False: ", model.weight.grad)
-
-# %% [markdown]
-# Old code was often written for zeros, when that was the default (before PyTorch 2.0). After
-# `zero_grad()` it now meets `None`:
-
-# %%
 optimizer.zero_grad()
 with shows_error(TypeError):
     with torch.no_grad():
         for p in model.parameters():
-            p.grad += 1e-4 * p          # a hand-written weight decay, added before backward()
+            p.grad += 1e-4 * p
 
 # %% [markdown]
 # `None` also means "no gradient" to the optimizer: `step()` skips such a parameter entirely. A
@@ -257,94 +334,6 @@ for set_to_none in (True, False):
     momentum_sgd.zero_grad(set_to_none=set_to_none)
     momentum_sgd.step()                                  # no new backward() in between
     print(f"set_to_none={set_to_none}: after the second step w = {w.item():.3f}")
-
-# %%
-quick_check(
-    "After optimizer.zero_grad() with its default arguments, what is p.grad for a parameter p?",
-    ["a tensor of zeros", "None", "unchanged until step() runs", "the previous gradient, halved"],
-    1,
-    "set_to_none=True is the default: the gradient tensors are dropped, and the next backward() "
-    "stores new ones.",
-)
-
-# %% [markdown]
-# ## 5. Where `zero_grad()` goes in a training loop
-#
-# One training step is four calls: reset the gradients, compute the loss (the forward pass), fill
-# `.grad` with `loss.backward()`, and let `optimizer.step()` apply it. `backward()` writes the
-# gradient and `step()` reads it, so the reset may go anywhere **except between those two**. At
-# the top of the step is the usual place; at the end, after `step()`, works too.
-#
-# Forget the reset and each step applies the sum of all gradients so far. With a loss whose
-# gradient is the same at every step, the moves grow: twice the step, then three times.
-
-# %%
-c = torch.tensor([1.0, -2.0])
-w = torch.zeros(2, requires_grad=True)
-optimizer = torch.optim.SGD([w], lr=0.1)
-for step in range(1, 4):
-    before = w.detach().clone()
-    (w * c).sum().backward()          # no zero_grad(): .grad keeps adding up
-    optimizer.step()
-    print(f"step {step}: w moved by {w.detach() - before}")
-
-# %% [markdown]
-# Reset between `backward()` and `step()`, and the step finds nothing to apply. No error, no
-# warning: the parameters just do not move.
-
-# %%
-w = torch.zeros(2, requires_grad=True)
-optimizer = torch.optim.SGD([w], lr=0.1)
-for step in range(1, 4):
-    (w * c).sum().backward()
-    optimizer.zero_grad()             # too late: wipes what backward() just computed
-    optimizer.step()
-    print(f"step {step}: w = {w.detach()}")
-
-# %% [markdown]
-# In the right place, every step moves by the same amount, `lr` times the gradient:
-
-# %%
-w = torch.zeros(2, requires_grad=True)
-optimizer = torch.optim.SGD([w], lr=0.1)
-for step in range(1, 4):
-    optimizer.zero_grad()
-    (w * c).sum().backward()
-    optimizer.step()
-    print(f"step {step}: w = {w.detach()}")
-
-# %%
-quick_check(
-    "Which of these orders of one training step is wrong?",
-    ["zero_grad(), forward, backward(), step()",
-     "forward, backward(), step(), zero_grad()",
-     "forward, backward(), zero_grad(), step()",
-     "forward, zero_grad(), backward(), step()"],
-    2,
-    "zero_grad() between backward() and step() throws away the gradient step() needs. Resetting "
-    "after the forward pass but before backward() is fine: the forward pass does not touch .grad.",
-)
-
-# %% [markdown]
-# ### Exercise 3: one training step
-#
-# Complete `train_step(model, optimizer, x, y, loss_fn)`: one step of training on the batch
-# `(x, y)` with the `optimizer` you are given, and return the loss of that batch (computed
-# before the step) as a Python float. The check fills `.grad` with leftovers, as a previous step
-# would leave them: reset the leftover gradients first.
-
-# %% solution train_step
-def train_step(model, optimizer, x, y, loss_fn):
-    """Reset, forward, backward, step; returns the batch loss as a float."""
-    ### BEGIN SOLUTION
-    optimizer.zero_grad()
-    loss = loss_fn(model(x), y)
-    loss.backward()
-    optimizer.step()
-    return loss.item()
-    ### END SOLUTION
-
-# %% check train_step points=2
 
 # %% [markdown]
 # ## 6. Gradient accumulation: a big batch in small pieces
@@ -404,6 +393,22 @@ def accumulated_grads(model, batches, loss_fn):
     ### END SOLUTION
 
 # %% check accumulated_grads points=2
+
+# %% [markdown]
+# ### Written answer
+#
+# **Why does `backward()` add into `.grad` instead of overwriting it?** Give two uses of adding
+# across calls, and say what it costs in a training loop. Answer in two or three sentences.
+
+# %% [markdown] answer why_accumulate points=2
+# Adding lets several backward() calls build one gradient. First use: gradient accumulation,
+# where a batch too big for memory is split into micro-batches, each loss divided by k gets its
+# own backward(), and one step() applies the full-batch gradient. Second use: several losses, or
+# separate graphs that share parameters (two forward passes through one model, say), each with
+# its own backward(), leave the gradient of their sum without one combined graph in memory. The
+# cost is that the previous step's gradient is still there, so every step must reset .grad
+# (zero_grad()) before its backward(), and never between backward() and step(). (Paths inside one
+# backward pass are not a reason: autograd sums them before AccumulateGrad runs.)
 
 # %% [markdown]
 # ## 7. Reading `.grad`: the global gradient norm
@@ -564,6 +569,11 @@ quick_check(
     ["1", "2", "3", "6"],
     1,
     "The hook clips each pass's gradient (3) to 1 before AccumulateGrad adds it: 1 + 1 = 2.",
+    # Why each wrong option is wrong (for the per-option feedback):
+    # A: 1 would mean the hook clipped the total in .grad; it sees each pass's gradient before it
+    #    is added, so two clipped passes add up to 2.
+    # C: 3 is one pass's gradient unclipped: the hook returns the clamped tensor, which replaces it.
+    # D: 6 is two passes unclipped; the hook returns the clamped gradient, so each pass adds 1.
 )
 
 # %% [markdown]
@@ -572,9 +582,9 @@ quick_check(
 # `clip_grad_norm_` (section 7) rescales gradients after `backward()`. Clip them while they flow
 # instead. Complete `clip_with_hook(model, max_value)`:
 #
-# - register on every parameter of `model` a hook with `register_hook` that limits each entry of
-#   the arriving gradient to `[-max_value, max_value]`, so that each backward pass's gradient is
-#   clipped before it is added into `.grad`;
+# - register on every parameter of `model` (weights and biases alike) a hook with
+#   `register_hook` that limits each entry of the arriving gradient to `[-max_value, max_value]`,
+#   so that each backward pass's gradient is clipped before it is added into `.grad`;
 # - leave the parameters' values as they are;
 # - return the list of handles that the registrations gave you.
 #
@@ -592,32 +602,22 @@ def clip_with_hook(model, max_value):
 # %% check clip_with_hook points=2
 
 # %% [markdown]
-# ## Written answer
-#
-# **Why does `backward()` add into `.grad` instead of overwriting it?** Give two uses of adding
-# across calls, and say what it costs in a training loop. Answer in two or three sentences.
-
-# %% [markdown] answer why_accumulate points=2
-# Adding lets several backward() calls build one gradient. First use: gradient accumulation,
-# where a batch too big for memory is split into micro-batches, each loss divided by k gets its
-# own backward(), and one step() applies the full-batch gradient. Second use: several losses, or
-# separate graphs that share parameters (two forward passes through one model, say), each with
-# its own backward(), leave the gradient of their sum without one combined graph in memory. The
-# cost is that the previous step's gradient is still there, so every step must reset .grad
-# (zero_grad()) before its backward(), and never between backward() and step(). (Paths inside one
-# backward pass are not a reason: autograd sums them before AccumulateGrad runs.)
-
-# %% [markdown]
 # ## Summary
 #
+# The core:
+#
 # - `.grad` is `None` until a backward pass reaches the leaf; after that, `backward()` **adds** into it.
-# - Within one pass, autograd sums a leaf's paths before `AccumulateGrad` adds into `.grad`; across
-#   calls the sums keep adding up, which is how micro-batches accumulate.
-# - Reset with `.grad.zero_()` (same tensor, zeros) or `.grad = None` (no tensor; code that
-#   expects one raises `TypeError`, and optimizers skip the parameter).
-# - `optimizer.zero_grad()` and `model.zero_grad()` default to `set_to_none=True`.
+# - Reset with `.grad.zero_()` (same tensor, zeros) or `.grad = None` (no tensor);
+#   `optimizer.zero_grad()` and `model.zero_grad()` default to `set_to_none=True`.
 # - In a training step, reset anywhere except between `backward()` and `step()`; forgetting it
 #   applies the sum of all past gradients.
+#
+# Going further:
+#
+# - Within one pass, autograd sums a leaf's paths before `AccumulateGrad` adds into `.grad`; across
+#   calls the sums keep adding up, in the same tensor (save a copy to keep a value).
+# - Code that expects a tensor in `.grad` raises `TypeError` on `None`; optimizers skip a `None`
+#   gradient but step a zero one (momentum, weight decay).
 # - To accumulate over $k$ micro-batches, divide each loss by $k$ and step once every $k$.
 # - The global gradient norm reads every `.grad` that is not `None`, as one long vector.
 # - `t.register_hook(fn)` sees (and may replace, by returning it) each gradient as it flows, before
@@ -632,7 +632,7 @@ def clip_with_hook(model, max_value):
 #
 # Run this cell at any time: it runs each exercise's check quietly on your own functions and
 # lists which pass, which fail (with the first sentence of why) and which you have not
-# attempted yet.
+# attempted yet: the core's two exercises first, then the going-further ones.
 
 # %%
 check.progress(globals())

@@ -52,9 +52,12 @@ def accumulated_grads(inputs):
 
 
 def grad_norm(inputs):
-    grads = [p.grad for p in inputs["model"].parameters() if p.grad is not None]
+    with_grad = [p for p in inputs["model"].parameters() if p.grad is not None]
+    grads = [p.grad for p in with_grad]
     return {"norm": float(nn.utils.get_total_norm(grads)),
-            "sum_of_norms": sum(float(torch.linalg.vector_norm(g)) for g in grads)}
+            "sum_of_norms": sum(float(torch.linalg.vector_norm(g)) for g in grads),
+            # the mistakes the judge names: the norm of p instead of p.grad
+            "of_parameters": float(nn.utils.get_total_norm([p.detach() for p in with_grad]))}
 
 
 def _functional_run(x, y, steps: int, lr: float, accumulate: bool = False) -> tuple:
@@ -88,4 +91,5 @@ def clip_with_hook(inputs):
             "after_remove": g3,
             "unclipped": g1,
             "upper_only": [g.clamp(max=m) for g in g1],
+            "at_zero": [g.clamp(0, m) for g in g1],
             "clip_total": [(a + g).clamp(-m, m) for a, g in zip(first, g2)]}
