@@ -20,6 +20,7 @@ from typing import Callable
 import torch
 
 from . import outcome
+from .checks.closed_helpers import closing
 from .checks.explain_error import explain_error
 from .checks.mistakes import Mistake
 from .checks.observation import Unreadable, decode, round_trip
@@ -31,8 +32,10 @@ SELF_CHECK_SEEDS = (DEMO_SEED,)
 
 
 class Exercise:
-    def __init__(self, inputs: Callable, call: Callable, judge: Callable, hints: list[str], praise: str = ""):
+    def __init__(self, inputs: Callable, call: Callable, judge: Callable, hints: list[str], praise: str = "",
+                 closes: tuple[str, ...] = ()):
         self.make, self.call, self.judge, self.praise = inputs, call, judge, praise
+        self.closes = closes  # course helpers that would do this exercise's work (closed_helpers)
         self.hint_texts = hints
         self.name = self.lesson = ""  # set by name_exercises, from the name the module gives it
 
@@ -52,7 +55,8 @@ class Exercise:
         try:
             with torch.random.fork_rng():  # the student's own random calls stay reproducible
                 torch.manual_seed(seed)
-                seen = self.call(answer, inputs)
+                with closing(self.name, self.closes):
+                    seen = self.call(answer, inputs)
         except NotImplementedError:
             return outcome.reported(outcome.NOT_ATTEMPTED, outcome.not_attempted_message(self.name),
                                     outcome.NOT_ATTEMPTED)
