@@ -67,7 +67,7 @@ class Exercise:
                                     type(error).__name__)
         try:
             return round_trip(seen)
-        except Unreadable as error:
+        except (Unreadable, TypeError, ValueError) as error:  # e.g. a Flags or Sealed holding a tensor
             return outcome.reported(outcome.INCORRECT, "your function returned something the check cannot "
                                     f"read ({error}): return what the exercise asks for.", "unreadable")
 
