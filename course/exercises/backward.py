@@ -15,6 +15,7 @@ import torch
 from ..checks import random_inputs as rand
 from ..checks.compare import close
 from ..checks.diagnose import describe_value, diagnose_aliased_rows, diagnose_gradient, diagnose_swapped
+from ..checks.explain_error import explain_errors_in_cells
 from ..checks.mistakes import Mistake, require
 from ..checks.technique import NO_AUTOGRAD_GRAD, TorchCalls, counting, forbidden, inputs_kept, snapshot
 from ..exercise import Exercise, name_exercises
@@ -395,3 +396,15 @@ hvp = Exercise(_hvp_inputs, _hvp_call, _hvp_judge, [
 EXERCISES = name_exercises(globals())
 
 progress = lesson_progress(EXERCISES)
+
+# Where this lesson explains each autograd error a student's own cell may raise.
+ERROR_SECTIONS = {
+    "no_graph": "section 1, backward() fills .grad of every leaf",
+    "non_scalar": "section 2, backward() starts from a scalar",
+    "grad_none": "section 3, Only leaves keep .grad",
+    "freed_graph": "section 4, The graph is freed after backward()",
+    "integer_requires_grad": "lesson 1, section 2",
+    "flag_of_result": "lesson 1, section 2",
+    "unused_input": "section 8, torch.autograd.grad",
+}
+explain_errors_in_cells(ERROR_SECTIONS)

@@ -14,7 +14,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 from ..checks import random_inputs as rand
 from ..checks.compare import close, largest_difference
 from ..checks.diagnose import diagnose_gradient, diagnose_tensor
-from ..checks.explain_error import explain_error
+from ..checks.explain_error import explain_error, explain_errors_in_cells
 from ..checks.mistakes import Mistake, require
 from ..checks.observation import flags_of
 from ..checks.technique import math_explained, snapshot
@@ -569,3 +569,15 @@ build_f = Exercise(_build_f_inputs, _build_f_call, _build_f_judge, [
 EXERCISES = name_exercises(globals())
 
 progress = lesson_progress(EXERCISES)
+
+# Where this lesson explains each autograd error a student's own cell may raise.
+ERROR_SECTIONS = {
+    "no_graph": "section 1, Recording starts with requires_grad",
+    "integer_requires_grad": "section 2, Leaves and results",
+    "flag_of_result": "section 2, Leaves and results",
+    "math_on_tensor": "section 4, A new graph on every forward pass (Exercise 3 uses torch functions only)",
+    "numpy_requires_grad": "section 4, A new graph on every forward pass (Exercise 3 uses torch functions only)",
+    "non_scalar": "lesson 2, section 2",
+    "freed_graph": "lesson 2, section 4",
+}
+explain_errors_in_cells(ERROR_SECTIONS)
