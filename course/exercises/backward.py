@@ -394,8 +394,9 @@ hvp = Exercise(_hvp_inputs, _hvp_call, _hvp_judge, [
 ])
 
 EXERCISES = name_exercises(globals())
+CORE = ("grad_via_backward", "two_losses")  # the first pass: the lesson's essentials
 
-progress = lesson_progress(EXERCISES)
+progress = lesson_progress(EXERCISES, core=CORE)
 
 # Where this lesson explains each autograd error a student's own cell may raise.
 ERROR_SECTIONS = {

@@ -567,8 +567,9 @@ build_f = Exercise(_build_f_inputs, _build_f_call, _build_f_judge, [
 ])
 
 EXERCISES = name_exercises(globals())
+CORE = ("make_leaf", "grad_fn_names", "build_f")  # the first pass: the lesson's essentials
 
-progress = lesson_progress(EXERCISES)
+progress = lesson_progress(EXERCISES, core=CORE)
 
 # Where this lesson explains each autograd error a student's own cell may raise.
 ERROR_SECTIONS = {
