@@ -115,13 +115,15 @@ def test_progress_reports_each_exercise():
                  "two_losses": lambda x: (x, x)}
     report = check.progress(namespace)
     rows = {name: (status, detail) for name, status, detail in report.rows}
-    assert list(rows) == NAMES
+    assert list(rows) == list(check.CORE) + [name for name in NAMES if name not in check.CORE]
     assert rows["grad_via_backward"] == ("Correct", "")
     assert rows["vjp"] == ("Not attempted", "")
     assert rows["two_losses"][0] == "Incorrect" and rows["two_losses"][1]
     assert rows["hvp"] == ("Not attempted", "its cell has not been run")
-    assert repr(report).splitlines()[-1] == "1 of 7 exercises correct."
-    assert "<table>" in report._repr_html_()
+    text = repr(report).splitlines()
+    assert text[-1] == "1 of 7 exercises correct." and "Core: 1 of 2 correct." in text
+    assert "Going further: 0 of 5 correct." in text and text.index("Core:") < text.index("Going further (optional):")
+    assert "<table>" in report._repr_html_() and "Going further (optional)</th>" in report._repr_html_()
 
 
 def test_progress_never_raises_under_validation(monkeypatch):
