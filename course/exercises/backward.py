@@ -405,7 +405,7 @@ ERROR_SECTIONS = {
     "grad_none": "section 3, Only leaves keep .grad",
     "freed_graph": "section 4, The graph is freed after backward()",
     "integer_requires_grad": "lesson 1, section 2",
-    "flag_of_result": "lesson 1, section 2",
+    "flag_of_result": "lesson 1, section 7",
     "unused_input": "section 8, torch.autograd.grad",
 }
 explain_errors_in_cells(ERROR_SECTIONS)

@@ -325,10 +325,10 @@ def _count_nodes_judge(seen, expected, inputs):
 # prediction is sent back there (the rule itself would be the answer, which only the grader holds).
 FLAG_SECTIONS = {
     "a * b": "sections 1 and 2 (when an operation is recorded, and what makes a tensor a leaf)",
-    "a.detach()": "section 6 (what detach() returns)",
+    "a.detach()": "section 7 (what detach() returns)",
     "a.double()": "section 2 (the .double() example: a conversion is an operation too)",
-    "a + b.detach()": "sections 1 and 6 (which inputs decide whether an operation is recorded)",
-    "nn.Parameter(b)": "section 6 (what nn.Parameter makes)",
+    "a + b.detach()": "sections 1 and 7 (which inputs decide whether an operation is recorded)",
+    "nn.Parameter(b)": "section 7 (what nn.Parameter makes)",
 }
 EXPRESSIONS = list(FLAG_SECTIONS)
 FLAG_CASES = [(a, b) for a in (False, True) for b in (False, True)]
@@ -417,7 +417,7 @@ def _predict_flags_judge(seen, expected, inputs):
                           f"{FLAG_SECTIONS[key]}.", "wrong_prediction")
     raise Mistake("your predictions are wrong for more than one expression. Take one expression at a time: was "
                   "an operation recorded (only if some input requires grad)? Then is_leaf follows (a leaf has "
-                  "no grad_fn). detach() and nn.Parameter each make a new leaf: section 6 says what each does to "
+                  "no grad_fn). detach() and nn.Parameter each make a new leaf: section 7 says what each does to "
                   "requires_grad.", "wrong_prediction")
 
 
@@ -555,7 +555,7 @@ predict_flags = Exercise(_predict_flags_inputs, _predict_flags_call, _predict_fl
     "Two rules decide most of it: a result requires grad if any input does, and a tensor is a leaf "
     "exactly when it has no grad_fn (nothing recorded it).",
     "For each expression ask: was an operation recorded? Only when some input requires grad. detach() "
-    "and nn.Parameter are different: each makes a new leaf, and section 5 says what each does to "
+    "and nn.Parameter are different: each makes a new leaf, and section 7 says what each does to "
     "requires_grad.",
     "Write each expression's requires_grad in terms of a_requires and b_requires first (some ignore both); "
     "is_leaf then follows from whether anything was recorded.",
@@ -567,7 +567,7 @@ build_f = Exercise(_build_f_inputs, _build_f_call, _build_f_judge, [
 ])
 
 EXERCISES = name_exercises(globals())
-CORE = ("make_leaf", "grad_fn_names", "build_f")  # the first pass: the lesson's essentials
+CORE = ("make_leaf", "grad_fn_names")  # the first pass: the lesson's essentials
 
 progress = lesson_progress(EXERCISES, core=CORE)
 
@@ -575,9 +575,9 @@ progress = lesson_progress(EXERCISES, core=CORE)
 ERROR_SECTIONS = {
     "no_graph": "section 1, Recording starts with requires_grad",
     "integer_requires_grad": "section 2, Leaves and results",
-    "flag_of_result": "section 2, Leaves and results",
-    "math_on_tensor": "section 4, A new graph on every forward pass (Exercise 3 uses torch functions only)",
-    "numpy_requires_grad": "section 4, A new graph on every forward pass (Exercise 3 uses torch functions only)",
+    "flag_of_result": "section 7, What requires grad",
+    "math_on_tensor": "section 5, A function with a recorded graph",
+    "numpy_requires_grad": "section 5, A function with a recorded graph",
     "non_scalar": "lesson 2, section 2",
     "freed_graph": "lesson 2, section 4",
 }

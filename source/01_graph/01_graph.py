@@ -4,13 +4,14 @@
 # PyTorch finds gradients by remembering how each result was made. This lesson is about that
 # memory: the graph autograd records while your code runs.
 #
-# **The core** (sections 1 to 4, three exercises): when PyTorch records operations, what a
+# **The core** (sections 1 to 4, two exercises): when PyTorch records operations, what a
 # *leaf* is, how to walk the recorded graph from an output back to its inputs, and why an
 # ordinary Python `if` is fine in a forward pass. That is all lesson 2 needs.
 #
-# **Going further** (sections 5 to 7, optional): a value used twice is still one node,
-# `detach()` and `nn.Parameter`, and loops in a forward pass, with two exercises and a written
-# answer. Do them now or on a second pass; they are graded like the core.
+# **Going further** (sections 5 to 8, optional): a function of your own in a graph, a value used
+# twice is still one node, `detach()` and `nn.Parameter`, and loops in a forward pass, with
+# three exercises and a written answer. Do them now or on a second pass; they are graded like
+# the core.
 #
 # **Time:** about 15 minutes for the core, about 40 for the whole lesson.
 #
@@ -96,16 +97,6 @@ with shows_error(RuntimeError):
     counts = torch.tensor([1, 2, 3], requires_grad=True)
 counts = torch.tensor([1, 2, 3], dtype=torch.float64, requires_grad=True)
 print(counts.dtype, "| is_leaf:", counts.is_leaf)
-
-# %% [markdown]
-# `requires_grad` is a setting of leaves. A result requires grad because one of its inputs does;
-# switching that off would silently cut the graph, so PyTorch does not let you:
-
-# %%
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = x * 3
-with shows_error(RuntimeError):
-    y.requires_grad = False
 
 # %% [markdown]
 # The order of the steps matters. Here `torch.rand(...)` makes a float32 leaf that requires grad,
@@ -248,6 +239,13 @@ for values in ([1.0, 2.0], [-1.0, -2.0]):
     print(graph_text(forward(x), names={"x": x}), end="\n\n")
 
 # %% [markdown]
+# **That is the core.** Run *Where am I* at the bottom to see your two core exercises. The
+# sections below are optional: they go further into the same graph, and are graded the same way.
+#
+# # Going further (optional)
+#
+# ## 5. A function with a recorded graph
+#
 # Only torch operations on tensors are recorded. A function for plain Python numbers
 # (`math.sin`, `float(x)`) or NumPy sees values, not tensors, and hands back a number with no
 # history: the graph stops there.
@@ -300,12 +298,7 @@ except NotImplementedError:
 picture
 
 # %% [markdown]
-# **That is the core.** Run *Where am I* at the bottom to see your three core exercises. The
-# sections below are optional: they go further into the same graph, and are graded the same way.
-#
-# # Going further (optional)
-#
-# ## 5. A value used twice is one node
+# ## 6. A value used twice is one node
 #
 # Graphs are not always chains. In `h * h + h`, the result `h` feeds the multiplication twice and
 # the addition once, but it is still one node. During backward its three gradient contributions
@@ -363,7 +356,7 @@ def count_nodes(y):
 # %% check count_nodes points=2
 
 # %% [markdown]
-# ## 6. What requires grad: `detach()` and `nn.Parameter`
+# ## 7. What requires grad: `detach()` and `nn.Parameter`
 #
 # `t.detach()` returns a new leaf that shares the same storage (no copy) and has no history. It
 # does not require grad, so a result computed from it is a constant as far as autograd knows, and
@@ -399,6 +392,16 @@ weight = nn.Parameter(torch.zeros(2, 3))
 print("requires_grad:", weight.requires_grad, "| is_leaf:", weight.is_leaf)
 layer = nn.Linear(3, 2)
 print([(name, p.requires_grad) for name, p in layer.named_parameters()])
+
+# %% [markdown]
+# One more rule: `requires_grad` is a setting of leaves. A result requires grad because one of
+# its inputs does; switching that off would silently cut the graph, so PyTorch does not let you:
+
+# %%
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = x * 3
+with shows_error(RuntimeError):
+    y.requires_grad = False
 
 # %%
 quick_check(
@@ -442,7 +445,7 @@ def predict_flags(a_requires, b_requires):
 # %% check predict_flags points=2
 
 # %% [markdown]
-# ## 7. Loops in a forward pass
+# ## 8. Loops in a forward pass
 #
 # Section 4 showed an `if`. A `for` loop simply records one node per pass. Here $x^3$ is built
 # as two multiplications:
@@ -478,16 +481,16 @@ print(graph_text(power(x, 3), names={"x": x}))
 # - Operations are recorded only when some input requires grad; the result then requires grad too.
 # - Leaves have `grad_fn is None`: tensors you create, and every tensor that does not require
 #   grad. Results have a `grad_fn`. Only leaves get `.grad`, so convert the dtype *before*
-#   `requires_grad`. Only floating-point and complex tensors can require grad, and only leaves
-#   can change the flag.
+#   `requires_grad`. Only floating-point and complex tensors can require grad.
 # - `grad_fn.next_functions` leads from the output to the `AccumulateGrad` node of each leaf.
 # - The graph is rebuilt on every forward pass, so Python control flow is fine.
 #
 # Going further:
 #
 # - A shared result is one node, reached along several paths; its contributions add up.
+# - Only torch operations on tensors are recorded (no `math.*`, `.item()` or NumPy).
 # - `detach()` makes a new leaf with no history that shares its storage; `nn.Parameter` requires
-#   grad by default.
+#   grad by default; only leaves can change their `requires_grad`.
 #
 # Next, lesson 2: walking the graph backwards with `backward()`.
 

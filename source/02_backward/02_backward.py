@@ -73,21 +73,6 @@ print("b.grad =", b.grad)
 draw_graph(L, names={"a": a, "b": b, "L": L}, title="L = a*b + b**2 after L.backward()")
 
 # %% [markdown]
-# ### Watch `backward()` happen
-#
-# The same graph, built again, and this time `backward()` is run one node at a time. Move the
-# slider (or press *next*): at each step, one node receives the gradient of `L` with respect to
-# its output and sends a share along each of its arrows; the numbers on the arrows are what
-# PyTorch really passed. Watch `b`: two arrows arrive there, and autograd adds them before the
-# total lands in `b.grad`.
-
-# %%
-a = torch.tensor(2.0, requires_grad=True)
-b = torch.tensor(4.0, requires_grad=True)
-L = a * b + b**2
-backward_steps(L, names={"a": a, "b": b, "L": L}, title="L = a*b + b**2")   # runs L.backward()
-
-# %% [markdown]
 # The same holds for tensors of any shape: `.grad` has the shape of its leaf. For
 # $L = \sum_i w_i x_i$ the gradient with respect to $w$ is $x$ itself.
 
@@ -268,7 +253,7 @@ def two_losses(x):
 #
 # # Going further (optional)
 #
-# ## 5. Explore: your own graphs, and slopes
+# ## 5. Explore: backward() step by step, your own graphs, slopes
 #
 # Type a function of `x` and `y` in the box and press Enter (you can use `+ - * / **` and
 # `sin`, `cos`, `exp`, `log`, `sqrt`, `tanh`, ...). You see the graph autograd records for it,
@@ -277,6 +262,19 @@ def two_losses(x):
 
 # %%
 expression_graph("x * y + sin(x)", x=1.0, y=2.0)
+
+# %% [markdown]
+# Section 1's graph again, and this time `backward()` is run one node at a time. Move the
+# slider (or press *next*): at each step, one node receives the gradient of `L` with respect to
+# its output and sends a share along each of its arrows; the numbers on the arrows are what
+# PyTorch really passed. Watch `b`: two arrows arrive there, and autograd adds them before the
+# total lands in `b.grad`.
+
+# %%
+a = torch.tensor(2.0, requires_grad=True)
+b = torch.tensor(4.0, requires_grad=True)
+L = a * b + b**2
+backward_steps(L, names={"a": a, "b": b, "L": L}, title="L = a*b + b**2")   # runs L.backward()
 
 # %% [markdown]
 # A gradient is a slope. Move the slider: the tangent touches $f(x) = \sin(x)\,x$ at the point
