@@ -53,6 +53,16 @@ def test_other_errors_show_as_always(shell, capfd):
     assert "In autograd terms" not in out + err
 
 
+def test_a_self_checks_verdict_is_not_explained_twice(shell, capfd):
+    explain_errors_in_cells(backward.ERROR_SECTIONS, shell)
+    shell.push({"check": backward})
+    shell.run_cell("def grad_via_backward(f, x):\n    f(x).backward()\n    return x.grad\n"
+                   "check.grad_via_backward(grad_via_backward)")
+    out, err = capfd.readouterr()
+    assert "Incorrect" in out + err and (out + err).count("In autograd terms") == 1
+    assert "This lesson explains it" not in out + err
+
+
 def test_each_lesson_names_its_own_sections():
     assert graph.ERROR_SECTIONS["integer_requires_grad"].startswith("section 2")
     assert backward.ERROR_SECTIONS["integer_requires_grad"].startswith("lesson 1")

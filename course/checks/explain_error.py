@@ -90,6 +90,8 @@ def cell_note(error: BaseException, sections: dict[str, str]) -> str | None:
 def _handler(sections: dict[str, str]):
     def explain(shell, etype, value, tb, tb_offset=None):
         shell.showtraceback((etype, value, tb), tb_offset=tb_offset)  # PyTorch's own message, as always
+        if hasattr(value, "_render_traceback_"):  # a self-check's verdict: it has explained itself
+            return None
         note = cell_note(value, sections)
         if note:
             print(note, file=sys.stderr)

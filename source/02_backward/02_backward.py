@@ -13,7 +13,8 @@
 # chain rule by hand, and gradients of gradients (`create_graph=True`), with five exercises and
 # a written answer. Do them now or on a second pass; they are graded like the core.
 #
-# **Time:** about 15 minutes for the core, about 70 for the whole lesson.
+# **Time:** the core about 15 to 20 minutes, the whole lesson about 50 to 70 (estimated from
+# its words and cells, not yet timed with students).
 #
 # **How the exercises work.** Each exercise is a function for you to complete. Run the cell
 # below it to check your answer: it says *correct*, *not attempted*, or what is wrong in autograd
