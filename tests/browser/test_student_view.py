@@ -291,7 +291,7 @@ def test_an_autograd_error_in_a_cell_of_ones_own_is_explained(run_lesson):
     page.keyboard.press("Escape")
     page.keyboard.press("b")  # a new cell below it
     expect(cells).to_have_count(count + 1)
-    added = cells.last
+    added = cells.nth(count)  # by position: Shift+Enter on the last cell adds yet another below it
     added.locator(".cm-content").click()
     page.keyboard.insert_text(FREED_GRAPH_CELL)
     page.keyboard.press("Shift+Enter")
