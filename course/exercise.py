@@ -9,8 +9,9 @@
 
 The expected values come from references that live with the grader, not here: the grader computes
 them with real PyTorch on its own side, and the self-check reads the ones stored for its fixed
-seed (``expected/<lesson>.json``; predictions stored only as digests). So what students have holds
-the machinery, never the answers, and both sides judge through the same ``judge``.
+seed (``expected/<lesson>.json``; a prediction table only as seals over the whole table). So what
+students have holds the machinery, never the answers, and both sides judge through the same
+``judge``. Course helpers that would do an exercise's work are closed while it runs (``closes``).
 """
 import json
 import os
