@@ -9,8 +9,9 @@
 
 The expected values come from references that live with the grader, not here: the grader computes
 them with real PyTorch on its own side, and the self-check reads the ones stored for its fixed
-seed (``expected/<lesson>.json``; predictions stored only as digests). So what students have holds
-the machinery, never the answers, and both sides judge through the same ``judge``.
+seed (``expected/<lesson>.json``; a prediction table only as seals over the whole table). So what
+students have holds the machinery, never the answers, and both sides judge through the same
+``judge``. Course helpers that would do an exercise's work are closed while it runs (``closes``).
 """
 import json
 import os
@@ -20,6 +21,7 @@ from typing import Callable
 import torch
 
 from . import outcome
+from .checks.closed_helpers import closing
 from .checks.explain_error import explain_error
 from .checks.mistakes import Mistake
 from .checks.observation import Unreadable, decode, round_trip
@@ -31,8 +33,10 @@ SELF_CHECK_SEEDS = (DEMO_SEED,)
 
 
 class Exercise:
-    def __init__(self, inputs: Callable, call: Callable, judge: Callable, hints: list[str], praise: str = ""):
+    def __init__(self, inputs: Callable, call: Callable, judge: Callable, hints: list[str], praise: str = "",
+                 closes: tuple[str, ...] = ()):
         self.make, self.call, self.judge, self.praise = inputs, call, judge, praise
+        self.closes = closes  # course helpers that would do this exercise's work (closed_helpers)
         self.hint_texts = hints
         self.name = self.lesson = ""  # set by name_exercises, from the name the module gives it
 
@@ -52,7 +56,8 @@ class Exercise:
         try:
             with torch.random.fork_rng():  # the student's own random calls stay reproducible
                 torch.manual_seed(seed)
-                seen = self.call(answer, inputs)
+                with closing(self.name, self.closes):
+                    seen = self.call(answer, inputs)
         except NotImplementedError:
             return outcome.reported(outcome.NOT_ATTEMPTED, outcome.not_attempted_message(self.name),
                                     outcome.NOT_ATTEMPTED)
@@ -63,7 +68,7 @@ class Exercise:
                                     type(error).__name__)
         try:
             return round_trip(seen)
-        except Unreadable as error:
+        except (Unreadable, TypeError, ValueError) as error:  # e.g. a Flags or Sealed holding a tensor
             return outcome.reported(outcome.INCORRECT, "your function returned something the check cannot "
                                     f"read ({error}): return what the exercise asks for.", "unreadable")
 

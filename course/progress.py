@@ -1,8 +1,8 @@
 """'Where am I': every exercise of a lesson, self-checked quietly on the student's own functions.
 
 The last cell of each lesson calls ``check.progress(globals())`` and sees one row per exercise:
-Correct, Incorrect (the first sentence of why) or Not attempted. A lesson that names its core
-exercises sees them apart from the optional "going further" ones, each part with its own count.
+Correct, Incorrect (the first sentence of why) or Not attempted, the lesson's core first and
+apart from its optional "going further" exercises, so a first pass knows when it is done.
 """
 import contextlib
 import html
@@ -13,47 +13,51 @@ from . import outcome
 from .exercise import SELF_CHECK_SEEDS, Exercise, stored_expected
 
 
+CORE, FURTHER = "Core", "Going further"
+
+
 class Progress:
     """One row per exercise: Correct, Incorrect (the first sentence of why) or Not attempted."""
 
     def __init__(self, rows: list[tuple[str, str, str]], core: tuple[str, ...] = ()):
         self.rows = rows  # (exercise, status, detail)
-        self.core = core  # the exercises of the lesson's core; empty: the lesson is not split
+        self.core = tuple(core)
 
-    def parts(self) -> list[tuple[str, list[tuple[str, str, str]]]]:
-        """(title, rows): the core, then going further; one untitled part for a lesson not split."""
-        if not self.core:
-            return [("", self.rows)]
-        return [("Core", [r for r in self.rows if r[0] in self.core]),
-                ("Going further (optional)", [r for r in self.rows if r[0] not in self.core])]
+    def part(self, name: str) -> str:
+        return CORE if name in self.core or not self.core else FURTHER
 
-    @staticmethod
-    def _count(rows, title: str) -> str:
-        done = sum(status == "Correct" for _, status, _ in rows)
-        return f"{done} of {len(rows)} {title.split(' (')[0].lower() + ' ' if title else ''}exercises correct."
+    def summary(self) -> list[str]:
+        done = sum(status == "Correct" for _, status, _ in self.rows)
+        lines = []
+        if self.core:
+            for part in (CORE, FURTHER):
+                rows = [status for name, status, _ in self.rows if self.part(name) == part]
+                lines.append(f"{part}: {sum(s == 'Correct' for s in rows)} of {len(rows)} correct.")
+        return lines + [f"{done} of {len(self.rows)} exercises correct."]
 
     def __repr__(self):
         width = max(len(name) for name, _, _ in self.rows)
-        lines = []
-        for title, rows in self.parts():
-            lines += [f"{title}:"] if title else []
-            lines += [f"{'  ' if title else ''}{name:<{width}}  {status}{': ' + detail if detail else ''}"
-                      for name, status, detail in rows]
-            lines.append(self._count(rows, title))
-        return "\n".join(lines)
+        lines, part = [], None
+        for name, status, detail in self.rows:
+            if self.core and self.part(name) != part:
+                part = self.part(name)
+                lines.append(f"{part}{' (optional)' if part == FURTHER else ''}:")
+            lines.append(f"{name:<{width}}  {status}{': ' + detail if detail else ''}")
+        return "\n".join(lines + self.summary())
 
     def _repr_html_(self):
         colours = {"Correct": "#1b7837", "Incorrect": "#b2182b", "Not attempted": "#8c6d00"}
-        out = []
-        for title, rows in self.parts():
-            body = "".join(f'<tr><td><code>{html.escape(name)}</code></td>'
-                           f'<td style="color:{colours[status]};font-weight:600">{status}</td>'
-                           f"<td style=\"text-align:left\">{html.escape(detail)}</td></tr>"
-                           for name, status, detail in rows)
-            out.append((f"<h4>{html.escape(title)}</h4>" if title else "")
-                       + f"<table><tr><th>Exercise</th><th>Status</th><th>Why</th></tr>{body}</table>"
-                       + f"<p>{html.escape(self._count(rows, title))}</p>")
-        return "".join(out)
+        body, part = "", None
+        for name, status, detail in self.rows:
+            if self.core and self.part(name) != part:
+                part = self.part(name)
+                body += (f'<tr><th colspan="3" style="text-align:left">{part}'
+                         f'{" (optional)" if part == FURTHER else ""}</th></tr>')
+            body += (f'<tr><td><code>{html.escape(name)}</code></td>'
+                     f'<td style="color:{colours[status]};font-weight:600">{status}</td>'
+                     f"<td style=\"text-align:left\">{html.escape(detail)}</td></tr>")
+        summary = "".join(f"<p>{html.escape(line)}</p>" for line in self.summary())
+        return f"<table><tr><th>Exercise</th><th>Status</th><th>Why</th></tr>{body}</table>{summary}"
 
 
 def _first_sentence(message: str) -> str:
@@ -79,18 +83,16 @@ def _status(exercise: Exercise, answer) -> tuple[str, str]:
 
 
 def progress_of(exercises: dict[str, Exercise], namespace: dict, core: tuple[str, ...] = ()) -> Progress:
-    return Progress([(name, *_status(exercise, namespace.get(name))) for name, exercise in exercises.items()],
-                    core)
+    unknown = set(core) - set(exercises)
+    if unknown:
+        raise ValueError(f"the core names exercises the lesson does not have: {sorted(unknown)}")
+    order = [name for name in exercises if name in core] + [name for name in exercises if name not in core]
+    return Progress([(name, *_status(exercises[name], namespace.get(name))) for name in order], core)
 
 
 def lesson_progress(exercises: dict[str, Exercise], core: tuple[str, ...] = ()):
-    """A lesson's ``progress(globals())``: 'Where am I', from the student's own functions.
-
-    ``core`` names the exercises of the lesson's core, shown apart from the going-further ones."""
-    unknown = set(core) - set(exercises)
-    if unknown:
-        raise ValueError(f"core names exercises the lesson does not have: {sorted(unknown)}")
-
+    """A lesson's ``progress(globals())``: 'Where am I', from the student's own functions, its core
+    (the exercises of the first pass) listed first and apart."""
     def progress(namespace: dict) -> Progress:
         """Each exercise of this lesson, self-checked quietly on your own functions (pass globals())."""
         return progress_of(exercises, namespace, core)

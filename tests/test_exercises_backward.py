@@ -44,9 +44,15 @@ def test_hints_have_levels_and_no_paste_ready_line(name):
     assert not any(line.strip().startswith(("return ", "x = x.detach()")) for line in hints)
 
 
-def test_hvp_hints_go_from_a_nudge_to_close():
-    assert len(check.hvp.hint_texts) >= 3
-    assert "create_graph" not in check.hvp.hint_texts[0] and "create_graph=True" in check.hvp.hint_texts[-1]
+def test_hvp_hints_nudge_without_the_recipe():
+    hints = check.hvp.hint_texts
+    assert len(hints) >= 3 and "create_graph" not in hints[0] and "create_graph" in hints[1]
+    assert not any("(g * v).sum()" in text or "autograd.grad(" in text for text in hints)
+
+
+def test_hand_derivative_hints_leave_the_derivation_to_the_student():
+    text = " ".join(check.hand_derivative.hint_texts)
+    assert "cos" not in text and "-exp(-x)" not in text and "u' w" not in text
 
 
 def test_a_dtype_error_gets_no_product_rule_advice():
@@ -109,13 +115,15 @@ def test_progress_reports_each_exercise():
                  "two_losses": lambda x: (x, x)}
     report = check.progress(namespace)
     rows = {name: (status, detail) for name, status, detail in report.rows}
-    assert list(rows) == NAMES
+    assert list(rows) == list(check.CORE) + [name for name in NAMES if name not in check.CORE]
     assert rows["grad_via_backward"] == ("Correct", "")
     assert rows["vjp"] == ("Not attempted", "")
     assert rows["two_losses"][0] == "Incorrect" and rows["two_losses"][1]
     assert rows["hvp"] == ("Not attempted", "its cell has not been run")
-    assert repr(report).splitlines()[-1] == "1 of 7 exercises correct."
-    assert "<table>" in report._repr_html_()
+    text = repr(report).splitlines()
+    assert text[-1] == "1 of 7 exercises correct." and "Core: 1 of 2 correct." in text
+    assert "Going further: 0 of 5 correct." in text and text.index("Core:") < text.index("Going further (optional):")
+    assert "<table>" in report._repr_html_() and "Going further (optional)</th>" in report._repr_html_()
 
 
 def test_progress_never_raises_under_validation(monkeypatch):

@@ -10,7 +10,7 @@ import torch
 
 from autograder.authoring import expectations
 from autograder.grading.references import graph as reference
-from course.checks.observation import dumps
+from course.checks.observation import Sealed, dumps
 from course.checks.random_inputs import generator
 from course.exercises import graph as check
 from course.outcome import CORRECT, INCORRECT, CheckFailed
@@ -85,18 +85,50 @@ def test_shared_graph_counts_agree_with_a_walk():
             assert counts["without_leaves"] == counts["count"] - 2 and counts["per_path"] > counts["count"]
 
 
-def test_flag_answers_are_stored_only_as_digests():
-    stored = json.loads(expectations.text_of("graph"))["predict_flags"]["0"]["cases"]
-    assert all(set(pair) == {"__sealed__"} for case in stored for pair in case.values())
-    assert "true" not in json.dumps(stored).lower() and "false" not in json.dumps(stored).lower()
+def _sealed(value):
+    return {"__sealed__": Sealed.of(value).digest}
 
 
-def test_a_wrong_prediction_names_the_rule_not_the_answer():
+def test_flag_answers_are_stored_only_as_seals_over_the_whole_table():
+    stored = json.loads(expectations.text_of("graph"))["predict_flags"]["0"]
+    text = json.dumps(stored).lower()
+    assert "true" not in text and "false" not in text
+    digests = {d["__sealed__"] for d in [stored["table"], *stored["one_expression"].values(),
+                                         *(s for seals in stored["one_pair"].values() for s in seals)]}
+    assert len(digests) == 1 + 5 + 5 * 4
+    # What a student could try: each pair alone, in every shape a digest of one answer might take.
+    for key in check.EXPRESSIONS:
+        for a_requires, b_requires in check.FLAG_CASES:
+            for pair in ([r, leaf] for r in (False, True) for leaf in (False, True)):
+                for guess in (pair, {key: pair}, {"expression": key, "a_requires": a_requires,
+                                                  "b_requires": b_requires, "flags": pair}):
+                    assert _sealed(guess)["__sealed__"] not in digests
+
+
+@pytest.mark.parametrize("case", range(4))
+def test_a_wrong_prediction_names_its_place_and_section_not_the_rule(case):
+    cases = check.FLAG_CASES
+
     def wrong(a_requires, b_requires):
-        return {**predict_flags(a_requires, b_requires), "a.double()": (a_requires, True)}
-    result = graded("01_graph", "predict_flags", wrong)
-    assert result.kind == "wrong_prediction" and "`a.double()`" in result.message
-    assert "The rule: a dtype conversion is an operation" in result.message
+        right = predict_flags(a_requires, b_requires)
+        if (a_requires, b_requires) == cases[case]:
+            right["a.double()"] = (right["a.double()"][0], not right["a.double()"][1])
+        return right
+    result = graded("01_graph", "predict_flags", wrong, seeds=(11,))
+    a, b = cases[case]
+    assert result.kind == "wrong_prediction" and f"`a.double()` is wrong for a_requires={a}, b_requires={b}" \
+        in result.message and "section 2" in result.message
+    assert "recorded (ToCopyBackward0)" not in result.message
+
+
+def test_predictions_wrong_in_one_expression_or_several_are_told_apart():
+    def one(a_requires, b_requires):
+        return {**predict_flags(a_requires, b_requires), "nn.Parameter(b)": (b_requires, True)}
+
+    def several(a_requires, b_requires):
+        return {key: (False, True) for key in check.EXPRESSIONS}
+    assert "predictions for `nn.Parameter(b)` are wrong (the other four" in graded("01_graph", "predict_flags", one).message
+    assert "more than one expression" in graded("01_graph", "predict_flags", several).message
 
 
 def test_predictions_cannot_build_tensors_by_any_route():

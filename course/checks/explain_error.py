@@ -1,40 +1,53 @@
 """Turn PyTorch's own autograd errors into a sentence about what the code did wrong.
 
-The original message is always kept: students should learn to read PyTorch's words too.
+The original message is always kept: students should learn to read PyTorch's words too. The
+checks use ``explain_error`` on what an answer raised; a lesson that calls
+``explain_errors_in_cells(sections)`` (its exercises module does, when the lesson imports it) gets
+the same line under any of its own cells that raises, with the lesson section that explains it.
 """
+import os
+import sys
+from typing import NamedTuple
 
-# (fragment of PyTorch's message, what it means for the learner)
+
+class KnownError(NamedTuple):
+    key: str  # what a lesson's section table names it by
+    fragment: str  # a piece of PyTorch's (or Python's) message
+    meaning: str  # what it means, in autograd terms
+
+
 KNOWN_ERRORS = [
-    ("backward through the graph a second time",
-     "the first backward() freed the graph; pass retain_graph=True to every call but the last, "
-     "or rebuild the graph with a new forward pass."),
-    ("grad can be implicitly created only for scalar outputs",
-     "backward() without arguments needs a scalar: reduce with .sum(), or pass gradient=v."),
-    ("does not require grad and does not have a grad_fn",
-     "this tensor is not part of any graph: was it made under no_grad(), detached, or created "
-     "without requires_grad=True?"),
-    ("a leaf Variable that requires grad is being used in an in-place operation",
-     "in-place updates of parameters belong inside `with torch.no_grad():`."),
-    ("Can't call numpy() on Tensor that requires grad",
-     "call .detach() first: NumPy cannot carry the graph."),
-    ("Only Tensors of floating point and complex dtype can require gradients",
-     "make the tensor floating point (e.g. dtype=torch.float64) before asking for gradients."),
-    ("you can only change requires_grad flags of leaf variables",
-     "requires_grad can only be set on leaves; detach() the result to make a new leaf."),
-    ("Inference tensors cannot be saved for backward",
-     "a tensor made under inference_mode() can never join a graph; use no_grad() or clone it outside."),
-    ("Inplace update to inference tensor outside InferenceMode",
-     "tensors made under inference_mode() stay read-only outside it; clone() them to get a normal tensor."),
-    ("modified by an inplace operation",
-     "a tensor that backward() needs was changed in place after the forward pass; use an "
-     "out-of-place operation (x = x + 1, not x += 1)."),
-    ("One of the differentiated Tensors appears to not have been used in the graph",
-     "the output does not depend on that input; pass allow_unused=True or check the inputs."),
+    KnownError("freed_graph", "backward through the graph a second time",
+               "the first backward() freed the graph; pass retain_graph=True to every call but the last, "
+               "or rebuild the graph with a new forward pass."),
+    KnownError("non_scalar", "grad can be implicitly created only for scalar outputs",
+               "backward() without arguments needs a scalar: reduce with .sum(), or pass gradient=v."),
+    KnownError("no_graph", "does not require grad and does not have a grad_fn",
+               "this tensor is not part of any graph: was it made under no_grad(), detached, or created "
+               "without requires_grad=True?"),
+    KnownError("leaf_in_place", "a leaf Variable that requires grad is being used in an in-place operation",
+               "in-place updates of parameters belong inside `with torch.no_grad():`."),
+    KnownError("numpy_requires_grad", "Can't call numpy() on Tensor that requires grad",
+               "call .detach() first: NumPy cannot carry the graph."),
+    KnownError("integer_requires_grad", "Only Tensors of floating point and complex dtype can require gradients",
+               "make the tensor floating point (e.g. dtype=torch.float64) before asking for gradients."),
+    KnownError("flag_of_result", "you can only change requires_grad flags of leaf variables",
+               "requires_grad can only be set on leaves; detach() the result to make a new leaf."),
+    KnownError("inference_saved", "Inference tensors cannot be saved for backward",
+               "a tensor made under inference_mode() can never join a graph; use no_grad() or clone it outside."),
+    KnownError("inference_in_place", "Inplace update to inference tensor outside InferenceMode",
+               "tensors made under inference_mode() stay read-only outside it; clone() them to get a normal "
+               "tensor."),
+    KnownError("saved_modified", "modified by an inplace operation",
+               "a tensor that backward() needs was changed in place after the forward pass; use an "
+               "out-of-place operation (x = x + 1, not x += 1)."),
+    KnownError("unused_input", "One of the differentiated Tensors appears to not have been used in the graph",
+               "the output does not depend on that input; pass allow_unused=True or check the inputs."),
     # math.sin(x), float(x) or a numpy function given a tensor of several elements.
-    ("only one element tensors can be converted to Python scalars",
-     "a function for plain Python numbers (math.sin, math.exp, float()) was given a tensor. Use the "
-     "torch function instead (torch.sin, torch.exp): it works elementwise, and autograd records it, "
-     "while math.* returns a plain float with no graph."),
+    KnownError("math_on_tensor", "only one element tensors can be converted to Python scalars",
+               "a function for plain Python numbers (math.sin, math.exp, float()) was given a tensor. Use the "
+               "torch function instead (torch.sin, torch.exp): it works elementwise, and autograd records it, "
+               "while math.* returns a plain float with no graph."),
 ]
 
 # A .grad that is None (never reached by backward(), frozen, or reset by zero_grad(), whose
@@ -42,19 +55,65 @@ KNOWN_ERRORS = [
 _GRAD_IS_NONE = ("a tensor was None here. If it was a .grad: it is None until backward() reaches "
                  "the tensor, for frozen or unused parameters, and after zero_grad() (set_to_none=True "
                  "is the default). Skip those with `if p.grad is not None`.")
-KNOWN_ERRORS += [(fragment, _GRAD_IS_NONE) for fragment in (
+KNOWN_ERRORS += [KnownError("grad_none", fragment, _GRAD_IS_NONE) for fragment in (
     "must be Tensor, not NoneType",
     "'NoneType' object has no attribute 'zero_'",
     "'NoneType' and 'Tensor'",
     "'NoneType' object is not subscriptable",
 )]
+KEYS = {known.key for known in KNOWN_ERRORS}
+
+
+def known_error(error: BaseException) -> KnownError | None:
+    """The autograd error ``error`` is, if it is one the course knows."""
+    text = str(error)
+    return next((known for known in KNOWN_ERRORS if known.fragment in text), None)
 
 
 def explain_error(error: BaseException) -> str:
     """``TypeError: ...`` plus, for a known autograd error, what it means."""
     text = str(error).strip().splitlines()[0] if str(error).strip() else ""
     said = f"{type(error).__name__}: {text}" if text else type(error).__name__
-    for fragment, meaning in KNOWN_ERRORS:
-        if fragment in str(error):
-            return f"{said}\n  In autograd terms: {meaning}"
-    return said
+    known = known_error(error)
+    return f"{said}\n  In autograd terms: {known.meaning}" if known else said
+
+
+def cell_note(error: BaseException, sections: dict[str, str]) -> str | None:
+    """The line shown under PyTorch's message when a student's cell raises a known autograd error."""
+    known = known_error(error)
+    if known is None:
+        return None
+    where = sections.get(known.key)
+    return f"In autograd terms: {known.meaning}" + (f" (This lesson explains it in {where}.)" if where else "")
+
+
+def _handler(sections: dict[str, str]):
+    def explain(shell, etype, value, tb, tb_offset=None):
+        shell.showtraceback((etype, value, tb), tb_offset=tb_offset)  # PyTorch's own message, as always
+        if hasattr(value, "_render_traceback_"):  # a self-check's verdict: it has explained itself
+            return None
+        note = cell_note(value, sections)
+        if note:
+            print(note, file=sys.stderr)
+    return explain
+
+
+def explain_errors_in_cells(sections: dict[str, str], shell=None) -> bool:
+    """Under each cell of this lesson that raises a known autograd error, say what it means and
+    where the lesson explains it. Off while nbgrader autogrades (the grader's messages are its
+    own) and outside IPython. ``sections`` maps a KnownError key to the lesson's section."""
+    unknown = set(sections) - KEYS
+    if unknown:
+        raise ValueError(f"no known autograd error is called {sorted(unknown)}")
+    if os.environ.get("NBGRADER_EXECUTION") == "autograde":
+        return False
+    if shell is None:
+        try:
+            from IPython import get_ipython
+        except ImportError:
+            return False
+        shell = get_ipython()
+    if shell is None:
+        return False
+    shell.set_custom_exc((Exception,), _handler(dict(sections)))
+    return True

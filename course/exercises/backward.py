@@ -15,6 +15,7 @@ import torch
 from ..checks import random_inputs as rand
 from ..checks.compare import close
 from ..checks.diagnose import describe_value, diagnose_aliased_rows, diagnose_gradient, diagnose_swapped
+from ..checks.explain_error import explain_errors_in_cells
 from ..checks.mistakes import Mistake, require
 from ..checks.technique import NO_AUTOGRAD_GRAD, TorchCalls, counting, forbidden, inputs_kept, snapshot
 from ..exercise import Exercise, name_exercises
@@ -47,9 +48,31 @@ HVP_FUNCTIONS = [
 ]
 
 
-def hand_written_f(x: torch.Tensor) -> torch.Tensor:
-    """The function whose derivative the student derives by hand (it is printed in the lesson)."""
-    return torch.sin(x**2) * torch.exp(-x)
+class _WhereEvaluated:
+    """f as the answer gets it, noting whether it was ever evaluated anywhere but at x.
+
+    An answer that evaluates f at shifted points, (f(x + h) - f(x - h)) / 2h, gets the numbers right
+    without autograd: the exercise's rule ("with backward()") is broken even though the values pass.
+    """
+
+    def __init__(self, f, x: torch.Tensor):
+        self.f, self.x, self.elsewhere = f, x.detach().clone(), False
+
+    def __call__(self, t, *args, **kwargs):
+        if not isinstance(t, torch.Tensor) or t.shape != self.x.shape or t.is_complex() or \
+                not torch.equal(t.detach().to(self.x.dtype), self.x):
+            self.elsewhere = True
+        return self.f(t, *args, **kwargs)
+
+
+FINITE_DIFFERENCE = ("your answer evaluates f at points other than x, as a finite difference "
+                     "(f(x + h) - f(x - h)) / 2h does: that estimates {what} instead of letting autograd "
+                     "compute it. {how}")
+
+
+def _finite_difference(seen, what: str, how: str) -> None:
+    if any(seen["evaluated_elsewhere"]):
+        raise Mistake(FINITE_DIFFERENCE.format(what=what, how=how), "finite_difference")
 
 
 def _pair(got, names: str):
@@ -73,20 +96,27 @@ def _x_any_shape(rng):
 
 
 def _grad_via_backward_call(answer, inputs):
-    x, seen, calls = inputs["x"], [], []
+    x, seen, calls, elsewhere = inputs["x"], [], [], []
     before = snapshot(x)
     for _, f in SCALAR_FUNCTIONS:
+        watched = _WhereEvaluated(f, x)
         with forbidden(torch.autograd, "grad", NO_AUTOGRAD_GRAD), counting(torch.autograd, "backward") as ran:
-            seen.append(answer(f, x))
+            seen.append(answer(watched, x))
         inputs_kept(before, [x], ["x"])
         calls.append(len(ran))
-    return {"grads": seen, "backward_calls": calls}
+        elsewhere.append(watched.elsewhere)
+    return {"grads": seen, "backward_calls": calls, "evaluated_elsewhere": elsewhere}
 
 
 def _grad_via_backward_judge(seen, expected, inputs):
+    _finite_difference(seen, "the gradient", "Call f once, on a copy of x that requires grad, and let backward() "
+                       "fill the copy's .grad.")
     for (description, _), got, want, calls in zip(SCALAR_FUNCTIONS, seen["grads"], expected["grads"],
                                                   seen["backward_calls"], strict=True):
         require(diagnose_gradient(want, got, f"the gradient of the {description}", backward_calls=calls))
+        if calls == 0:
+            raise Mistake(f"the gradient of the {description} is right, but backward() never ran: the exercise "
+                          "asks for the gradient found with backward().", "no_backward")
 
 
 # --- vjp ----------------------------------------------------------------------------------------
@@ -97,18 +127,21 @@ def _vjp_inputs(rng):
 
 
 def _vjp_call(answer, inputs):
-    x, seen, calls, weighted = inputs["x"], [], [], []
+    x, seen, calls, weighted, elsewhere = inputs["x"], [], [], [], []
     for (_, f), v in zip(VECTOR_FUNCTIONS, inputs["vs"]):
         before = snapshot(x, v)
+        watched = _WhereEvaluated(f, x)
         with forbidden(torch.autograd, "grad", NO_AUTOGRAD_GRAD), counting(torch.autograd, "backward") as ran:
-            seen.append(answer(f, x, v))
+            seen.append(answer(watched, x, v))
         inputs_kept(before, [x, v], ["x", "v"])
         calls.append(len(ran))
         weighted.append(any(call.get("grad_tensors") is not None for call in ran))
-    return {"vjps": seen, "backward_calls": calls, "gradient_passed": weighted}
+        elsewhere.append(watched.elsewhere)
+    return {"vjps": seen, "backward_calls": calls, "gradient_passed": weighted, "evaluated_elsewhere": elsewhere}
 
 
 def _vjp_judge(seen, expected, inputs):
+    _finite_difference(seen, "v^T J", "Call f once, on a copy of x that requires grad, and pass v to backward().")
     for (description, _), got, want, from_sum, calls in zip(VECTOR_FUNCTIONS, seen["vjps"], expected["vjps"],
                                                            expected["sum_grads"], seen["backward_calls"], strict=True):
         if isinstance(got, torch.Tensor) and got.shape == want.shape and \
@@ -154,7 +187,8 @@ def _grads_with_intermediate_judge(seen, expected, inputs):
 def _two_losses_call(answer, inputs):
     x = inputs["x"]
     before = snapshot(x)
-    with TorchCalls() as torch_calls:
+    stack, ran = _watching_backward()
+    with TorchCalls() as torch_calls, stack:
         got = answer(x)
     inputs_kept(before, [x], ["x"])
     forward_passes = torch_calls.count("sin")
@@ -163,11 +197,17 @@ def _two_losses_call(answer, inputs):
                       "exercise asks for one forward pass. Compute h once, then call backward() from each "
                       "loss, keeping the graph with retain_graph=True for the first.", "forward_repeated")
     same_object = isinstance(got, (tuple, list)) and len(got) == 2 and got[0] is not None and got[0] is got[1]
-    return {"result": got, "same_object": same_object}
+    return {"result": got, "same_object": same_object,
+            "differentiations": len(ran["backward"]) + len(ran["grad"])}
 
 
 def _two_losses_judge(seen, expected, inputs):
     g1, g2 = _pair(seen["result"], "grad of loss1, grad of loss2")
+    if seen["differentiations"] == 1 and (diagnose_gradient(expected["loss1"], g1) or
+                                          diagnose_gradient(expected["loss2"], g2)):
+        raise Mistake("backward() ran only once, so .grad holds one gradient: a single backward() from "
+                      "loss1 + loss2 gives the gradient of the sum, not each loss's own. Call backward() from "
+                      "each loss, keeping the graph for the second.", "one_backward")
     if seen["same_object"]:
         raise Mistake("both gradients are the same tensor object: backward() adds into .grad in place, "
                       "so keep a .clone() of the first one before the second backward().", "grad_aliased")
@@ -184,20 +224,24 @@ def _jacobian_inputs(rng):
 
 
 def _jacobian_rows_call(answer, inputs):
-    x, seen, calls = inputs["x"], [], []
+    x, seen, calls, elsewhere = inputs["x"], [], [], []
     before = snapshot(x)
     for _, f in JACOBIAN_FUNCTIONS:
+        watched = _WhereEvaluated(f, x)
         with forbidden(torch.autograd.functional, "jacobian",
                        "build the Jacobian yourself, one row per output element, not with jacobian()."):
             stack, ran = _watching_backward()
             with stack:
-                seen.append(answer(f, x))
+                seen.append(answer(watched, x))
         inputs_kept(before, [x], ["x"])
         calls.append(len(ran["backward"]) + len(ran["grad"]))
-    return {"jacobians": seen, "calls": calls}
+        elsewhere.append(watched.elsewhere)
+    return {"jacobians": seen, "calls": calls, "evaluated_elsewhere": elsewhere}
 
 
 def _jacobian_rows_judge(seen, expected, inputs):
+    _finite_difference(seen, "the Jacobian", "Call f once, on a copy of x that requires grad, and differentiate "
+                       "each output element in turn.")
     for (description, _), got, want, calls in zip(JACOBIAN_FUNCTIONS, seen["jacobians"], expected["jacobians"],
                                                   seen["calls"], strict=True):
         what = f"the Jacobian of f = {description}"
@@ -270,9 +314,10 @@ def _hvp_inputs(rng):
 
 
 def _hvp_call(answer, inputs):
-    x, seen, calls = inputs["x"], [], []
+    x, seen, calls, elsewhere = inputs["x"], [], [], []
     for (_, f), v in zip(HVP_FUNCTIONS, inputs["vs"]):
         before = snapshot(x, v)
+        f = watched = _WhereEvaluated(f, x)
         with ExitStack() as stack:
             for owner, name in [(torch.autograd.functional, "hvp"), (torch.autograd.functional, "vhp"),
                                 (torch.autograd.functional, "hessian")] + \
@@ -289,10 +334,13 @@ def _hvp_call(answer, inputs):
                 raise
         inputs_kept(before, [x, v], ["x", "v"])
         calls.append(len(ran["backward"]))
-    return {"hvps": seen, "backward_calls": calls}
+        elsewhere.append(watched.elsewhere)
+    return {"hvps": seen, "backward_calls": calls, "evaluated_elsewhere": elsewhere}
 
 
 def _hvp_judge(seen, expected, inputs):
+    _finite_difference(seen, "H v from gradients at nearby points", "H v differentiates the first derivative once "
+                       "more, through the graph create_graph=True keeps: evaluate f at x only.")
     for (description, _), got, want, grad in zip(HVP_FUNCTIONS, seen["hvps"], expected["hvps"], expected["grads"],
                                                  strict=True):
         if isinstance(got, torch.Tensor) and got.shape == want.shape and got.dtype == want.dtype and \
@@ -305,9 +353,9 @@ def _hvp_judge(seen, expected, inputs):
 
 grad_via_backward = Exercise(_x_any_shape, _grad_via_backward_call, _grad_via_backward_judge, [
     "Work on a copy of x that requires grad, so the caller's x stays as it was.",
-    "detach() and clone() give a copy with no history; requires_grad_(True) makes it a leaf that "
-    "backward() will fill.",
-    "Call f on that copy, call .backward() on the scalar it returns, then read the copy's .grad.",
+    "backward() fills .grad only of leaves that require grad: your copy has to be one (lesson 1's "
+    "make_leaf made such a leaf).",
+    "backward() returns None: what it computed is stored on a tensor, not returned. Which tensor?",
 ])
 vjp = Exercise(_vjp_inputs, _vjp_call, _vjp_judge, [
     "y = f(x) is a vector, so backward() needs to be told how to weight each output.",
@@ -331,18 +379,33 @@ jacobian_rows = Exercise(_jacobian_inputs, _jacobian_rows_call, _jacobian_rows_j
     "Copy each row out of .grad before the next call, then stack the rows.",
 ])
 hand_derivative = Exercise(_hand_inputs, _hand_derivative_call, _hand_derivative_judge, [
-    "f is a product u(x) * w(x) with u = sin(x**2) and w = exp(-x): use the product rule.",
-    "u needs the chain rule: the derivative of sin(g(x)) is cos(g(x)) times g'(x).",
-    "The derivative of exp(-x) is -exp(-x). Put u' w + u w' together with tensor operations.",
+    "f is a product of two factors, each a function of x: which rule differentiates a product?",
+    "Each factor is a function of a function of x: differentiate the outside, then multiply by the "
+    "derivative of the inside.",
+    "Test your formula at a few points in a scratch cell against autograd (a leaf x, f(x).backward(), "
+    "x.grad) before running the check: a wrong sign or a missing factor shows at once.",
 ])
 hvp = Exercise(_hvp_inputs, _hvp_call, _hvp_judge, [
     "H v is the gradient of a scalar: the dot product of the first derivative g with v.",
     "Differentiating g again needs g to have a graph of its own: the first differentiation has to "
     "record one, which it does only when asked (create_graph=...).",
-    "On a copy of x that requires grad: g from torch.autograd.grad of f with create_graph=True, then "
-    "differentiate (g * v).sum() with respect to the same copy. Return that second gradient.",
+    "If the second differentiation says a tensor does not require grad, look at what the first one was "
+    "asked to record. Both differentiations are with respect to the same tensor.",
 ])
 
 EXERCISES = name_exercises(globals())
+CORE = ("grad_via_backward", "two_losses")  # the first pass: the lesson's essentials
 
-progress = lesson_progress(EXERCISES)
+progress = lesson_progress(EXERCISES, core=CORE)
+
+# Where this lesson explains each autograd error a student's own cell may raise.
+ERROR_SECTIONS = {
+    "no_graph": "section 1, backward() fills .grad of every leaf",
+    "non_scalar": "section 2, backward() starts from a scalar",
+    "grad_none": "section 3, Only leaves keep .grad",
+    "freed_graph": "section 4, The graph is freed after backward()",
+    "integer_requires_grad": "lesson 1, section 2",
+    "flag_of_result": "lesson 1, section 7",
+    "unused_input": "section 8, torch.autograd.grad",
+}
+explain_errors_in_cells(ERROR_SECTIONS)

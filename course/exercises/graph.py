@@ -14,7 +14,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 from ..checks import random_inputs as rand
 from ..checks.compare import close, largest_difference
 from ..checks.diagnose import diagnose_gradient, diagnose_tensor
-from ..checks.explain_error import explain_error
+from ..checks.explain_error import explain_error, explain_errors_in_cells
 from ..checks.mistakes import Mistake, require
 from ..checks.observation import flags_of
 from ..checks.technique import math_explained, snapshot
@@ -37,6 +37,8 @@ MAKE_LEAF_CASES = [
     "an int64 tensor",
     "a float64 tensor",
     "a float32 tensor computed from another one (it has a grad_fn)",
+    "a float64 leaf that requires grad",
+    "a float64 tensor computed from another one (it has a grad_fn)",
 ]
 
 
@@ -46,8 +48,12 @@ def _make_leaf_inputs(rng):
     floats = rand.tensor(rng, shape, torch.float64, -3.0, 3.0).tolist()
     ints = torch.randint(-9, 10, (rand.integer(rng, 2, 6),), generator=rng).tolist()
     w = rand.tensor(rng, shape, torch.float32, requires_grad=True)
+    # float64 tensors that take part in a graph: torch.as_tensor(data, dtype=torch.float64) returns them
+    # as they are, so an answer that changes "its" tensor in place changes the caller's.
+    w64 = rand.tensor(rng, shape, torch.float64, requires_grad=True)
     return {"cases": [floats, ints, torch.randint(-9, 10, shape, generator=rng),
-                      rand.tensor(rng, shape, torch.float64), w * 2]}
+                      rand.tensor(rng, shape, torch.float64), w * 2,
+                      rand.tensor(rng, shape, torch.float64, requires_grad=True), w64 * 2]}
 
 
 def _shares_memory(got, data) -> bool:
@@ -315,25 +321,31 @@ def _count_nodes_judge(seen, expected, inputs):
 
 # ---------------------------------------------------------------- predict_flags
 
-# The expressions to predict, and the rule that decides each one: shown when a prediction is
-# wrong, in place of the answer (which only the grader's reference holds).
-FLAG_RULES = {
-    "a * b": "a result requires grad as soon as ANY input requires grad, and it is a leaf exactly when "
-             "it does not (then nothing was recorded and its grad_fn is None).",
-    "a.detach()": "detach() returns a new leaf that never requires grad, whatever a's flag.",
-    "a.double()": "a dtype conversion is an operation like any other: when its input requires grad it is "
-                  "recorded (ToCopyBackward0), and when it does not, nothing is recorded.",
-    "a + b.detach()": "b.detach() never requires grad, so only a's flag decides whether the addition is "
-                      "recorded.",
-    "nn.Parameter(b)": "nn.Parameter makes a leaf that requires grad by default, whatever b's flag.",
+# The expressions to predict, and the section that teaches what decides each one: a wrong
+# prediction is sent back there (the rule itself would be the answer, which only the grader holds).
+FLAG_SECTIONS = {
+    "a * b": "sections 1 and 2 (when an operation is recorded, and what makes a tensor a leaf)",
+    "a.detach()": "section 7 (what detach() returns)",
+    "a.double()": "section 2 (the .double() example: a conversion is an operation too)",
+    "a + b.detach()": "sections 1 and 7 (which inputs decide whether an operation is recorded)",
+    "nn.Parameter(b)": "section 7 (what nn.Parameter makes)",
 }
+EXPRESSIONS = list(FLAG_SECTIONS)
 FLAG_CASES = [(a, b) for a in (False, True) for b in (False, True)]
 
 
-def sealed_prediction(key: str, a_requires: bool, b_requires: bool, pair: list) -> dict:
-    """What a sealed flag answer covers: the pair with its expression and case, so equal pairs of
-    different expressions do not share a digest that could be spotted in the stored file."""
-    return {"expression": key, "a_requires": a_requires, "b_requires": b_requires, "flags": pair}
+def flag_table(cases, pairs: list[dict]) -> list[dict]:
+    """A whole prediction as one value, in the trial's case order: the grader seals it whole, so
+    what students have says whether a table is right, never which pair is."""
+    return [{"a_requires": bool(a), "b_requires": bool(b), "flags": {key: list(p[key]) for key in sorted(p)}}
+            for (a, b), p in zip(cases, pairs)]
+
+
+def without(table: list[dict], key: str, case: int | None = None) -> list[dict]:
+    """The table with one expression left out (of every case, or of one case only): its seal tells
+    a table wrong in that place alone from one wrong elsewhere, still without saying the answer."""
+    return [{**row, "flags": {k: v for k, v in row["flags"].items() if k != key or (case is not None and i != case)}}
+            for i, row in enumerate(table)]
 
 
 class _NoTensorOperations(TorchDispatchMode):
@@ -370,39 +382,46 @@ def _pair(prediction: dict, key: str, where: str) -> list:
 
 
 def _predict_flags_judge(seen, expected, inputs):
-    sent = _same_length(seen["predictions"], expected["cases"], "predictions")
-    for (a_requires, b_requires), prediction, sealed in zip(inputs["cases"], sent, expected["cases"]):
+    cases = inputs["cases"]
+    sent = _same_length(seen["predictions"], cases, "predictions")
+    pairs = []
+    for (a_requires, b_requires), prediction in zip(cases, sent):
         where = f"for a_requires={a_requires}, b_requires={b_requires}"
         if not isinstance(prediction, dict):
-            raise Mistake(f"return a dict with exactly the keys {list(FLAG_RULES)}; got a "
+            raise Mistake(f"return a dict with exactly the keys {EXPRESSIONS}; got a "
                           f"{type(prediction).__name__} {where}.", "wrong_keys")
-        if set(prediction) != set(FLAG_RULES):
-            missing = [key for key in FLAG_RULES if key not in prediction]
-            extra = sorted(map(repr, set(prediction) - set(FLAG_RULES)))
+        if set(prediction) != set(EXPRESSIONS):
+            missing = [key for key in EXPRESSIONS if key not in prediction]
+            extra = sorted(map(repr, set(prediction) - set(EXPRESSIONS)))
             raise Mistake("return a dict with exactly the keys of the five expressions, written as the "
                           f"exercise writes them (spaces included): missing {', '.join(map(repr, missing))}"
                           f"{'; not expected ' + ', '.join(extra) if extra else ''}.", "wrong_keys")
-        pairs = {key: _pair(prediction, key, where) for key in FLAG_RULES}
-        def right(key, pair):
-            return sealed[key].matches(sealed_prediction(key, a_requires, b_requires, pair))
-        wrong = [key for key in FLAG_RULES if not right(key, pairs[key])]
-        if not wrong:
-            continue
-        if all(right(key, pairs[key][::-1]) for key in FLAG_RULES):
-            raise Mistake(f"{where}, each of your pairs is in the wrong order: give (requires_grad, is_leaf), "
-                          "requires_grad first.", "pair_swapped")
-        key = wrong[0]
-        said = pairs[key]
-        raise Mistake(f"your prediction for `{key}` is wrong {where}: you said requires_grad={said[0]}, "
-                      f"is_leaf={said[1]}. The rule: {FLAG_RULES[key]}", "wrong_prediction")
+        pairs.append({key: _pair(prediction, key, where) for key in EXPRESSIONS})
+    table = flag_table(cases, pairs)
+    if expected["table"].matches(table):
+        return
+    if expected["table"].matches(flag_table(cases, [{k: v[::-1] for k, v in p.items()} for p in pairs])):
+        raise Mistake("each of your pairs is in the wrong order: give (requires_grad, is_leaf), requires_grad "
+                      "first.", "pair_swapped")
+    for key in EXPRESSIONS:
+        for i, (a_requires, b_requires) in enumerate(cases):
+            if expected["one_pair"][key][i].matches(without(table, key, i)):
+                said = pairs[i][key]
+                raise Mistake(f"your prediction for `{key}` is wrong for a_requires={a_requires}, "
+                              f"b_requires={b_requires} (the rest of your table is right): you said "
+                              f"requires_grad={said[0]}, is_leaf={said[1]}. Ask whether an operation was "
+                              f"recorded there? What decides it is in {FLAG_SECTIONS[key]}.", "wrong_prediction")
+        if expected["one_expression"][key].matches(without(table, key)):
+            raise Mistake(f"your predictions for `{key}` are wrong (the other four expressions are right): work "
+                          f"out its requires_grad for each case first, then is_leaf. What decides them is in "
+                          f"{FLAG_SECTIONS[key]}.", "wrong_prediction")
+    raise Mistake("your predictions are wrong for more than one expression. Take one expression at a time: was "
+                  "an operation recorded (only if some input requires grad)? Then is_leaf follows (a leaf has "
+                  "no grad_fn). detach() and nn.Parameter each make a new leaf: section 7 says what each does to "
+                  "requires_grad.", "wrong_prediction")
 
 
 # ---------------------------------------------------------------- build_f
-
-def reference_f(x: torch.Tensor) -> torch.Tensor:
-    """The function the lesson prints: f(x) = log(x^2) sin(x) + 1/x."""
-    return torch.log(x**2) * torch.sin(x) + 1 / x
-
 
 REQUIRED_OPS = [("Log", "log(x^2)"), ("Sin", "sin(x)")]
 # What PyTorch says when a tensor is turned into a Python number, or handed to NumPy.
@@ -511,8 +530,9 @@ make_leaf = Exercise(_make_leaf_inputs, _make_leaf_call, _make_leaf_judge, [
     "The order of the steps decides the last one.",
     "Any operation on a tensor that already requires grad is recorded and gives a result, not a leaf. "
     "Settle the dtype and make the copy while nothing requires grad, and switch requires_grad on last.",
-    "torch.as_tensor takes a dtype= argument. A tensor you were given needs detach() (no history) and "
-    "clone() (its own memory) before you set its flag with requires_grad_().",
+    "The tensor you were given belongs to the caller, and so may be what torch.as_tensor hands back: a "
+    "method ending in _ (detach_(), requires_grad_()) changes it in place. Which of your steps still "
+    "act on data itself rather than on a copy?",
 ])
 grad_fn_names = Exercise(_chains_inputs, _grad_fn_names_call, _grad_fn_names_judge, [
     "Start at y.grad_fn and keep stepping to the next node until there is none, writing down each "
@@ -522,21 +542,20 @@ grad_fn_names = Exercise(_chains_inputs, _grad_fn_names_call, _grad_fn_names_jud
     "first.",
     "type(node).__name__ is the name. The AccumulateGrad node at the bottom has an empty next_functions: "
     "record it, then stop.",
-])
+], closes=("walk_graph",))
 count_nodes = Exercise(_count_nodes_inputs, _count_nodes_call, _count_nodes_judge, [
     "Walk from y.grad_fn as in Exercise 2, but an operation can now have several inputs that require "
     "grad: follow every non-None entry of next_functions, not just one.",
     "The same node can be reached along several paths (h in h * h, or a diamond). Remember the nodes "
     "you have already counted and skip them when you reach them again.",
     "Remember nodes by identity, not by name: two different nodes can both be MulBackward0, and each "
-    "leaf has its own AccumulateGrad. A set of id(node) does it, and a list of nodes still to visit "
-    "avoids recursion.",
-])
+    "leaf has its own AccumulateGrad.",
+], closes=("walk_graph",))
 predict_flags = Exercise(_predict_flags_inputs, _predict_flags_call, _predict_flags_judge, [
     "Two rules decide most of it: a result requires grad if any input does, and a tensor is a leaf "
     "exactly when it has no grad_fn (nothing recorded it).",
     "For each expression ask: was an operation recorded? Only when some input requires grad. detach() "
-    "and nn.Parameter are different: each makes a new leaf, and section 5 says what each does to "
+    "and nn.Parameter are different: each makes a new leaf, and section 7 says what each does to "
     "requires_grad.",
     "Write each expression's requires_grad in terms of a_requires and b_requires first (some ignore both); "
     "is_leaf then follows from whether anything was recorded.",
@@ -548,5 +567,18 @@ build_f = Exercise(_build_f_inputs, _build_f_call, _build_f_judge, [
 ])
 
 EXERCISES = name_exercises(globals())
+CORE = ("make_leaf", "grad_fn_names")  # the first pass: the lesson's essentials
 
-progress = lesson_progress(EXERCISES)
+progress = lesson_progress(EXERCISES, core=CORE)
+
+# Where this lesson explains each autograd error a student's own cell may raise.
+ERROR_SECTIONS = {
+    "no_graph": "section 1, Recording starts with requires_grad",
+    "integer_requires_grad": "section 2, Leaves and results",
+    "flag_of_result": "section 7, What requires grad",
+    "math_on_tensor": "section 5, A function with a recorded graph",
+    "numpy_requires_grad": "section 5, A function with a recorded graph",
+    "non_scalar": "lesson 2, section 2",
+    "freed_graph": "lesson 2, section 4",
+}
+explain_errors_in_cells(ERROR_SECTIONS)

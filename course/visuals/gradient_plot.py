@@ -74,7 +74,7 @@ def plot_gradient(f, start, end, at=None, points=200) -> Figure:
     bottom.legend(loc="best", fontsize=9)
     for ax in (top, bottom):
         ax.grid(True, alpha=0.3)
-    fig.suptitle(f"{name} and its derivative, computed by torch.autograd.grad", fontsize=12)
+    fig.suptitle(f"{name} and its derivative, from autograd", fontsize=12)
     fig.tight_layout()
     plt.close(fig)  # shown once as the cell's value, not again by the inline backend
     return fig

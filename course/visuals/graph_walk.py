@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 
 import torch
 
+from course.checks.closed_helpers import refuse_if_closed
+
 
 @dataclass(frozen=True)
 class Node:
@@ -83,7 +85,11 @@ NO_GRAPH = (
 
 
 def walk_graph(tensor: torch.Tensor, names: dict[str, torch.Tensor] | None = None) -> Graph:
-    """Walk from `tensor.grad_fn` down to the leaves, visiting each shared node once."""
+    """Walk from `tensor.grad_fn` down to the leaves, visiting each shared node once.
+
+    Closed while ``grad_fn_names`` or ``count_nodes`` is checked: it is their answer.
+    """
+    refuse_if_closed("walk_graph")
     if not isinstance(tensor, torch.Tensor):
         raise TypeError(f"walk_graph needs a torch.Tensor, got {type(tensor).__name__}")
     names = names or {}

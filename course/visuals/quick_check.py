@@ -3,6 +3,9 @@
 The answer stays in this Python object. Nothing that is displayed or synced to the browser (the
 widgets' state, which nbconvert also saves into the notebook, and the text fallback) says which
 option is right until the learner picks it.
+
+Each wrong option carries its own reason, ``(text, why)``, shown when it is picked: "Not B" alone
+teaches nothing. (A bare string still works, with a generic nudge, for questions not yet given one.)
 """
 import html
 
@@ -11,13 +14,18 @@ import ipywidgets as widgets
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
+NO_REASON = "Think it through once more and pick another option."
+
+
 class QuickCheck:
-    def __init__(self, question: str, options: list[str], answer_index: int, explanation: str):
+    def __init__(self, question: str, options: list, answer_index: int, explanation: str):
         if not 2 <= len(options) <= len(LETTERS):
             raise ValueError(f"a quick check needs 2 to {len(LETTERS)} options, got {len(options)}")
         if not 0 <= answer_index < len(options):
             raise ValueError(f"answer_index {answer_index} is not an index into {len(options)} options")
-        self.question, self.options = question, list(options)
+        pairs = [(option, "") if isinstance(option, str) else tuple(option) for option in options]
+        self.question, self.options = question, [text for text, _ in pairs]
+        self._why = [why for _, why in pairs]
         self._answer, self._explanation = answer_index, explanation
         self.choices = widgets.RadioButtons(
             options=[(f"{LETTERS[i]}) {text}", i) for i, text in enumerate(self.options)],
@@ -38,8 +46,12 @@ class QuickCheck:
         elif picked == self._answer:
             self.feedback.value = f"✅ <b>Right.</b> {html.escape(self._explanation)}"
         else:
-            self.feedback.value = (f"❌ <b>Not {LETTERS[picked]}.</b> "
-                                   "Think it through once more and pick another option.")
+            why = self._why[picked] or NO_REASON
+            self.feedback.value = f"❌ <b>Not {LETTERS[picked]}.</b> {html.escape(why)}"
+
+    def reason(self, index: int) -> str:
+        """What picking option ``index`` shows (the explanation for the right one)."""
+        return self._explanation if index == self._answer else (self._why[index] or NO_REASON)
 
     def text(self) -> str:
         """The question and options, without the answer: what a text-only output shows."""

@@ -4,21 +4,25 @@
 # PyTorch finds gradients by remembering how each result was made. This lesson is about that
 # memory: the graph autograd records while your code runs.
 #
-# **You will learn** when PyTorch records operations, what a *leaf* is and why it matters, how to
-# walk the recorded graph from an output back to its inputs, why a value used twice is still one
-# node, which results require grad, and why ordinary Python `if` and `for` are fine in a forward
-# pass.
+# **The core** (sections 1 to 4, two exercises): when PyTorch records operations, what a
+# *leaf* is, how to walk the recorded graph from an output back to its inputs, and why an
+# ordinary Python `if` is fine in a forward pass. That is all lesson 2 needs.
 #
-# **Time:** about 80 minutes (60 if you have written a graph search before, 100 if not).
-# **Exercises:** five autograded, one written answer.
+# **Going further** (sections 5 to 8, optional): a function of your own in a graph, a value used
+# twice is still one node, `detach()` and `nn.Parameter`, and loops in a forward pass, with
+# three exercises and a written answer. Do them now or on a second pass; they are graded like
+# the core.
+#
+# **Time:** the core about 15 to 25 minutes, the whole lesson about 40 to 55 (estimated from
+# its words and cells, not yet timed with students).
 #
 # **How the exercises work.** Each exercise is a function for you to complete. Run the cell
 # below it to check your answer: it says *correct*, *not attempted*, or what is wrong in autograd
-# terms. Stuck? `check.NAME.hint()` gives a nudge; call it again for a bigger one. When you
-# submit, the grader runs the same checks on fresh random inputs, so a number copied from an
-# output here will not pass. Its message names the mistake the same way the check here does,
-# so a fix that makes the check here pass is the fix the grader wants. The last cell, *Where am
-# I*, lists which exercises pass so far.
+# terms. Stuck? `check.NAME.hint()` gives a nudge; call it again for a bigger one. The grader
+# runs the same checks on fresh random inputs, so a number copied from an output here will not
+# pass, and its messages are the ones the check here gives. If a cell of your own raises one of
+# autograd's errors, a line under PyTorch's message says what it means and which section
+# explains it. The last cell, *Where am I*, lists which exercises pass so far, the core first.
 
 # %%
 import torch
@@ -33,6 +37,8 @@ from course.visuals.pitfall import shows_error, shows_warning
 from course.visuals.quick_check import quick_check
 
 # %% [markdown]
+# # The core
+#
 # ## 1. Recording starts with `requires_grad`
 #
 # A tensor you create does not require grad unless you ask. Operations on it are computed and
@@ -69,10 +75,8 @@ print("out.requires_grad:", out.requires_grad, "| made by", type(out.grad_fn).__
 #
 # A tensor you create yourself is a **leaf**: no recorded operation made it, so its `grad_fn` is
 # `None`. A tensor made by a recorded operation is a **result**: its `grad_fn` is set and
-# `is_leaf` is `False`.
-#
-# A tensor that does not require grad is always a leaf, even if you computed it: nothing was
-# recorded. Below, `c` is computed, yet it is a leaf.
+# `is_leaf` is `False`. A tensor that does not require grad is always a leaf, even if you
+# computed it: nothing was recorded. Below, `c` is computed, yet it is a leaf.
 #
 # Gradients (lesson 2) are stored only in leaves: they are the inputs you want to adjust.
 
@@ -85,29 +89,15 @@ for name, t in [("x", x), ("y", y), ("c", c)]:
     print(f"{name}: is_leaf={t.is_leaf}, grad_fn={made_by}")
 
 # %% [markdown]
-# Only floating-point (and complex) tensors can require grad. A gradient is a rate of change, and
-# an integer cannot change by a little. PyTorch refuses:
+# Only floating-point (and complex) tensors can require grad: a gradient is a rate of change,
+# and an integer cannot change by a little. PyTorch refuses, and a float dtype chosen when you
+# create the tensor fixes it:
 
 # %%
 with shows_error(RuntimeError):
     counts = torch.tensor([1, 2, 3], requires_grad=True)
-
-# %% [markdown]
-# Choose a floating-point dtype when you create the tensor, and it works:
-
-# %%
 counts = torch.tensor([1, 2, 3], dtype=torch.float64, requires_grad=True)
 print(counts.dtype, "| is_leaf:", counts.is_leaf)
-
-# %% [markdown]
-# `requires_grad` is a setting of leaves. A result requires grad because one of its inputs does;
-# switching that off would silently cut the graph, so PyTorch does not let you:
-
-# %%
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = x * 3
-with shows_error(RuntimeError):
-    y.requires_grad = False
 
 # %% [markdown]
 # The order of the steps matters. Here `torch.rand(...)` makes a float32 leaf that requires grad,
@@ -142,7 +132,11 @@ print("is_leaf:", x.is_leaf, "| x.grad:", x.grad)
 quick_check(
     "x = torch.ones(2, requires_grad=True); z = x.to(torch.float64); z.sum().backward(). "
     "Which tensor has a .grad afterwards?",
-    ["z only", "x only", "both x and z", "neither"],
+    [("z only", "z was made by an operation on x (x.to is recorded when x requires grad), so z is a "
+                "result, and results keep no .grad."),
+     "x only",
+     ("both x and z", "only leaves keep .grad, and z has a grad_fn (ToCopyBackward0): it is a result."),
+     ("neither", "backward() did reach a leaf: x requires grad and z was computed from it.")],
     1,
     "x is the leaf. z was made by a recorded operation (ToCopyBackward0), so it is a result, "
     "and results keep no .grad.",
@@ -152,8 +146,9 @@ quick_check(
 # ### Exercise 1: a float64 leaf from any data
 #
 # Complete `make_leaf(data)`. `data` is a list of numbers or a tensor of any dtype; it may even be
-# a result with a `grad_fn`. Return a **new** float64 tensor with the same values that requires
-# grad and is a leaf. It must not share memory with a tensor you were given, nor change it.
+# a result with a `grad_fn`, or a leaf that requires grad. Return a **new** float64 tensor with
+# the same values that requires grad and is a leaf. It must not share memory with a tensor you
+# were given, nor change it (its values, its `requires_grad`, its `grad_fn`).
 #
 # Tip: `t.detach().clone()` gives an independent copy without history.
 
@@ -170,13 +165,17 @@ def make_leaf(data):
 # %% [markdown]
 # ## 3. Walking the graph
 #
-# Each backward node lists where the gradient goes next in `next_functions`: one `(node, index)`
-# pair per input of the operation. An input that does not require grad shows up as `None`: no
-# gradient goes there. Here the `None` is the constant `3`.
+# Each backward node lists where the gradient goes next in `next_functions`: one entry per input
+# of the operation. An entry is a pair `(node, index)`. `node` is the backward node of that
+# input, the gradient's next stop. `index` says which of that node's outputs the input was: an
+# operation such as `torch.split` makes several outputs, but almost every node makes one, so the
+# index is almost always 0 and you can ignore it here. An input that does not require grad shows
+# up as `(None, 0)`: no gradient goes there. Here the `None` is the constant `3`.
 
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True)
 y = torch.sin(x * 3).sum()
+print(y.grad_fn.next_functions)
 node = y.grad_fn
 for _ in range(3):
     print(type(node).__name__, "->", [type(n).__name__ if n is not None else None
@@ -193,22 +192,11 @@ print("node.variable is x:", node.variable is x)
 
 # %% [markdown]
 # The course's `graph_text` does the whole walk for you and prints it as a tree, output first.
-# The names you pass label the tensors you know:
+# The names you pass label the tensors you know. (It is closed while Exercises 2 and 4 are
+# checked: those are the walk.)
 
 # %%
 print(graph_text(y, names={"x": x, "y": y}))
-
-# %% [markdown]
-# A preview of lesson 2: `backward()` walks these nodes from the output down, and each
-# `AccumulateGrad` adds what arrives into its leaf's `.grad`. Move the slider to step through the
-# walk on a small graph with two leaves, `p` and `q`: the gradient arriving at each node, the sum
-# where the two paths from `p` meet, and the value landing in each `.grad`.
-
-# %%
-p = torch.tensor(2.0, requires_grad=True)
-q = torch.tensor(3.0, requires_grad=True)
-r = p * q + torch.sin(p)
-backward_steps(r, names={"p": p, "q": q, "r": r}, title="r = p*q + sin(p)")   # runs r.backward()
 
 # %% [markdown]
 # ### Exercise 2: the names along a chain
@@ -235,7 +223,83 @@ def grad_fn_names(y):
 # %% check grad_fn_names points=2
 
 # %% [markdown]
-# ## 4. A value used twice is one node
+# ## 4. A new graph on every forward pass
+#
+# Autograd records what actually ran, and each run records a new graph. So an ordinary Python
+# `if` decides what gets recorded, and a branch that was not taken leaves no trace:
+
+# %%
+def forward(x):
+    if x.sum() > 0:
+        return (x * 2).sum()
+    return torch.exp(x).sum()
+
+for values in ([1.0, 2.0], [-1.0, -2.0]):
+    x = torch.tensor(values, requires_grad=True)
+    print(f"x = {values}:")
+    print(graph_text(forward(x), names={"x": x}), end="\n\n")
+
+# %% [markdown]
+# **That is the core.** Run *Where am I* at the bottom to see your two core exercises. The
+# sections below are optional: they go further into the same graph, and are graded the same way.
+#
+# # Going further (optional)
+#
+# ## 5. A function with a recorded graph
+#
+# Only torch operations on tensors are recorded. A function for plain Python numbers
+# (`math.sin`, `float(x)`) or NumPy sees values, not tensors, and hands back a number with no
+# history: the graph stops there.
+
+# %% [markdown]
+# ### Exercise 3: a function with a recorded graph
+#
+# Complete `build_f(x)`. `x` is a leaf that requires grad (the check makes it, with values of
+# either sign, away from 0). Return, elementwise,
+#
+# $$f(x) = \log(x^2)\,\sin(x) + \frac{1}{x}$$
+#
+# built from `x` itself, so that its graph leads back to `x`. Do not call `backward()`: the check
+# walks the graph you recorded, then compares the value and the gradient with PyTorch's.
+
+# %% solution build_f
+def build_f(x):
+    """f(x) = log(x**2) * sin(x) + 1/x, recorded in a graph that ends at x."""
+    ### BEGIN SOLUTION
+    return torch.log(x**2) * torch.sin(x) + 1 / x
+    ### END SOLUTION
+
+# %% check build_f points=2
+
+# %% [markdown]
+# Once your `build_f` passes, here is the graph it records. Each term is its own branch, and all
+# branches meet at the one leaf `x`:
+
+# %%
+x = torch.tensor([0.5, 2.0], requires_grad=True)
+picture = None
+try:
+    picture = draw_graph(build_f(x), names={"x": x}, title="The graph of f(x) = log(x²) sin(x) + 1/x")
+except NotImplementedError:
+    print("Complete Exercise 3 first, then run this cell again.")
+picture
+
+# %% [markdown]
+# Autograd walks that graph backwards to get $f'(x)$ at every point at once. `plot_gradient` shows
+# $f$ with its tangent at $x = 1.5$ above the derivative autograd computes: the tangent's slope
+# is the height of the lower curve at the same $x$. (To get $f'$ it calls `torch.autograd.grad`,
+# which lesson 2 teaches; here you only read the picture.)
+
+# %%
+picture = None
+try:
+    picture = plot_gradient(build_f, 0.6, 4.0, at=1.5)
+except NotImplementedError:
+    print("Complete Exercise 3 first, then run this cell again.")
+picture
+
+# %% [markdown]
+# ## 6. A value used twice is one node
 #
 # Graphs are not always chains. In `h * h + h`, the result `h` feeds the multiplication twice and
 # the addition once, but it is still one node. During backward its three gradient contributions
@@ -257,11 +321,23 @@ draw_graph(y, names={"x": x, "h": h, "y": y})
 print(graph_text(y, names={"x": x, "h": h}))
 
 # %% [markdown]
-# ### Exercise 3: count the distinct nodes
+# A preview of lesson 2: `backward()` walks these nodes from the output down, and each
+# `AccumulateGrad` adds what arrives into its leaf's `.grad`. Move the slider to step through the
+# walk on a small graph with two leaves, `p` and `q`: the gradient arriving at each node, the sum
+# where the two paths from `p` meet, and the value landing in each `.grad`.
+
+# %%
+p = torch.tensor(2.0, requires_grad=True)
+q = torch.tensor(3.0, requires_grad=True)
+r = p * q + torch.sin(p)
+backward_steps(r, names={"p": p, "q": q, "r": r}, title="r = p*q + sin(p)")   # runs r.backward()
+
+# %% [markdown]
+# ### Exercise 4: count the distinct nodes
 #
 # Complete `count_nodes(y)` to return how many distinct backward nodes the graph behind `y` has,
-# `AccumulateGrad` nodes included. For the `y` above the answer is 5. The check builds random
-# graphs in which results are shared along several paths.
+# `AccumulateGrad` nodes included. For the `y` made of `h * h + h` above the answer is 5. The
+# check builds random graphs in which results are shared along several paths.
 
 # %% solution count_nodes
 def count_nodes(y):
@@ -281,7 +357,7 @@ def count_nodes(y):
 # %% check count_nodes points=2
 
 # %% [markdown]
-# ## 5. What requires grad, and what does not
+# ## 7. What requires grad: `detach()` and `nn.Parameter`
 #
 # `t.detach()` returns a new leaf that shares the same storage (no copy) and has no history. It
 # does not require grad, so a result computed from it is a constant as far as autograd knows, and
@@ -318,25 +394,40 @@ print("requires_grad:", weight.requires_grad, "| is_leaf:", weight.is_leaf)
 layer = nn.Linear(3, 2)
 print([(name, p.requires_grad) for name, p in layer.named_parameters()])
 
+# %% [markdown]
+# One more rule: `requires_grad` is a setting of leaves. A result requires grad because one of
+# its inputs does; switching that off would silently cut the graph, so PyTorch does not let you:
+
+# %%
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = x * 3
+with shows_error(RuntimeError):
+    y.requires_grad = False
+
 # %%
 quick_check(
     "a = torch.ones(2, requires_grad=True); b = torch.ones(2); c = a + b. "
     "What are c.requires_grad and c.is_leaf?",
-    ["True and True", "True and False", "False and True", "False and False"],
+    [("True and True", "a tensor with a grad_fn is never a leaf, and the addition was recorded (a "
+                       "requires grad), so c has one."),
+     "True and False",
+     ("False and True", "one input that requires grad is enough for the result to require grad."),
+     ("False and False", "every tensor that does not require grad is a leaf; and here c does require "
+                         "grad, since a does.")],
     1,
     "a requires grad, so the addition is recorded: c requires grad and has a grad_fn "
     "(AddBackward0), which makes it a result, not a leaf.",
 )
 
 # %% [markdown]
-# ### Exercise 4: predict the flags
+# ### Exercise 5: predict the flags
 #
 # `a` and `b` are float32 leaves; `a_requires` and `b_requires` say whether each requires grad.
 # Complete `predict_flags(a_requires, b_requires)` to return a dict mapping each of
 # `"a * b"`, `"a.detach()"`, `"a.double()"`, `"a + b.detach()"` and `"nn.Parameter(b)"` to the
 # pair `(requires_grad, is_leaf)` of that expression. Use the rules, not tensors: while your code
 # runs, the check blocks every tensor operation, even making a tensor. Afterwards it builds the
-# real tensors for every combination of flags and compares.
+# real tensors for every combination of flags and compares the whole table.
 
 # %% solution predict_flags
 def predict_flags(a_requires, b_requires):
@@ -355,24 +446,10 @@ def predict_flags(a_requires, b_requires):
 # %% check predict_flags points=2
 
 # %% [markdown]
-# ## 6. A new graph on every forward pass
+# ## 8. Loops in a forward pass
 #
-# Autograd records what actually ran, and each run records a new graph. So an ordinary Python
-# `if` decides what gets recorded, and a branch that was not taken leaves no trace:
-
-# %%
-def forward(x):
-    if x.sum() > 0:
-        return (x * 2).sum()
-    return torch.exp(x).sum()
-
-for values in ([1.0, 2.0], [-1.0, -2.0]):
-    x = torch.tensor(values, requires_grad=True)
-    print(f"x = {values}:")
-    print(graph_text(forward(x), names={"x": x}), end="\n\n")
-
-# %% [markdown]
-# A `for` loop simply records one node per pass. Here $x^3$ is built as two multiplications:
+# Section 4 showed an `if`. A `for` loop simply records one node per pass. Here $x^3$ is built
+# as two multiplications:
 
 # %%
 def power(x, n):
@@ -385,54 +462,7 @@ x = torch.tensor(2.0, requires_grad=True)
 print(graph_text(power(x, 3), names={"x": x}))
 
 # %% [markdown]
-# ### Exercise 5: a function with a recorded graph
-#
-# Complete `build_f(x)`. `x` is a leaf that requires grad (the check makes it, with values of
-# either sign, away from 0). Return, elementwise,
-#
-# $$f(x) = \log(x^2)\,\sin(x) + \frac{1}{x}$$
-#
-# built from `x` itself, so that its graph leads back to `x`. Do not call `backward()`: the check
-# walks the graph you recorded, then compares the value and the gradient with PyTorch's.
-
-# %% solution build_f
-def build_f(x):
-    """f(x) = log(x**2) * sin(x) + 1/x, recorded in a graph that ends at x."""
-    ### BEGIN SOLUTION
-    return torch.log(x**2) * torch.sin(x) + 1 / x
-    ### END SOLUTION
-
-# %% check build_f points=2
-
-# %% [markdown]
-# Once your `build_f` passes, here is the graph it records. Each term is its own branch, and all
-# branches meet at the one leaf `x`:
-
-# %%
-x = torch.tensor([0.5, 2.0], requires_grad=True)
-picture = None
-try:
-    picture = draw_graph(build_f(x), names={"x": x}, title="The graph of f(x) = log(x²) sin(x) + 1/x")
-except NotImplementedError:
-    print("Complete Exercise 5 first, then run this cell again.")
-picture
-
-# %% [markdown]
-# Autograd walks that graph backwards to get $f'(x)$ at every point at once. `plot_gradient` shows
-# $f$ with its tangent at $x = 1.5$ above the derivative autograd computes: the tangent's slope
-# is the height of the lower curve at the same $x$. (To get $f'$ it calls `torch.autograd.grad`,
-# which lesson 2 teaches; here you only read the picture.)
-
-# %%
-picture = None
-try:
-    picture = plot_gradient(build_f, 0.6, 4.0, at=1.5)
-except NotImplementedError:
-    print("Complete Exercise 5 first, then run this cell again.")
-picture
-
-# %% [markdown]
-# ## Written answer
+# ### Written answer
 #
 # **Why can a forward pass use ordinary Python `if` statements and loops?** Explain in two or
 # three sentences, using what autograd records and when, and say what happens to a branch that
@@ -447,16 +477,21 @@ picture
 # %% [markdown]
 # ## Summary
 #
+# The core:
+#
 # - Operations are recorded only when some input requires grad; the result then requires grad too.
 # - Leaves have `grad_fn is None`: tensors you create, and every tensor that does not require
 #   grad. Results have a `grad_fn`. Only leaves get `.grad`, so convert the dtype *before*
-#   `requires_grad`.
-# - Only floating-point and complex tensors can require grad, and only leaves can change the flag.
-# - `grad_fn.next_functions` leads from the output to the `AccumulateGrad` node of each leaf; a
-#   shared result is one node, reached along several paths.
-# - `detach()` makes a new leaf with no history that shares its storage; `nn.Parameter` requires
-#   grad by default.
+#   `requires_grad`. Only floating-point and complex tensors can require grad.
+# - `grad_fn.next_functions` leads from the output to the `AccumulateGrad` node of each leaf.
 # - The graph is rebuilt on every forward pass, so Python control flow is fine.
+#
+# Going further:
+#
+# - A shared result is one node, reached along several paths; its contributions add up.
+# - Only torch operations on tensors are recorded (no `math.*`, `.item()` or NumPy).
+# - `detach()` makes a new leaf with no history that shares its storage; `nn.Parameter` requires
+#   grad by default; only leaves can change their `requires_grad`.
 #
 # Next, lesson 2: walking the graph backwards with `backward()`.
 
@@ -465,7 +500,7 @@ picture
 #
 # Run this cell at any time: it runs each exercise's check quietly on your own functions and
 # lists which pass, which fail (with the first sentence of why) and which you have not
-# attempted yet.
+# attempted yet, the core first.
 
 # %%
 check.progress(globals())

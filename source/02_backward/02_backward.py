@@ -4,20 +4,25 @@
 # In lesson 1 you saw that PyTorch records a graph while it computes. This lesson is about the
 # other half: walking that graph backwards to get gradients.
 #
-# **You will learn** how `backward()` fills `.grad`, why it starts from a scalar, what
-# `gradient=` means, why a second walk through a graph usually fails (unless you say otherwise),
-# how to see the gradient of an intermediate result, when to use `torch.autograd.grad`
-# instead, and how to differentiate a gradient again (`create_graph=True`).
+# **The core** (sections 1 to 4, two exercises): `backward()` fills the `.grad` of every leaf,
+# it starts from a scalar (or takes `gradient=`), only leaves keep `.grad`, and the graph is
+# freed after `backward()` unless you ask for `retain_graph=True`.
 #
-# **Time:** about 90 minutes: about 35 to read and run the examples, about 55 for the
-# exercises. **Exercises:** seven autograded, one written answer.
+# **Going further** (sections 5 to 10, optional): explore graphs and slopes, `gradient=` as a
+# vector-Jacobian product, the gradient of an intermediate result, `torch.autograd.grad`, the
+# chain rule by hand, and gradients of gradients (`create_graph=True`), with five exercises and
+# a written answer. Do them now or on a second pass; they are graded like the core.
+#
+# **Time:** the core about 15 to 20 minutes, the whole lesson about 50 to 70 (estimated from
+# its words and cells, not yet timed with students).
 #
 # **How the exercises work.** Each exercise is a function for you to complete. Run the cell
 # below it to check your answer: it says *correct*, *not attempted*, or what is wrong in autograd
-# terms. Stuck? `check.NAME.hint()` gives a nudge; call it again for a bigger one. When you
-# submit, the grader runs the same checks on fresh random inputs, so a number copied from an
-# output here will not pass. Its message names the mistake the same way the check here does,
-# so a fix that makes the check here pass is the fix the grader wants.
+# terms. Stuck? `check.NAME.hint()` gives a nudge; call it again for a bigger one. The grader
+# runs the same checks on fresh random inputs, so a number copied from an output here will not
+# pass, and its messages are the ones the check here gives. If a cell of your own raises one of
+# autograd's errors, a line under PyTorch's message says what it means and which section
+# explains it. The last cell, *Where am I*, lists which exercises pass so far, the core first.
 
 # %%
 import torch
@@ -31,7 +36,9 @@ from course.visuals.quick_check import quick_check
 from course.visuals.slope_explorer import slope_explorer
 
 # %% [markdown]
-# ## 1. The forward pass builds the graph, `backward()` walks it
+# # The core
+#
+# ## 1. `backward()` fills `.grad` of every leaf
 #
 # When a tensor has `requires_grad=True`, every operation on it is recorded. `backward()` walks
 # the recorded operations from the output back to the inputs, applying the chain rule at each
@@ -59,46 +66,12 @@ print("a.grad =", a.grad)
 print("b.grad =", b.grad)
 
 # %% [markdown]
-# Here is the graph that `backward()` walked, drawn from the output down to the leaves. Each
-# operation node is the backward function autograd recorded; after `backward()`, each leaf
-# shows the gradient that landed in its `.grad`. Note that `b` feeds two operations: its
-# gradient is the sum of what arrives along both paths.
+# Here is the graph that `backward()` walked, drawn from the output down to the leaves; after
+# `backward()`, each leaf shows the gradient that landed in its `.grad`. Note that `b` feeds two
+# operations: its gradient is the sum of what arrives along both paths.
 
 # %%
 draw_graph(L, names={"a": a, "b": b, "L": L}, title="L = a*b + b**2 after L.backward()")
-
-# %% [markdown]
-# ### Watch `backward()` happen
-#
-# The same graph, built again, and this time `backward()` is run one node at a time. Move the
-# slider (or press *next*): at each step, one node receives the gradient of `L` with respect to
-# its output and sends a share along each of its arrows; the numbers on the arrows are what
-# PyTorch really passed. Watch `b`: two arrows arrive there, and autograd adds them before the
-# total lands in `b.grad`.
-
-# %%
-a = torch.tensor(2.0, requires_grad=True)
-b = torch.tensor(4.0, requires_grad=True)
-L = a * b + b**2
-backward_steps(L, names={"a": a, "b": b, "L": L}, title="L = a*b + b**2")   # runs L.backward()
-
-# %% [markdown]
-# ### Try your own
-#
-# Type a function of `x` and `y` in the box and press Enter (you can use `+ - * / **` and
-# `sin`, `cos`, `exp`, `log`, `sqrt`, `tanh`, ...). You see the graph autograd records for it,
-# and `x.grad`, `y.grad` after `backward()`. Try `x * x` (one leaf, two arrows), or `x + 1`
-# (what does `y.grad` say when `f` does not use `y`?).
-
-# %%
-expression_graph("x * y + sin(x)", x=1.0, y=2.0)
-
-# %% [markdown]
-# A gradient is a slope. Move the slider: the tangent touches $f(x) = \sin(x)\,x$ at the
-# point you choose, and its slope is exactly what `backward()` puts in `x.grad` there.
-
-# %%
-slope_explorer(lambda t: torch.sin(t) * t, -4.0, 4.0, at=1.0)
 
 # %% [markdown]
 # The same holds for tensors of any shape: `.grad` has the shape of its leaf. For
@@ -142,85 +115,41 @@ y = x * 2
 with shows_error(RuntimeError):
     y.backward()
 
+# %% [markdown]
+# There are two ways out. Reduce the output to one number first, with `.sum()` for instance. Or
+# pass `gradient=v`, a tensor of the output's shape: `y.backward(gradient=v)` gives the gradient
+# of the scalar $\sum_i v_i y_i$, each output weighted by its entry of `v`, without you building
+# that sum. `.sum()` is the case where every weight is 1.
+
+# %%
+v = torch.tensor([1.0, 0.1, 0.01])
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+(x**2).backward(gradient=v)
+print("with gradient=v:   ", x.grad)     # 2x weighted: [2*1*1, 2*2*0.1, 2*3*0.01]
+x2 = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+((x2**2) * v).sum().backward()
+print("from (y * v).sum():", x2.grad)
+
 # %%
 quick_check(
     "y = x * 2 for a tensor x of shape (3,) with requires_grad=True. Which call works?",
-    ["y.backward()", "y.sum().backward()", "y[0].grad", "x.backward()"],
+    [("y.backward()", "y has three elements: backward() without arguments needs a scalar (or gradient=)."),
+     "y.sum().backward()",
+     ("y[0].grad", "reading .grad runs nothing: it is None until a backward() has run, and y[0] is "
+                   "not a leaf anyway."),
+     ("x.backward()", "x is a vector too, and it is the input: backward() starts from the output you "
+                      "want the gradient of.")],
     1,
     "y.sum() is a scalar, so backward() can start from it; it computes the gradient of the sum, "
     "which here puts 2 in every entry of x.grad.",
 )
 
 # %% [markdown]
-# ## 3. `gradient=`: a vector-Jacobian product
-#
-# For a vector output $y = f(x)$, the full derivative is the Jacobian $J$, with one row per
-# output and one column per input, $J_{ij} = \partial y_i / \partial x_j$.
-# `y.backward(gradient=v)` does not build $J$: it computes $v^\top J$ directly, which is what
-# the chain rule needs when $y$ feeds into a later scalar $L$ with $\partial L / \partial y = v$.
-# Reducing with `.sum()` first is the special case $v = (1, \dots, 1)$.
-
-# %%
-x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-y = x**2                     # J is diagonal with entries 2x
-v = torch.tensor([1.0, 0.1, 0.01])
-y.backward(gradient=v)
-print("v^T J =", x.grad)     # [2*1*1, 2*2*0.1, 2*3*0.01]
-
-# %% [markdown]
-# Here is a worked case with the Jacobian in full. For $x \in \mathbb{R}^3$ and
-# $y = (x_0 x_1,\; x_1 + x_2^2) \in \mathbb{R}^2$, $J$ is $2 \times 3$:
-# $$J = \begin{pmatrix} x_1 & x_0 & 0 \\ 0 & 1 & 2x_2 \end{pmatrix}.$$
-# PyTorch can build it (`torch.autograd.functional.jacobian`), so we can print it next to
-# what `backward(gradient=v)` gives:
-
-# %%
-def two_outputs(x):
-    return torch.stack([x[0] * x[1], x[1] + x[2] ** 2])
-
-x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-J = torch.autograd.functional.jacobian(two_outputs, x)
-v = torch.tensor([1.0, 10.0])
-print("J =\n", J)
-print("v^T J computed from J:        ", v @ J)
-two_outputs(x).backward(gradient=v)
-print("x.grad after backward(gradient=v):", x.grad)
-
-# %% [markdown]
-# `backward(gradient=v)` is exactly the gradient of the scalar $\sum_i v_i y_i$: the same
-# numbers come from `(y * v).sum().backward()`. Before computing it again, **reset** `x.grad`
-# with `x.grad = None`: `backward()` *adds* into `.grad` (section 5 shows why that matters).
-
-# %%
-x.grad = None                          # start from no gradient
-(two_outputs(x) * v).sum().backward()
-print("x.grad after (y * v).sum().backward():", x.grad)
-
-# %% [markdown]
-# ### Exercise 2: a vector-Jacobian product
-#
-# Complete `vjp(f, x, v)`: `f` maps a vector to a vector, `v` has the shape of `f(x)`. Return
-# $v^\top J$ at `x`, passing `v` to `backward(gradient=...)` (not through `(y * v).sum()`, even
-# though it gives the same numbers). `x` does not require grad; do not change `x` or `v`: work
-# on a copy.
-
-# %% solution vjp
-def vjp(f, x, v):
-    """v^T J for the Jacobian J of f at x, via backward(gradient=v)."""
-    ### BEGIN SOLUTION
-    x = x.detach().clone().requires_grad_(True)
-    f(x).backward(gradient=v)
-    return x.grad
-    ### END SOLUTION
-
-# %% check vjp points=2
-
-# %% [markdown]
-# ## 4. Only leaves keep `.grad`
+# ## 3. Only leaves keep `.grad`
 #
 # Intermediate results (tensors with a `grad_fn`) take part in backward, but autograd does not
 # keep their gradients: that would cost memory on every layer of a network. Reading `.grad` of a
-# non-leaf gives `None`, and PyTorch warns you:
+# non-leaf gives `None`, and PyTorch warns you (section 7, going further, shows how to keep one):
 
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -228,42 +157,10 @@ h = x * 3                    # not a leaf: h.grad_fn is set
 h.sum().backward()
 with shows_warning():
     print("h.grad is", h.grad)
+print("x.grad is", x.grad)
 
 # %% [markdown]
-# To keep an intermediate gradient, call `retain_grad()` on it *before* `backward()`:
-
-# %%
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-h = x * 3
-h.retain_grad()
-(h**2).sum().backward()
-print("h.grad =", h.grad)    # d(sum h^2)/dh = 2h
-print("x.grad =", x.grad)    # chain rule: 2h * 3
-
-# %% [markdown]
-# ### Exercise 3: the gradient of an intermediate
-#
-# For $h = \tanh(x)$ and $y = \sum_i h_i^2\,x_i$, complete `grads_with_intermediate(x)` so that
-# it returns the pair `(dy_dx, dy_dh)`, both from one call to `backward()`.
-#
-# `x` does not require grad and must not change: work on a copy. Return two tensors shaped like
-# `x`: `dy_dx` is what the copy's `.grad` holds, and `dy_dh` is what `h.grad` holds.
-
-# %% solution grads_with_intermediate
-def grads_with_intermediate(x):
-    """(dy/dx, dy/dh) for h = tanh(x), y = sum(h**2 * x)."""
-    ### BEGIN SOLUTION
-    x = x.detach().clone().requires_grad_(True)
-    h = torch.tanh(x)
-    h.retain_grad()
-    (h**2 * x).sum().backward()
-    return x.grad, h.grad
-    ### END SOLUTION
-
-# %% check grads_with_intermediate points=2
-
-# %% [markdown]
-# ## 5. The graph is freed after `backward()`
+# ## 4. The graph is freed after `backward()`
 #
 # To save memory, `backward()` frees the values the graph saved for the backward pass. A second
 # walk fails as soon as a node needs a value that was freed (most do):
@@ -319,14 +216,18 @@ print("after two backwards:", x.grad)    # ...and .grad doubled
 quick_check(
     "You call loss.backward(retain_graph=True) and then loss.backward() again on the same graph. "
     "What does x.grad hold?",
-    ["the gradient once", "twice the gradient", "None", "an error is raised"],
+    [("the gradient once", "backward() adds into .grad: it does not overwrite what the first call left."),
+     "twice the gradient",
+     ("None", "both calls reach x, a leaf that requires grad, so .grad is set."),
+     ("an error is raised", "retain_graph=True kept the graph for the second call; only a call after "
+                            "the last retained one would fail.")],
     1,
     "retain_graph=True keeps the graph so the second call works, and backward() adds into .grad: "
     "two calls, twice the gradient.",
 )
 
 # %% [markdown]
-# ### Exercise 4: two losses on one graph
+# ### Exercise 2: two losses on one graph
 #
 # For $h = \sin(x) \cdot x$, `loss1 = h.sum()` and `loss2 = (h**2).mean()`, complete
 # `two_losses(x)` to return the pair (gradient of `loss1`, gradient of `loss2`) with respect to
@@ -348,11 +249,155 @@ def two_losses(x):
 # %% check two_losses points=2
 
 # %% [markdown]
-# ## 6. `torch.autograd.grad`: gradients without `.grad`
+# **That is the core.** Run *Where am I* at the bottom to see your two core exercises. The
+# sections below are optional: they go further, and are graded the same way.
+#
+# # Going further (optional)
+#
+# ## 5. Explore: backward() step by step, your own graphs, slopes
+#
+# Type a function of `x` and `y` in the box and press Enter (you can use `+ - * / **` and
+# `sin`, `cos`, `exp`, `log`, `sqrt`, `tanh`, ...). You see the graph autograd records for it,
+# and `x.grad`, `y.grad` after `backward()`. Try `x * x` (one leaf, two arrows), or `x + 1`
+# (what does `y.grad` say when `f` does not use `y`?).
+
+# %%
+expression_graph("x * y + sin(x)", x=1.0, y=2.0)
+
+# %% [markdown]
+# Section 1's graph again, and this time `backward()` is run one node at a time. Move the
+# slider (or press *next*): at each step, one node receives the gradient of `L` with respect to
+# its output and sends a share along each of its arrows; the numbers on the arrows are what
+# PyTorch really passed. Watch `b`: two arrows arrive there, and autograd adds them before the
+# total lands in `b.grad`.
+
+# %%
+a = torch.tensor(2.0, requires_grad=True)
+b = torch.tensor(4.0, requires_grad=True)
+L = a * b + b**2
+backward_steps(L, names={"a": a, "b": b, "L": L}, title="L = a*b + b**2")   # runs L.backward()
+
+# %% [markdown]
+# A gradient is a slope. Move the slider: the tangent touches $f(x) = \sin(x)\,x$ at the point
+# you choose, and its slope is the derivative autograd computes there: the number `x.grad` would
+# hold after `f(x).backward()` at that point.
+
+# %%
+slope_explorer(lambda t: torch.sin(t) * t, -4.0, 4.0, at=1.0)
+
+# %% [markdown]
+# ## 6. `gradient=` is a vector-Jacobian product
+#
+# Some linear algebra first. A function $y = f(x)$ from $n$ inputs to $m$ outputs has one
+# partial derivative per pair (output $i$, input $j$). Arranged in a table with one row per
+# output and one column per input, they form the **Jacobian** $J$, an $m \times n$ matrix:
+# $J_{ij} = \partial y_i / \partial x_j$. Row $i$ is the gradient of the one output $y_i$.
+#
+# A row vector $v^\top$ of $m$ numbers times $J$ is a row of $n$ numbers,
+# $(v^\top J)_j = \sum_i v_i J_{ij}$: a weighted sum of $J$'s rows. That is what section 2's
+# `gradient=v` computed: the gradient of $\sum_i v_i y_i$ is $\sum_i v_i \nabla y_i = v^\top J$.
+#
+# Why this product? When $y$ feeds a later scalar $L$, the chain rule says
+# $\partial L / \partial x_j = \sum_i (\partial L / \partial y_i)\, J_{ij}$: $v^\top J$ with
+# $v = \partial L / \partial y$. So `backward()` never needs $J$ itself, only its product with the
+# gradient arriving from above, which is what it passes from node to node.
+#
+# For $y = x^2$ elementwise, $J$ is diagonal (each $y_i$ depends on $x_i$ only) with entries
+# $2x_i$, so $v^\top J = (2 x_i v_i)_i$, the numbers of section 2. Here is a case with $J$ in
+# full: for $x \in \mathbb{R}^3$ and $y = (x_0 x_1,\; x_1 + x_2^2) \in \mathbb{R}^2$, $J$ is
+# $2 \times 3$:
+# $$J = \begin{pmatrix} x_1 & x_0 & 0 \\ 0 & 1 & 2x_2 \end{pmatrix}.$$
+# PyTorch can build it (`torch.autograd.functional.jacobian`), so we can print it next to
+# what `backward(gradient=v)` gives:
+
+# %%
+def two_outputs(x):
+    return torch.stack([x[0] * x[1], x[1] + x[2] ** 2])
+
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+J = torch.autograd.functional.jacobian(two_outputs, x)
+v = torch.tensor([1.0, 10.0])
+print("J =\n", J)
+print("v^T J computed from J:        ", v @ J)
+two_outputs(x).backward(gradient=v)
+print("x.grad after backward(gradient=v):", x.grad)
+
+# %% [markdown]
+# ### Exercise 3: a vector-Jacobian product
+#
+# Complete `vjp(f, x, v)`: `f` maps a vector to a vector, `v` has the shape of `f(x)`. Return
+# $v^\top J$ at `x`, passing `v` to `backward(gradient=...)` (not through `(y * v).sum()`, even
+# though it gives the same numbers). `x` does not require grad; do not change `x` or `v`: work
+# on a copy.
+
+# %% solution vjp
+def vjp(f, x, v):
+    """v^T J for the Jacobian J of f at x, via backward(gradient=v)."""
+    ### BEGIN SOLUTION
+    x = x.detach().clone().requires_grad_(True)
+    f(x).backward(gradient=v)
+    return x.grad
+    ### END SOLUTION
+
+# %% check vjp points=2
+
+# %% [markdown]
+# ### Written answer
+#
+# **Why does `backward()` without arguments only work on a scalar output?** Explain in two or
+# three sentences what it would have to compute for a vector output, and how `gradient=` solves
+# it.
+
+# %% [markdown] answer why_scalar points=2
+# A gradient is the derivative of one number with respect to many inputs. For a vector output
+# the full derivative is a Jacobian matrix, which backward never builds; it needs a vector v to
+# form v^T J, the quantity the chain rule actually uses. For a scalar, v = 1 is the only
+# sensible choice, so PyTorch fills it in; for a vector it asks you, through gradient=v.
+
+# %% [markdown]
+# ## 7. Keeping an intermediate gradient: `retain_grad()`
+#
+# Section 3 showed that a non-leaf keeps no `.grad`. To keep one, call `retain_grad()` on it
+# *before* `backward()`:
+
+# %%
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+h = x * 3
+h.retain_grad()
+(h**2).sum().backward()
+print("h.grad =", h.grad)    # d(sum h^2)/dh = 2h
+print("x.grad =", x.grad)    # chain rule: 2h * 3
+
+# %% [markdown]
+# ### Exercise 4: the gradient of an intermediate
+#
+# For $h = \tanh(x)$ and $y = \sum_i h_i^2\,x_i$, complete `grads_with_intermediate(x)` so that
+# it returns the pair `(dy_dx, dy_dh)`, both from one call to `backward()`.
+#
+# `x` does not require grad and must not change: work on a copy. Return two tensors shaped like
+# `x`: `dy_dx` is what the copy's `.grad` holds, and `dy_dh` is what `h.grad` holds.
+
+# %% solution grads_with_intermediate
+def grads_with_intermediate(x):
+    """(dy/dx, dy/dh) for h = tanh(x), y = sum(h**2 * x)."""
+    ### BEGIN SOLUTION
+    x = x.detach().clone().requires_grad_(True)
+    h = torch.tanh(x)
+    h.retain_grad()
+    (h**2 * x).sum().backward()
+    return x.grad, h.grad
+    ### END SOLUTION
+
+# %% check grads_with_intermediate points=2
+
+# %% [markdown]
+# ## 8. `torch.autograd.grad`: gradients without `.grad`
 #
 # `backward()` writes into `.grad` of every leaf, adding to what is there. `torch.autograd.grad`
 # instead *returns* the gradients of the inputs you name, and touches no leaf's `.grad`. It
-# takes `grad_outputs=` where `backward()` takes `gradient=`.
+# takes `grad_outputs=` where `backward()` takes `gradient=`, and `retain_graph=` like
+# `backward()`. Naming an input the output does not depend on is an error (unless you pass
+# `allow_unused=True`).
 
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -364,10 +409,10 @@ print("x.grad:  ", x.grad)
 # %% [markdown]
 # ### Exercise 5: a Jacobian row by row
 #
-# Each row of the Jacobian of $f: \mathbb{R}^n \to \mathbb{R}^m$ is the gradient of one output.
-# Complete `jacobian_rows(f, x)` to return the $m \times n$ Jacobian at `x`, one `backward()` (or
-# `torch.autograd.grad`) call per row. PyTorch's `jacobian()` is off limits here. `x` does not
-# require grad; do not change `x`: work on a copy.
+# Section 6 said that row $i$ of the Jacobian of $f: \mathbb{R}^n \to \mathbb{R}^m$ is the
+# gradient of the output $y_i$. Complete `jacobian_rows(f, x)` to return the $m \times n$
+# Jacobian at `x`, one `backward()` (or `torch.autograd.grad`) call per row. PyTorch's
+# `jacobian()` is off limits here. `x` does not require grad; do not change `x`: work on a copy.
 
 # %% solution jacobian_rows
 def jacobian_rows(f, x):
@@ -386,10 +431,13 @@ def jacobian_rows(f, x):
 # %% check jacobian_rows points=2
 
 # %% [markdown]
-# ### Exercise 6: the chain rule by hand
+# ## 9. The chain rule by hand
 #
-# Autograd applies the chain rule for you; doing it once by hand shows what it computes. For
-# $f(x) = \sin(x^2)\, e^{-x}$ (elementwise), complete `hand_derivative(x)` to return $f'(x)$
+# Autograd applies the chain rule for you; doing it once by hand shows what it computes.
+#
+# ### Exercise 6: a derivative by hand
+#
+# For $f(x) = \sin(x^2)\, e^{-x}$ (elementwise), complete `hand_derivative(x)` to return $f'(x)$
 # using only ordinary tensor operations (`torch.sin`, `torch.exp`, ...), no autograd. The check
 # compares it with autograd's result on random inputs. Derive it: a finite-difference estimate,
 # $(f(x+h) - f(x-h)) / 2h$, evaluates $f$ at shifted points and does not count as a derivative by
@@ -405,7 +453,7 @@ def hand_derivative(x):
 # %% check hand_derivative points=2
 
 # %% [markdown]
-# ## 7. Gradients of gradients: `create_graph=True`
+# ## 10. Gradients of gradients: `create_graph=True`
 #
 # A gradient is a tensor too, computed by the backward pass. Normally autograd does not record
 # that computation, so the gradient comes back with no `grad_fn`: it cannot be differentiated
@@ -432,24 +480,25 @@ with shows_error(RuntimeError):
     torch.autograd.grad(dy_dx, x)
 
 # %% [markdown]
-# For a function of many inputs the second derivative is the Hessian $H$, an $n \times n$
-# matrix. Like the Jacobian, it is rarely built: what optimisers need is a **Hessian-vector
-# product** $Hv$. It is the gradient of the scalar $g \cdot v$, where $g$ is the first
-# gradient: one more backward pass, through the graph `create_graph=True` kept. Here it is
-# for $f(x) = (\sum_i x_i^2)^2$, next to the full Hessian times $v$:
+# For a function of many inputs the second derivative is the **Hessian** $H$, the $n \times n$
+# matrix of $\partial^2 f / \partial x_i \partial x_j$: the Jacobian of the gradient $g$. Like
+# the Jacobian, it is rarely built: what optimisers need is a **Hessian-vector product** $Hv$.
+# Since $H$ is the Jacobian of $g$, section 6 already says how to get such a product without the
+# matrix: $Hv$ (for the symmetric $H$ of a smooth $f$) is the gradient of the scalar $g \cdot v$,
+# one more backward pass through the graph that `create_graph=True` kept. PyTorch's own
+# `hvp()` computes it; here it is for $f(x) = (\sum_i x_i^2)^2$, next to the full Hessian times
+# $v$:
 
 # %%
 def f(x):
     return (x**2).sum() ** 2
 
-x = torch.tensor([1.0, 2.0], requires_grad=True)
+x = torch.tensor([1.0, 2.0])
 v = torch.tensor([1.0, -1.0])
-(g,) = torch.autograd.grad(f(x), x, create_graph=True)
-(Hv,) = torch.autograd.grad((g * v).sum(), x)
-print("g           =", g)
-print("H v         =", Hv)
-print("H (in full) =\n", torch.autograd.functional.hessian(f, x.detach()))
-print("H @ v       =", torch.autograd.functional.hessian(f, x.detach()) @ v)
+H = torch.autograd.functional.hessian(f, x)
+print("H =\n", H)
+print("H @ v       =", H @ v)
+print("hvp(f, x, v)=", torch.autograd.functional.hvp(f, x, v)[1])
 
 # %% [markdown]
 # ### Exercise 7: a Hessian-vector product
@@ -472,25 +521,21 @@ def hvp(f, x, v):
 # %% check hvp points=2
 
 # %% [markdown]
-# ## Written answer
-#
-# **Why does `backward()` without arguments only work on a scalar output?** Explain in two or
-# three sentences what it would have to compute for a vector output, and how `gradient=` solves
-# it.
-
-# %% [markdown] answer why_scalar points=2
-# A gradient is the derivative of one number with respect to many inputs. For a vector output
-# the full derivative is a Jacobian matrix, which backward never builds; it needs a vector v to
-# form v^T J, the quantity the chain rule actually uses. For a scalar, v = 1 is the only
-# sensible choice, so PyTorch fills it in; for a vector it asks you, through gradient=v.
-
-# %% [markdown]
 # ## Summary
 #
+# The core:
+#
 # - `backward()` walks the graph from a scalar and **adds** gradients into `.grad` of leaves.
-# - `gradient=v` gives a vector-Jacobian product $v^\top J$ for a non-scalar output.
-# - The graph is freed after `backward()`; `retain_graph=True` keeps it for another call.
-# - Non-leaf tensors keep no `.grad` unless you call `retain_grad()` first.
+# - On a non-scalar output, reduce it first or pass `gradient=v` (the gradient of
+#   $\sum_i v_i y_i$).
+# - Non-leaf tensors keep no `.grad`.
+# - The graph is freed after `backward()`; `retain_graph=True` keeps it for another call. Reset
+#   `.grad` before reusing a leaf.
+#
+# Going further:
+#
+# - `gradient=v` is a vector-Jacobian product $v^\top J$, what the chain rule passes along.
+# - `retain_grad()` keeps a non-leaf's gradient.
 # - `torch.autograd.grad` returns gradients instead of accumulating them.
 # - `create_graph=True` records the backward pass, so a gradient can be differentiated again
 #   (second derivatives, Hessian-vector products).
@@ -500,8 +545,8 @@ def hvp(f, x, v):
 # %% [markdown]
 # ## Where am I
 #
-# Run this cell to see each exercise of this lesson: which pass, which are not attempted yet,
-# and, for the others, the first sentence of what their check says.
+# Run this cell to see each exercise of this lesson, the core first: which pass, which are not
+# attempted yet, and, for the others, the first sentence of what their check says.
 
 # %%
 check.progress(globals())

@@ -5,7 +5,8 @@ outputs. The lesson must run to the end without a traceback, draw its pictures, 
 (so the widget extension works in this JupyterLab), say "Not attempted yet" for untouched stubs,
 and offer nbgrader's Validate button. In lesson 2 the test then types a right answer into one
 exercise and sees its self-check say "Correct", moves the slider of the backward() step-through
-and sees the drawing change, and types an expression into the graph explorer.
+and sees the drawing change, types an expression into the graph explorer, and adds a cell of its own
+that raises one of autograd's errors, which the lesson explains under PyTorch's message.
 
 Screenshots go to test-artifacts/screenshots/ so a person can check what the assertions claim.
 """
@@ -272,3 +273,33 @@ def test_a_typed_expression_shows_its_graph_and_gradients(run_lesson):
     box.fill("__import__('os')")
     box.press("Enter")
     expect(widget).to_contain_text("Cannot build f", timeout=30_000)
+
+
+FREED_GRAPH_CELL = ("x = torch.tensor(2.0, requires_grad=True)\n"
+                    "y = torch.sin(x) * x\n"
+                    "y.backward()\n"
+                    "y.backward()")
+
+
+def test_an_autograd_error_in_a_cell_of_ones_own_is_explained(run_lesson):
+    """A cell the student adds, which backpropagates twice through one graph: PyTorch's message, then
+    one line in autograd terms naming the section of this lesson that explains it."""
+    page = run_lesson(EXERCISE_LESSON)
+    cells = page.locator(".jp-Notebook .jp-Cell")
+    count = cells.count()
+    cells.last.locator(".jp-InputPrompt").click()  # select the last cell, in command mode
+    page.keyboard.press("Escape")
+    page.keyboard.press("b")  # a new cell below it
+    expect(cells).to_have_count(count + 1)
+    added = cells.nth(count)  # by position: Shift+Enter on the last cell adds yet another below it
+    added.locator(".cm-content").click()
+    page.keyboard.insert_text(FREED_GRAPH_CELL)
+    page.keyboard.press("Shift+Enter")
+    page.wait_for_function(RUN_FINISHED, timeout=60_000)
+    output = added.locator(".jp-OutputArea")
+    expect(output).to_contain_text("Trying to backward through the graph a second time", timeout=30_000)
+    expect(output).to_contain_text("In autograd terms: the first backward() freed the graph")
+    expect(output).to_contain_text("section 4, The graph is freed after backward()")
+    added.scroll_into_view_if_needed()
+    os.makedirs(SCREENSHOTS, exist_ok=True)
+    page.screenshot(path=os.path.join(SCREENSHOTS, "02_backward-autograd-error-explained.png"))

@@ -2,8 +2,12 @@
 import torch
 
 from course.checks.technique import oracle_leaf
-from course.exercises.backward import (HVP_FUNCTIONS, JACOBIAN_FUNCTIONS, SCALAR_FUNCTIONS, VECTOR_FUNCTIONS,
-                                      hand_written_f)
+from course.exercises.backward import HVP_FUNCTIONS, JACOBIAN_FUNCTIONS, SCALAR_FUNCTIONS, VECTOR_FUNCTIONS
+
+
+def hand_written_f(x: torch.Tensor) -> torch.Tensor:
+    """The function whose derivative the student derives by hand (it is printed in the lesson)."""
+    return torch.sin(x**2) * torch.exp(-x)
 
 
 def _grad(f, x):

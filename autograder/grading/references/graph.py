@@ -8,7 +8,7 @@ from torch import nn
 
 from course.checks.observation import Sealed
 from course.checks.technique import oracle_leaf
-from course.exercises.graph import FLAG_RULES, reference_f, sealed_prediction
+from course.exercises.graph import EXPRESSIONS, flag_table, without
 
 
 def make_leaf(inputs):
@@ -85,23 +85,31 @@ BUILD = {
     "a + b.detach()": lambda a, b: a + b.detach(),
     "nn.Parameter(b)": lambda a, b: nn.Parameter(b),
 }
-assert set(BUILD) == set(FLAG_RULES)
+assert list(BUILD) == EXPRESSIONS
 
 
 def _flags(a_requires: bool, b_requires: bool) -> dict:
     a = torch.ones(3, requires_grad=a_requires)
     b = torch.ones(3, requires_grad=b_requires)
-    return {key: Sealed.of(sealed_prediction(key, a_requires, b_requires,
-                                             [bool(t.requires_grad), bool(t.is_leaf)]))
-            for key, t in ((key, build(a, b)) for key, build in BUILD.items())}
+    return {key: [bool(t.requires_grad), bool(t.is_leaf)] for key, t in ((k, build(a, b)) for k, build in BUILD.items())}
 
 
 def predict_flags(inputs):
-    return {"cases": [_flags(a_requires, b_requires) for a_requires, b_requires in inputs["cases"]]}
+    """The whole table sealed at once, and with each expression (of all cases, or of one) left out."""
+    cases = inputs["cases"]
+    table = flag_table(cases, [_flags(a, b) for a, b in cases])
+    return {"table": Sealed.of(table),
+            "one_expression": {key: Sealed.of(without(table, key)) for key in EXPRESSIONS},
+            "one_pair": {key: [Sealed.of(without(table, key, i)) for i in range(len(cases))] for key in EXPRESSIONS}}
+
+
+def f(x: torch.Tensor) -> torch.Tensor:
+    """The function the lesson prints: f(x) = log(x^2) sin(x) + 1/x."""
+    return torch.log(x**2) * torch.sin(x) + 1 / x
 
 
 def build_f(inputs):
     x0 = oracle_leaf(inputs["x"])
-    f = reference_f(x0)
-    (grad,) = torch.autograd.grad(f.sum(), x0)
-    return {"f": f.detach(), "grad": grad}
+    y = f(x0)
+    (grad,) = torch.autograd.grad(y.sum(), x0)
+    return {"f": y.detach(), "grad": grad}

@@ -1,4 +1,4 @@
-# expect: as soon as ANY input requires grad
+# expect: your predictions for `a * b` are wrong (the other four expressions are right)
 # Thinks a product requires grad only when both factors do.
 def predict_flags(a_requires, b_requires):
     both = a_requires and b_requires

@@ -1,4 +1,4 @@
-# expect: recorded (ToCopyBackward0)
+# expect: your predictions for `a.double()` are wrong
 # Treats .double() as a new tensor rather than an operation: always a leaf.
 def predict_flags(a_requires, b_requires):
     either = a_requires or b_requires

@@ -1,4 +1,4 @@
-# expect: never requires grad
+# expect: your predictions for `a.detach()` are wrong
 # Thinks detach() only drops the history and keeps a's requires_grad.
 def predict_flags(a_requires, b_requires):
     either = a_requires or b_requires

@@ -1,4 +1,4 @@
-# expect: only a's flag decides
+# expect: your prediction for `a + b.detach()` is wrong for a_requires=False, b_requires=True
 # Applies "any input requires grad" to b too, as if b.detach() still required grad.
 def predict_flags(a_requires, b_requires):
     either = a_requires or b_requires

@@ -1,4 +1,4 @@
-# expect: requires grad by default
+# expect: your predictions for `nn.Parameter(b)` are wrong
 # Thinks nn.Parameter keeps the requires_grad flag of the tensor it wraps.
 def predict_flags(a_requires, b_requires):
     either = a_requires or b_requires

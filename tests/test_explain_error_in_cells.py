@@ -1,0 +1,84 @@
+"""A student's own cell that raises an autograd error gets PyTorch's message, then one line in
+autograd terms and the section of this lesson that explains it; nothing changes while grading."""
+import pytest
+import torch
+from IPython.core.interactiveshell import InteractiveShell
+
+from course.checks.explain_error import KEYS, cell_note, explain_errors_in_cells
+from course.exercises import backward, graph
+
+
+@pytest.fixture
+def shell():
+    made = InteractiveShell.instance()
+    made.run_cell("import torch")
+    yield made
+    made.set_custom_exc((), None)
+    InteractiveShell.clear_instance()
+
+
+FREED = "x = torch.tensor(2.0, requires_grad=True)\ny = torch.sin(x) * x\ny.backward()\ny.backward()"
+
+
+def test_a_freed_graph_in_a_cell_is_explained_with_the_lessons_section(shell, capfd):
+    assert explain_errors_in_cells(backward.ERROR_SECTIONS, shell)
+    result = shell.run_cell(FREED)
+    out, err = capfd.readouterr()
+    assert isinstance(result.error_in_exec, RuntimeError)
+    said = out + err
+    assert "Trying to backward through the graph a second time" in said  # PyTorch's own words first
+    assert said.index("second time") < said.index("In autograd terms: the first backward() freed the graph")
+    assert "This lesson explains it in section 4, The graph is freed after backward()" in said
+
+
+@pytest.mark.parametrize("cell, words", [
+    ("torch.ones(3, requires_grad=True).mul(2).backward()", "needs a scalar"),
+    ("torch.ones(2, requires_grad=True).numpy()", "NumPy cannot carry the graph"),
+    ("w = torch.ones(2, requires_grad=True)\nw += 1", "belong inside `with torch.no_grad():`"),
+    ("a = torch.ones(2, requires_grad=True)\nb = a.exp()\nb.add_(1)\nb.sum().backward()", "changed in place"),
+    ("torch.tensor([1, 2], requires_grad=True)", "make the tensor floating point"),
+])
+def test_each_kind_of_autograd_error_gets_its_line(shell, capfd, cell, words):
+    explain_errors_in_cells(graph.ERROR_SECTIONS, shell)
+    shell.run_cell(cell)
+    out, err = capfd.readouterr()
+    assert f"In autograd terms: " in out + err and words in out + err
+
+
+def test_other_errors_show_as_always(shell, capfd):
+    explain_errors_in_cells(graph.ERROR_SECTIONS, shell)
+    result = shell.run_cell("1 / 0")
+    out, err = capfd.readouterr()
+    assert isinstance(result.error_in_exec, ZeroDivisionError) and "ZeroDivisionError" in out + err
+    assert "In autograd terms" not in out + err
+
+
+def test_a_self_checks_verdict_is_not_explained_twice(shell, capfd):
+    explain_errors_in_cells(backward.ERROR_SECTIONS, shell)
+    shell.push({"check": backward})
+    shell.run_cell("def grad_via_backward(f, x):\n    f(x).backward()\n    return x.grad\n"
+                   "check.grad_via_backward(grad_via_backward)")
+    out, err = capfd.readouterr()
+    assert "Incorrect" in out + err and (out + err).count("In autograd terms") == 1
+    assert "This lesson explains it" not in out + err
+
+
+def test_each_lesson_names_its_own_sections():
+    assert graph.ERROR_SECTIONS["integer_requires_grad"].startswith("section 2")
+    assert backward.ERROR_SECTIONS["integer_requires_grad"].startswith("lesson 1")
+    assert set(graph.ERROR_SECTIONS) <= KEYS and set(backward.ERROR_SECTIONS) <= KEYS
+    error = RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
+    assert "section 1, backward()" in cell_note(error, backward.ERROR_SECTIONS)
+    assert cell_note(ValueError("odd"), backward.ERROR_SECTIONS) is None
+    with pytest.raises(ValueError, match="no known autograd error"):
+        explain_errors_in_cells({"typo": "section 1"})
+
+
+def test_off_while_autograding_and_outside_ipython(shell, monkeypatch):
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    assert not explain_errors_in_cells(graph.ERROR_SECTIONS, shell)
+    assert shell.custom_exceptions == ()
+    monkeypatch.delenv("NBGRADER_EXECUTION")
+    InteractiveShell.clear_instance()
+    assert not explain_errors_in_cells(graph.ERROR_SECTIONS)  # no shell: a plain import changes nothing
+    assert torch.ones(1).item() == 1.0
