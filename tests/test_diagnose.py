@@ -123,3 +123,29 @@ def test_a_math_module_call_on_a_tensor_is_explained():
     text = explain_error(error.value)
     assert "only one element tensors" in text.splitlines()[0]
     assert "torch.sin" in text.splitlines()[-1] and "no graph" in text
+
+
+@pytest.mark.parametrize("update", [lambda p: 0.1 * p.grad, lambda p: p.grad * 0.1])
+def test_a_none_grad_times_a_learning_rate_is_explained(update):
+    p = torch.ones(2, requires_grad=True)  # no backward() yet: p.grad is None
+    with pytest.raises(TypeError) as error:
+        update(p)
+    text = explain_error(error.value)
+    assert "NoneType" in text.splitlines()[0]
+    assert "it is None until backward() reaches the tensor" in text.splitlines()[-1]
+
+
+def test_a_hook_on_a_tensor_that_does_not_require_grad_is_explained():
+    with pytest.raises(RuntimeError) as error:
+        torch.ones(2).register_hook(lambda grad: grad)
+    text = explain_error(error.value)
+    assert "cannot register a hook" in text.splitlines()[0]
+    assert "register_hook needs a tensor that requires grad" in text.splitlines()[-1]
+
+
+def test_numpy_of_a_bfloat16_tensor_is_explained():
+    with pytest.raises(TypeError) as error:
+        torch.ones(2, dtype=torch.bfloat16, requires_grad=True).detach().numpy()
+    text = explain_error(error.value)
+    assert "BFloat16" in text.splitlines()[0]
+    assert "NumPy has no bfloat16" in text.splitlines()[-1]

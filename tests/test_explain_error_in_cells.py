@@ -5,7 +5,7 @@ import torch
 from IPython.core.interactiveshell import InteractiveShell
 
 from course.checks.explain_error import KEYS, cell_note, explain_errors_in_cells
-from course.exercises import backward, graph
+from course.exercises import backward, graph, no_grad, zero_grad
 
 
 @pytest.fixture
@@ -45,6 +45,28 @@ def test_each_kind_of_autograd_error_gets_its_line(shell, capfd, cell, words):
     assert f"In autograd terms: " in out + err and words in out + err
 
 
+@pytest.mark.parametrize("lesson, cell, words, where", [
+    (no_grad, "w = torch.ones(2, requires_grad=True)\n(w ** 2).sum().backward()\nw -= 0.1 * w.grad",
+     "belong inside `with torch.no_grad():`", "section 5, Updating parameters by hand"),
+    (no_grad, "with torch.inference_mode():\n    s = torch.ones(2) * 2\n"
+              "(torch.ones(2, requires_grad=True) * s).sum()", "can never join a graph", "section 6, set_grad_enabled()"),
+    (no_grad, "torch.ones(2, dtype=torch.bfloat16).numpy()", "NumPy has no bfloat16", "section 8, Getting numbers out"),
+    (no_grad, "w = torch.ones(2, requires_grad=True)\nw.mul(2).requires_grad_(False)", "only be set on leaves",
+     "lesson 1, section 7"),
+    (zero_grad, "p = torch.ones(2, requires_grad=True)\np.data -= 0.1 * p.grad", "it is None until backward()",
+     "section 5, None and zeros"),
+    (zero_grad, "torch.ones(2).register_hook(lambda grad: grad)", "register_hook needs a tensor that requires grad",
+     "section 9, Hooks"),
+    (zero_grad, "x = torch.ones(2)\n(x ** 2).sum().backward()", "not part of any graph", "lesson 1, section 1"),
+])
+def test_lessons_3_and_4_point_to_their_own_sections(shell, capfd, lesson, cell, words, where):
+    assert explain_errors_in_cells(lesson.ERROR_SECTIONS, shell)
+    shell.run_cell(cell)
+    out, err = capfd.readouterr()
+    assert f"In autograd terms: " in out + err and words in out + err
+    assert f"This lesson explains it in {where}" in out + err
+
+
 def test_other_errors_show_as_always(shell, capfd):
     explain_errors_in_cells(graph.ERROR_SECTIONS, shell)
     result = shell.run_cell("1 / 0")
@@ -66,7 +88,7 @@ def test_a_self_checks_verdict_is_not_explained_twice(shell, capfd):
 def test_each_lesson_names_its_own_sections():
     assert graph.ERROR_SECTIONS["integer_requires_grad"].startswith("section 2")
     assert backward.ERROR_SECTIONS["integer_requires_grad"].startswith("lesson 1")
-    assert set(graph.ERROR_SECTIONS) <= KEYS and set(backward.ERROR_SECTIONS) <= KEYS
+    assert all(set(lesson.ERROR_SECTIONS) <= KEYS for lesson in (graph, backward, no_grad, zero_grad))
     error = RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
     assert "section 1, backward()" in cell_note(error, backward.ERROR_SECTIONS)
     assert cell_note(ValueError("odd"), backward.ERROR_SECTIONS) is None

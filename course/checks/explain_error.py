@@ -48,6 +48,13 @@ KNOWN_ERRORS = [
                "a function for plain Python numbers (math.sin, math.exp, float()) was given a tensor. Use the "
                "torch function instead (torch.sin, torch.exp): it works elementwise, and autograd records it, "
                "while math.* returns a plain float with no graph."),
+    KnownError("hook_no_grad", "cannot register a hook on a tensor that doesn't require gradient",
+               "autograd calls a tensor's hooks only while it computes that tensor's gradient, so "
+               "register_hook needs a tensor that requires grad (a frozen parameter has none to see)."),
+    # .numpy() on a bfloat16 tensor, with or without detach(): NumPy has no such dtype.
+    KnownError("numpy_bfloat16", "unsupported ScalarType BFloat16",
+               "NumPy has no bfloat16, so .numpy() refuses such a tensor even after detach(); "
+               "converting it first (.float()) changes its dtype."),
 ]
 
 # A .grad that is None (never reached by backward(), frozen, or reset by zero_grad(), whose
@@ -60,6 +67,8 @@ KNOWN_ERRORS += [KnownError("grad_none", fragment, _GRAD_IS_NONE) for fragment i
     "'NoneType' object has no attribute 'zero_'",
     "'NoneType' and 'Tensor'",
     "'NoneType' object is not subscriptable",
+    "'float' and 'NoneType'",  # lr * p.grad
+    "'NoneType' and 'float'",  # p.grad * lr
 )]
 KEYS = {known.key for known in KNOWN_ERRORS}
 

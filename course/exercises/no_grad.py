@@ -17,6 +17,7 @@ from torch import nn
 from ..checks import random_inputs as rand
 from ..checks.compare import close
 from ..checks.diagnose import diagnose_gradient, diagnose_tensor, diagnose_values
+from ..checks.explain_error import explain_errors_in_cells
 from ..checks.mistakes import Mistake, require
 from ..checks.observation import flags_of
 from ..checks.technique import data_watched, grad_mode_watched, inputs_kept, snapshot
@@ -539,3 +540,20 @@ EXERCISES = name_exercises(globals())
 CORE = ("stop_gradient_product", "freeze_all_but_last")
 
 progress = lesson_progress(EXERCISES, core=CORE)
+
+# Where this lesson (or an earlier one) explains each autograd error a student's own cell may raise.
+ERROR_SECTIONS = {
+    "no_graph": "section 1, torch.no_grad(): nothing is recorded",
+    "leaf_in_place": "section 5, Updating parameters by hand: no_grad() at work",
+    "grad_none": "section 5, Updating parameters by hand: no_grad() at work",
+    "inference_saved": "section 6, set_grad_enabled() and inference_mode()",
+    "inference_in_place": "section 6, set_grad_enabled() and inference_mode()",
+    "numpy_requires_grad": "section 8, Getting numbers out: NumPy, .item(), and a stop-gradient at work",
+    "numpy_bfloat16": "section 8, Getting numbers out: NumPy, .item(), and a stop-gradient at work",
+    "saved_modified": "section 9, In-place changes and the version counter",
+    "flag_of_result": "lesson 1, section 7",
+    "integer_requires_grad": "lesson 1, section 2",
+    "non_scalar": "lesson 2, section 2",
+    "freed_graph": "lesson 2, section 4",
+}
+explain_errors_in_cells(ERROR_SECTIONS)

@@ -18,6 +18,7 @@ from torch.optim.optimizer import register_optimizer_step_pre_hook
 from ..checks import random_inputs as rand
 from ..checks.compare import close, largest_difference
 from ..checks.diagnose import diagnose_gradient, diagnose_tensor
+from ..checks.explain_error import explain_errors_in_cells
 from ..checks.mistakes import Mistake, require
 from ..checks.observation import flags_of
 from ..checks.technique import NO_AUTOGRAD_GRAD, counting, forbidden, inputs_kept, snapshot
@@ -694,3 +695,16 @@ clip_with_hook = Exercise(_clip_with_hook_inputs, _clip_with_hook_call, _clip_wi
 EXERCISES = name_exercises(globals())
 CORE = ("reset_grads", "train_step")
 progress = lesson_progress(EXERCISES, core=CORE)  # the lesson's last cell: check.progress(globals())
+
+# Where this lesson (or an earlier one) explains each autograd error a student's own cell may raise.
+ERROR_SECTIONS = {
+    "grad_none": "section 5, None and zeros are not the same to an optimizer",
+    "hook_no_grad": "section 9, Hooks: seeing a gradient before it lands in .grad",
+    "no_graph": "lesson 1, section 1",
+    "leaf_in_place": "lesson 3, section 5",
+    "numpy_requires_grad": "lesson 3, section 8",
+    "saved_modified": "lesson 3, section 9",
+    "non_scalar": "lesson 2, section 2",
+    "freed_graph": "lesson 2, section 4",
+}
+explain_errors_in_cells(ERROR_SECTIONS)
