@@ -1,5 +1,5 @@
-"""A wrong pick in a quick check says why that option is wrong, and every quick check of lessons 1
-and 2 gives each wrong option its own reason."""
+"""A wrong pick in a quick check says why that option is wrong, and every quick check of every
+lesson gives each wrong option its own reason."""
 import ast
 import os
 
@@ -34,8 +34,9 @@ def _quick_checks(script: str):
     return [node for node in ast.walk(tree) if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "quick_check"]
 
 
-@pytest.mark.parametrize("script", ["01_graph/01_graph.py", "02_backward/02_backward.py"])
-def test_every_wrong_option_of_lessons_1_and_2_says_why(script):
+@pytest.mark.parametrize("script", ["01_graph/01_graph.py", "02_backward/02_backward.py",
+                                    "03_no_grad/03_no_grad.py", "04_zero_grad/04_zero_grad.py"])
+def test_every_wrong_option_of_every_lesson_says_why(script):
     calls = _quick_checks(script)
     assert calls
     for call in calls:
