@@ -12,9 +12,10 @@ import nbformat
 import psutil
 import pytest
 
-from autograder.grading import kernel_manager, trusted_execute
+from autograder.grading import trusted_execute
 from autograder.grading.kernel_manager import repository_root
-from autograder.grading.sandbox import probe
+from autograder.grading.kernels import fence, settings
+from autograder.grading.kernels.fence import namespaces_refused as probe
 from autograder.grading.trusted_execute import TrustedExecute
 
 LOOK = """import os, socket
@@ -39,8 +40,8 @@ def run(tmp_path, **settings):
 
 
 STARTS_A_ZYGOTE = """import time
-from autograder.grading.kernel_manager import KernelFactory
-factory = KernelFactory.start(namespaces=%r)
+from autograder.grading.kernel_manager import KernelFactory, fence_of
+factory = KernelFactory.start(fence_of({"sandbox": %r}))
 factory.wait_ready()
 print(factory.pid, flush=True)
 time.sleep(300)"""
@@ -53,7 +54,7 @@ fenced = pytest.mark.skipif(probe() is not None, reason=f"namespaces refused her
 @pytest.mark.parametrize("warm", [False, True], ids=["cold", "warm"])
 def test_a_grading_kernel_is_fenced_in(tmp_path, warm):
     seen = run(tmp_path, warm_kernels=warm)
-    assert seen["uid"] == 65534 and seen["pid"] == 1          # nobody, PID 1 of its own namespace
+    assert 60000 <= seen["uid"] < 61000 and seen["pid"] == 1  # a uid of its own, PID 1 of its own namespace
     assert not seen["repo"] and seen["course"]                 # references hidden, student package kept
     assert not seen["tests"] and not seen["opt"]               # an allowlist: the rest of the machine is absent
     assert seen["procs"] <= 3                                  # its own processes only
@@ -61,11 +62,12 @@ def test_a_grading_kernel_is_fenced_in(tmp_path, warm):
 
 
 def test_refused_isolation_is_said_at_start_and_grading_goes_on(tmp_path, monkeypatch, caplog):
-    monkeypatch.setitem(kernel_manager._probed, "why", "a test says namespaces are refused")
+    monkeypatch.setitem(fence._refused, "why", "a test says namespaces are refused")
+    monkeypatch.setattr(settings, "_built", {})
     monkeypatch.delitem(trusted_execute._warned, "said", raising=False)
     with caplog.at_level(logging.WARNING):
         seen = run(tmp_path, warm_kernels=False)
-    assert "NOT sandboxed: a test says namespaces are refused" in caplog.text
+    assert "NOT sandboxed: namespaces (a test says namespaces are refused)" in caplog.text
     assert seen["pid"] != 1  # ran, unfenced, with the rlimits only
 
 
