@@ -27,10 +27,12 @@ c.TrustedExecute.notebook_timeout = 900           # seconds per notebook; the ce
 c.TrustedExecute.sandbox = True                   # namespaces, hidden course files, no network, user nobody
 c.TrustedExecute.warm_kernels = True              # fork each kernel from a parent that has imported torch
 
-# Feedback shows outcomes and messages, never the hidden tests or their tracebacks.
+# Feedback shows outcomes and messages, never the hidden tests or their tracebacks, and a student's
+# outputs only as inert text and plain HTML (no script of theirs runs in a browser).
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     "autograder.feedback.HideHiddenTests",
+    "autograder.feedback.InertOutputs",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
 
