@@ -97,6 +97,7 @@ class TrustedExecute(ResilientExecute):
         self._lesson = lesson_module(assignment) if assignment else ""
         self._started = time.monotonic()
         self._output_bytes, self._notebook_bytes, self._overflow, self._flooded = 0, 0, "", ""
+        self._interrupted_at = 0
         return super().preprocess(nb, resources, km)
 
     def fence(self):
@@ -186,6 +187,8 @@ class TrustedExecute(ResilientExecute):
 
     def _check_limits(self, cell) -> None:
         """A breach stops the notebook: this cell says which limit, the cells after it are not run."""
+        if cell.cell_type != "code" or self._gave_up:
+            return
         if self._overflow:
             why = self._overflow
         elif breach := self._breach():
@@ -278,7 +281,8 @@ class TrustedExecute(ResilientExecute):
         kernel's status is read, and the kernel is interrupted once.
         """
         size = msg.get("wire_bytes")
-        self._count(len(json.dumps(msg.get("content", {}), default=str)) if size is None else size, cell_index)
+        self._count(len(json.dumps(msg.get("content", {}), default=str)) if size is None else size, cell_index,
+                    kept=not msg.get("oversized"))
         kind = msg.get("msg_type", "")
         if kind != "status" and (self._overflow or msg.get("oversized") or kind.startswith("comm")):
             return None
@@ -291,16 +295,25 @@ class TrustedExecute(ResilientExecute):
                              type(error).__name__)
             return None
 
-    def _count(self, size: int, cell_index) -> None:
+    def _count(self, size: int, cell_index, kept: bool = True) -> None:
+        """Every message counts toward its cell's cap; toward the notebook's, those read (not too large to
+        decode) before a cap was hit.
+
+        Past the cell's cap, the kernel is interrupted again at each further cap's worth of messages
+        (an answer called once per trial, or a cell that catches the interrupt, keeps sending).
+        """
         self._output_bytes += size
-        self._notebook_bytes += size
-        if self._overflow:
-            return
-        if self._notebook_bytes > self.notebook_output_limit:
-            self._overflow = self._flooded = (f"the notebook sent more than its output limit of "
-                                              f"{self.notebook_output_limit} bytes")
-        elif self._output_bytes > self.output_limit:
-            self._overflow = f"it printed more than the output limit of {self.output_limit} bytes"
-        if self._overflow:
-            self.log.warning("Cell %s: %s; interrupting it", cell_index, self._overflow)
+        if not self._overflow:
+            self._notebook_bytes += size if kept else 0
+            if self._notebook_bytes > self.notebook_output_limit:
+                self._overflow = self._flooded = (f"the notebook sent more than its output limit of "
+                                                  f"{self.notebook_output_limit} bytes")
+            elif self._output_bytes > self.output_limit:
+                self._overflow = f"it printed more than the output limit of {self.output_limit} bytes"
+            if self._overflow:
+                self.log.warning("Cell %s: %s; interrupting it", cell_index, self._overflow)
+                self._interrupted_at = self._output_bytes
+                asyncio.ensure_future(ensure_async(self.km.interrupt_kernel()))
+        elif self._output_bytes - self._interrupted_at > self.output_limit:
+            self._interrupted_at = self._output_bytes
             asyncio.ensure_future(ensure_async(self.km.interrupt_kernel()))

@@ -24,7 +24,7 @@ from . import cgroups, uids
 from .factory import KernelFactory
 from .fence import Box, Fence
 
-MESSAGE_LIMIT = 64 * 1024**2  # bytes of one message part the grader accepts from a kernel at all
+MESSAGE_LIMIT = 64 * 1024**2  # bytes of a message's content the grader decodes, unless told a smaller cap
 
 
 class BoundedSession(Session):
@@ -59,14 +59,14 @@ class GradingKernelClient(AsyncKernelClient):
 
     Its sockets also retry their connection every 10 ms rather than ZeroMQ's 100 ms: they connect
     before the newly forked kernel has bound its sockets, and would otherwise idle until the next try.
-    ZeroMQ itself drops a message part over MESSAGE_LIMIT, so no kernel can make the grader hold more.
+    (No ZeroMQ size cap: a part it dropped would go uncounted. A message is received whole, at most
+    what the kernel's own memory cap let it build, and ``BoundedSession`` decides whether to decode it.)
     """
 
     def _context_default(self) -> zmq.asyncio.Context:
         self._created_context = True
         context = zmq.asyncio.Context()
         context.setsockopt(zmq.RECONNECT_IVL, 10)
-        context.setsockopt(zmq.MAXMSGSIZE, MESSAGE_LIMIT)
         return context
 
     async def wait_for_ready(self, timeout: float | None = None) -> None:
