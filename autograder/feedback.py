@@ -40,6 +40,11 @@ class HideHiddenTests(ClearHiddenTests):
 class InertOutputs(SanitizeHTML):
     """Outputs, markdown and raw cells rendered inert; the notebook's widget state dropped."""
 
+    @default("enabled")
+    def _always(self):
+        """On wherever it is listed: nbgrader registers its steps as they are, and nbconvert's are off by default."""
+        return True
+
     @default("tags")
     def _layout_tags(self):
         return sorted(set(ALLOWED_TAGS) | set(LAYOUT_TAGS))

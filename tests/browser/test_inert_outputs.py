@@ -62,7 +62,7 @@ def feedback_page(inert: bool) -> str:
                                       "extra_template_basedirs": [os.path.join(formgrader, "templates")]}})
     exporter = HTMLExporter(config=config)
     for step in steps:
-        exporter.register_preprocessor(import_item(step)(), enabled=True)
+        exporter.register_preprocessor(import_item(step)())  # as nbgrader registers them: enabled as they are
     resources = {"nbgrader": {"notebook": "hostile", "score": 0, "max_score": 1, "late_penalty": 0}}
     return exporter.from_notebook_node(hostile_notebook(), resources=resources)[0]
 

@@ -1,14 +1,14 @@
 from . import LEAKED, submission, with_solution
 
 NAME = "drives_sibling_kernel"
-WHY = ("looks for 20 s for other kernels' connection files and sockets, and over them would replace "
+WHY = ("looks for 6 s for other kernels' connection files and sockets, and over them would replace "
        "a classmate's vjp with a wrong one")
 KIND = "cheat"
 EXPECT = {"loses": [], "reason": "sibling kernels reached: 0", "cell": "grad_via_backward"}
 
 ATTACK = f'''
 import glob, json, os, time
-reached, deadline = 0, time.monotonic() + 20
+reached, deadline = 0, time.monotonic() + 6
 own = os.path.realpath(os.getcwd())
 while time.monotonic() < deadline and not reached:
     for path in glob.glob("/tmp/**/kernel*.json", recursive=True) + glob.glob("/run/**/kernel*.json", recursive=True):

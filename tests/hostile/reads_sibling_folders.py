@@ -1,7 +1,7 @@
 from . import LEAKED, submission, with_solution
 
 NAME = "reads_sibling_folders"
-WHY = ("polls for 20 s for the working copies and connection files of kernels graded next to it "
+WHY = ("polls for 6 s for the working copies and connection files of kernels graded next to it "
        "(the zygote's folder, other kernels' folders in /tmp) and would run a classmate's answers")
 KIND = "cheat"
 EXPECT = {"loses": [], "reason": "sibling files seen: 0", "cell": "grad_via_backward"}
@@ -9,7 +9,7 @@ EXPECT = {"loses": [], "reason": "sibling files seen: 0", "cell": "grad_via_back
 POLL = f'''
 import glob, json, os, time
 mine = {{os.path.realpath(os.getcwd())}}
-seen, deadline = set(), time.monotonic() + 20
+seen, deadline = set(), time.monotonic() + 6
 patterns = ["/tmp/autograd-warm-*/*", "/tmp/autograd-warm-*/*/*", "/tmp/autograd-kernel-*/*", "/tmp/autograd-cwd-*/*",
             "/tmp/grade-*/*", "/tmp/*/*.ipynb", "/tmp/*/kernel*.json", "/dev/shm/*", "/var/tmp/*"]
 while time.monotonic() < deadline:
