@@ -9,9 +9,12 @@ EXPECT = {"loses": [], "reason": "sibling kernels reached: 0", "cell": "grad_via
 ATTACK = f'''
 import glob, json, os, time
 reached, deadline = 0, time.monotonic() + 6
-own = os.path.realpath(os.getcwd())
+from ipykernel import get_connection_file
+own = os.path.realpath(get_connection_file())
 while time.monotonic() < deadline and not reached:
     for path in glob.glob("/tmp/**/kernel*.json", recursive=True) + glob.glob("/run/**/kernel*.json", recursive=True):
+        if os.path.realpath(path) == own:
+            continue
         try:
             info = json.load(open(path))
         except (OSError, ValueError):

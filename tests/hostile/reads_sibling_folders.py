@@ -8,14 +8,15 @@ EXPECT = {"loses": [], "reason": "sibling files seen: 0", "cell": "grad_via_back
 
 POLL = f'''
 import glob, json, os, time
-mine = {{os.path.realpath(os.getcwd())}}
+from ipykernel import get_connection_file
+mine = (os.path.realpath(os.getcwd()), os.path.dirname(os.path.realpath(get_connection_file())))
 seen, deadline = set(), time.monotonic() + 6
 patterns = ["/tmp/autograd-warm-*/*", "/tmp/autograd-warm-*/*/*", "/tmp/autograd-kernel-*/*", "/tmp/autograd-cwd-*/*",
             "/tmp/grade-*/*", "/tmp/*/*.ipynb", "/tmp/*/kernel*.json", "/dev/shm/*", "/var/tmp/*"]
 while time.monotonic() < deadline:
     for pattern in patterns:
         for path in glob.glob(pattern):
-            if not any(os.path.realpath(path).startswith(m) for m in mine) and os.path.isfile(path):
+            if not os.path.realpath(path).startswith(mine) and os.path.isfile(path):
                 try:
                     open(path, "rb").read(1)
                 except OSError:
