@@ -3,7 +3,6 @@
 Kernels themselves are tested in test_sandbox.py (cold and warm) and, graded in a parallel batch
 next to classmates, in test_hostile_corpus.py.
 """
-import os
 
 import pytest
 

@@ -103,9 +103,10 @@ def _chown_tree(path: str, uid: int) -> None:
 
 
 def _limit(fence: Fence, box: Box) -> None:
-    """rlimits: per process, except the process count, which is the box's own uid's (RLIMIT_NPROC counts
-    a user's processes), and is left to the control group where there is one (it counts what it refuses)."""
-    processes = 0 if box.cgroups else fence.max_processes
+    """rlimits: per process, except the process count. RLIMIT_NPROC counts a user's processes, so it
+    caps a kernel only when the kernel has a uid of its own; where a control group counts them it is
+    left to the group (which also records what it refused), and a shared uid is never capped by it."""
+    processes = fence.max_processes if fence.namespaces and not box.cgroups else 0
     for which, value in ((resource.RLIMIT_AS, fence.memory), (resource.RLIMIT_FSIZE, fence.max_file),
                          (resource.RLIMIT_NPROC, processes), (resource.RLIMIT_CORE, 0)):
         if value or which == resource.RLIMIT_CORE:

@@ -98,8 +98,8 @@ def build(get, keep=()) -> Fence:
         missing.append(f"namespaces ({refused}): no own root, users, network or PID namespace")
     version, absent = cgroups.available()
     if absent:
-        missing.append(f"control groups for {', '.join(absent)}: "
-                       "memory and processes are capped per process (rlimits), CPU is not capped")
+        missing.append(f"control groups for {', '.join(absent)}: memory is capped per process (rlimits), "
+                       f"processes {'per kernel user' if not refused else 'not at all'}, CPU not at all")
     return Fence(namespaces=not refused, memory=int(get("memory_limit")), max_processes=int(get("max_processes")),
                  cpu=float(get("cpu_limit")), max_file=int(get("max_file")), scratch=int(get("scratch_size")),
                  first_uid=int(get("first_uid")), uid_count=int(get("uid_count")),

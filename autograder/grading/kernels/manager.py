@@ -10,6 +10,7 @@ box with the same fence (``enter.py``).
 """
 import os
 import shutil
+import sys
 import tempfile
 import time
 from queue import Empty
@@ -21,7 +22,6 @@ from jupyter_client.session import Session
 from traitlets import Any, Instance, Integer, Type, Unicode
 
 from . import cgroups, uids
-from .factory import KernelFactory
 from .fence import Box, Fence
 
 MESSAGE_LIMIT = 64 * 1024**2  # bytes of a message's content the grader decodes, unless told a smaller cap
@@ -144,7 +144,6 @@ class SandboxedKernelManager(AsyncKernelManager):
             self._seen = {"memory": 0, "processes": 0}
         if self.factory is not None and "ipykernel_launcher" in command:
             return self.factory.command(command[command.index("ipykernel_launcher") + 1:], self.box)
-        import sys
         return [sys.executable, "-m", f"{__package__}.cold", self.fence.to_json(), self.box.to_json(), "--", *command]
 
     async def _async_wait(self, pollinterval: float = 0.01) -> None:

@@ -172,14 +172,14 @@ def _become_kernel(request: dict) -> None:
 
 def main(argv=None) -> None:
     """``python -m autograder.grading.kernels.zygote SOCKET FENCE_JSON OWNER``: fence itself in, then serve."""
-    socket_path, fence, owner = (argv or sys.argv[1:])[0], Fence.from_json((argv or sys.argv[1:])[1]), \
-        int((argv or sys.argv[1:])[2])
+    socket_path, fence_json, owner = argv or sys.argv[1:]
+    fence = Fence.from_json(fence_json)
     if fence.namespaces:
         if _libc().unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC) != 0:
             raise OSError(ctypes.get_errno(), "the zygote could not get namespaces of its own")
         build_root(fence.keep, 64 * 1024**2, writable=[os.path.dirname(socket_path)], private_proc=False)
     os.environ.update(HOME="/tmp", MPLCONFIGDIR="/tmp/matplotlib")
-    serve(socket_path, fence, owner=owner)
+    serve(socket_path, fence, owner=int(owner))
 
 
 if __name__ == "__main__":
