@@ -151,6 +151,8 @@ def batch(tmp_path_factory):
     for case in CASES:
         got = result.failures.get(case.student) or f"{result.totals.get(case.student)}/{result.max_score:g}"
         print(f"  {case.kind:18s} {case.name:26s} {got}")
+    print("  classmates (graded beside them):", ", ".join(f"{s} {result.totals.get(s)}/{result.max_score:g}"
+                                                         for s in [SOLUTION, *CLASSMATES]))
     yield result
     for path in _leftovers(root):  # what a hole let through must not outlive the test
         if os.path.isfile(path) or os.path.islink(path):
