@@ -21,16 +21,29 @@ c.Execute.error_on_timeout = {
 # Grading: the verdict is computed in this process, not in the student's kernel
 # (autograder/grading/trusted_execute.py). Every limit a submission meets is set here.
 c.TrustedExecute.trials = 3                       # fresh random inputs per graded exercise
-c.TrustedExecute.memory_limit = 2 * 1024**3       # bytes of address space per grading kernel
-c.TrustedExecute.output_limit = 1_000_000         # bytes one cell may print
-c.TrustedExecute.notebook_timeout = 900           # seconds per notebook; the cells after it score 0
-c.TrustedExecute.sandbox = True                   # namespaces, hidden course files, no network, user nobody
+c.TrustedExecute.output_limit = 1_000_000         # bytes of IOPub messages one cell may send (every type)
+c.TrustedExecute.notebook_output_limit = 20_000_000  # bytes of IOPub messages a whole notebook may send
+c.TrustedExecute.notebook_timeout = 900           # seconds per notebook, restarts and replays included
 c.TrustedExecute.warm_kernels = True              # fork each kernel from a parent that has imported torch
 
-# Feedback shows outcomes and messages, never the hidden tests or their tracebacks.
+# The fence: each kernel alone in its box, the same whether it starts cold, warm or under plain
+# `nbgrader autograde` (autograder/grading/kernels/; defaults in kernels/fence.py's DEFAULTS).
+c.TrustedExecute.sandbox = True                   # own namespaces, root, user; no network (where the OS allows)
+c.TrustedExecute.memory_limit = 2 * 1024**3       # bytes: each process's address space, and the box's total
+c.TrustedExecute.max_processes = 256              # processes and threads of one kernel, children included
+c.TrustedExecute.cpu_limit = 1.0                  # cores one kernel may keep busy, children included
+c.TrustedExecute.max_file = 256 * 1024**2         # bytes: the largest file a kernel may write
+c.TrustedExecute.scratch_size = 512 * 1024**2     # bytes: all it may write (working folder, /tmp, /dev/shm)
+c.TrustedExecute.first_uid = 60000                # kernels run as uids 60000.., one per live kernel
+c.TrustedExecute.uid_count = 1000                 # how many kernels may be alive at once
+c.TrustedExecute.environment = ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ"]  # all a kernel inherits
+
+# Feedback shows outcomes and messages, never the hidden tests or their tracebacks, and a student's
+# outputs only as inert text and plain HTML (no script of theirs runs in a browser).
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     "autograder.feedback.HideHiddenTests",
+    "autograder.feedback.InertOutputs",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
 

@@ -1,17 +1,28 @@
-"""A feedback step that keeps hidden tests hidden.
+"""What a person's browser is shown of a graded notebook: hidden tests hidden, students' outputs inert.
 
 nbgrader's feedback renders the autograded notebook as it ran: test cells still hold their hidden
-region, and a failing cell's traceback quotes the hidden line that raised. This preprocessor
+region, and a failing cell's traceback quotes the hidden line that raised. ``HideHiddenTests``
 drops the region (reusing nbgrader's own ClearHiddenTests) and cuts tracebacks of graded cells
 down to the error's name and message, which our checks write for the student.
+
+Everything in a graded notebook's outputs and markdown was written by a student's code, and the
+feedback page and the instructor's formgrader (which can reach the gradebook and ``source/``)
+render it. ``InertOutputs`` is nbconvert's ``SanitizeHTML`` with the tags simple outputs use:
+scripts, event handlers, ``javascript:`` links, SVG, widgets and every output type that could run
+code are removed or escaped, so nothing a student wrote runs in anyone's browser.
 """
 import textwrap
 
-from nbgrader.preprocessors import ClearHiddenTests
+from bleach import ALLOWED_ATTRIBUTES, ALLOWED_TAGS
+from nbconvert.preprocessors.sanitize import SanitizeHTML
 from nbgrader import utils
-
+from nbgrader.preprocessors import ClearHiddenTests
+from traitlets import default
 
 WIDTH = 100
+# plain formatting only: no script, style, iframe, object, form, svg, math or media tag
+LAYOUT_TAGS = ["div", "span", "p", "pre", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "table", "thead",
+               "tbody", "tr", "th", "td", "sub", "sup", "details", "summary", "dl", "dt", "dd", "img"]
 
 
 class HideHiddenTests(ClearHiddenTests):
@@ -24,6 +35,29 @@ class HideHiddenTests(ClearHiddenTests):
                     # feedback HTML shows tracebacks unwrapped; keep each line readable
                     output["traceback"] = ["\n".join(textwrap.fill(line, WIDTH) for line in message.splitlines())]
         return cell, resources
+
+
+class InertOutputs(SanitizeHTML):
+    """Outputs, markdown and raw cells rendered inert; the notebook's widget state dropped."""
+
+    @default("enabled")
+    def _always(self):
+        """On wherever it is listed: nbgrader registers its steps as they are, and nbconvert's are off by default."""
+        return True
+
+    @default("tags")
+    def _layout_tags(self):
+        return sorted(set(ALLOWED_TAGS) | set(LAYOUT_TAGS))
+
+    @default("attributes")
+    def _plain_attributes(self):
+        return {**ALLOWED_ATTRIBUTES, "*": ["class", "title"], "img": ["alt", "width", "height"]}
+
+    def preprocess(self, nb, resources):
+        nb.metadata.pop("widgets", None)  # the page would load a widget manager to render it
+        for cell in nb.cells:
+            cell.get("metadata", {}).pop("attachments", None)
+        return super().preprocess(nb, resources)
 
 
 # ---- a page for a submission that could not be graded (written by `autograd-course feedback`) ----

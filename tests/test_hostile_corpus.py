@@ -1,20 +1,24 @@
-"""Hostile submissions (tests/hostile/), graded together through the real nbgrader pipeline.
+"""Hostile submissions (tests/hostile/), graded the way instructors grade: one parallel batch.
 
-One batch: the plain solution (the control), the blank release and every hostile case are
-autograded by ``prove_assignment`` in a scratch course, a few are graded again, and feedback is
-generated for all. Each case must then get exactly what its EXPECT says: the batch finishes,
-every other submission keeps its grade, a case earns only what it genuinely solved, the
-instructor sees why, no file or grade is lost, nothing it started outlives grading, and the
-feedback shows none of the grader's code.
+One batch, graded by ``autograd-course grade --workers 2`` in a scratch course: the plain solution
+(the control), classmates' correct notebooks, the blank release and every hostile case, side by
+side, with a secret in the grading command's environment. A few are graded again by plain
+``nbgrader autograde`` (the same fence, through TrustedExecute), and feedback is generated for all.
+Each case must then get exactly what its EXPECT says: the batch finishes within its limits, every
+classmate keeps full marks, a case earns only what it genuinely solved, the instructor sees why, no
+file or grade is lost, nothing it started outlives grading, and the feedback shows none of the
+grader's code and runs none of the student's script.
 """
 import glob
 import hashlib
 import html
+import io
 import os
 import re
 import subprocess
 import sys
 import time
+from contextlib import redirect_stdout
 from dataclasses import dataclass, field
 
 import nbformat
@@ -22,15 +26,20 @@ import pytest
 
 import course
 from autograder import pipeline
-from autograder.authoring.prove import BLANK, SOLUTION, prove_assignment
+from autograder.authoring.prove import BLANK, SOLUTION, scratch_course
+from autograder.authoring.wrong_answers import build_submission, solution_cells, write_submission
+from autograder.cli import main
 from conftest import ROOT
-from hostile import ALL, LEAKED, MARKER, load_cases
+from hostile import ALL, LEAKED, MARKER, SECRET_NAME, load_cases
 
 ASSIGNMENT = "02_backward"
 NOTEBOOK = f"{ASSIGNMENT}.ipynb"
 CASES = load_cases()
 # graded twice: the control, a cheat with partial points, a timeout, a dead kernel
 REGRADED = [SOLUTION, "hostile_rebinds_torch", "hostile_loop_in_function", "hostile_os_exit_in_cell"]
+CLASSMATES = ["classmate_1", "classmate_2", "classmate_3"]  # correct notebooks graded among the cases
+NOTEBOOK_TIMEOUT = 180  # seconds per notebook in this batch (cells time out after 20 s: the batch shares its cores)
+FAILURE = re.compile(rf"^could not grade (\S+) / {ASSIGNMENT}: (.*)$", re.MULTILINE)
 # where a case's files must never appear (the grader's host, outside the submission's own folder)
 HOST_FOLDERS = ["/tmp", "/var/tmp", "/dev/shm", "/run/lock", ROOT, os.path.dirname(course.__file__), sys.prefix]
 # the grader's code, which feedback must never show
@@ -50,6 +59,7 @@ class Batch:
     processes: str                 # pgrep's listing of processes left with the marker
     leftovers: list = field(default_factory=list)
     seconds: float = 0.0
+    graded_seconds: float = 0.0
 
     def autograded(self, student: str) -> str:
         return os.path.join(self.root, "autograded", student, ASSIGNMENT, NOTEBOOK)
@@ -84,20 +94,44 @@ def _processes() -> str:
     return listed.stdout.strip()
 
 
+def _write(course: str, student: str, built) -> None:
+    folder = os.path.join(course, "submitted", student, ASSIGNMENT)
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, NOTEBOOK), "w", encoding="utf-8") as handle:
+        handle.write(_file_text(built))
+
+
+def _grade_in_parallel(root: str) -> dict:
+    """``autograd-course grade --workers 2``, with a secret in its environment; student -> failure line."""
+    printed = io.StringIO()
+    os.environ[SECRET_NAME] = "the grader's own secret"
+    try:
+        with redirect_stdout(printed):
+            main(["--root", root, "grade", "--workers", "2"])
+    finally:
+        del os.environ[SECRET_NAME]
+    print(printed.getvalue().splitlines()[-1] if printed.getvalue() else "")
+    return dict(FAILURE.findall(printed.getvalue()))
+
+
 @pytest.fixture(scope="module")
 def batch(tmp_path_factory):
     started = time.monotonic()
+    root = scratch_course(ROOT, str(tmp_path_factory.mktemp("hostile")), ASSIGNMENT, cell_timeout=20)
+    with open(os.path.join(root, "nbgrader_config.py"), "a") as config:
+        config.write(f"\nc.TrustedExecute.notebook_timeout = {NOTEBOOK_TIMEOUT}\n")
+    pipeline.generate_release(root, [ASSIGNMENT])
+    release = nbformat.read(os.path.join(root, "release", ASSIGNMENT, NOTEBOOK), as_version=4)
+    solutions = solution_cells(nbformat.read(os.path.join(root, "source", ASSIGNMENT, NOTEBOOK), as_version=4))
+    for student in [SOLUTION, *CLASSMATES]:
+        write_submission(root, student, ASSIGNMENT, NOTEBOOK, build_submission(release, solutions))
+    write_submission(root, BLANK, ASSIGNMENT, NOTEBOOK, release)
     written = {}
-
-    def hostile(release, solutions):
-        built = {case.student: case.build(release, solutions) for case in CASES}
-        written.update({student: _sha(_file_text(b)) for student, b in built.items()})
-        return built
-
-    empty_corpus = str(tmp_path_factory.mktemp("no-wrong-answers"))  # this batch is about hostile cases only
-    proof = prove_assignment(ROOT, str(tmp_path_factory.mktemp("hostile")), ASSIGNMENT, empty_corpus,
-                             extra_submissions=hostile, cell_timeout=10)
-    root = proof.root
+    for case in CASES:
+        built = case.build(release, solutions)
+        _write(root, case.student, built)
+        written[case.student] = _sha(_file_text(built))
+    failures = _grade_in_parallel(root)
     rows = {row["student"]: row for row in pipeline.scores(root)}
     scores = {student: pipeline.cell_scores(root, ASSIGNMENT, student) for student in rows}
     processes = _processes()  # right after grading: nothing a kernel started may still run
@@ -109,14 +143,16 @@ def batch(tmp_path_factory):
     regraded_at = time.monotonic()
     stored = [s for s in sorted(rows) if os.path.exists(os.path.join(root, "autograded", s, ASSIGNMENT, NOTEBOOK))]
     feedback_problems = pipeline.generate_feedback(root, ASSIGNMENT, stored)
-    result = Batch(root, proof.grading_failures, {s: r["code_score"] for s, r in rows.items()},
-                   proof.max_code_score, scores, regraded, written, feedback_problems,
-                   processes or _processes(), leftovers, time.monotonic() - started)
+    result = Batch(root, failures, {s: r["code_score"] for s, r in rows.items()},
+                   rows[SOLUTION]["max_code_score"], scores, regraded, written, feedback_problems,
+                   processes or _processes(), leftovers, time.monotonic() - started, graded_at - started)
     print(f"\nhostile batch: {len(rows)} submissions graded in {graded_at - started:.0f} s, {len(regraded)} regraded in "
           f"{regraded_at - graded_at:.0f} s, feedback in {time.monotonic() - regraded_at:.0f} s")
     for case in CASES:
         got = result.failures.get(case.student) or f"{result.totals.get(case.student)}/{result.max_score:g}"
         print(f"  {case.kind:18s} {case.name:26s} {got}")
+    print("  classmates (graded beside them):", ", ".join(f"{s} {result.totals.get(s)}/{result.max_score:g}"
+                                                         for s in [SOLUTION, *CLASSMATES]))
     yield result
     for path in _leftovers(root):  # what a hole let through must not outlive the test
         if os.path.isfile(path) or os.path.islink(path):
@@ -149,6 +185,26 @@ def test_control_keeps_full_marks_and_blank_scores_zero(batch):
     assert batch.max_score > 0
     assert batch.totals[SOLUTION] == batch.max_score
     assert batch.totals[BLANK] == 0
+
+
+def test_every_classmate_keeps_full_marks(batch):
+    for student in CLASSMATES:
+        assert batch.scores[student] == batch.scores[SOLUTION], student
+        assert batch.totals[student] == batch.max_score, student
+
+
+def test_the_batch_finishes_within_its_limits(batch):
+    """Two workers, each notebook capped: no case held its worker past its own notebook's limit."""
+    assert batch.graded_seconds < NOTEBOOK_TIMEOUT * (len(batch.totals) / 2 + 1)
+
+
+def test_feedback_runs_no_student_script(batch):
+    """The script a case put in its outputs is inert text in its feedback (tests/browser/ opens such pages)."""
+    page = open(os.path.join(batch.feedback_dir("hostile_script_in_output"), f"{ASSIGNMENT}.html"), encoding="utf-8").read()
+    assert "hostile-script-ran" in html.unescape(page)  # the output is shown, as text
+    assert not re.search(r"<script[^>]*>[^<]*hostile-script-ran", page)
+    assert not re.search(r"<[a-z]+[^>]*\son[a-z]+\s*=", page.split("</head>", 1)[-1], re.IGNORECASE)
+    assert "<svg" not in page.split("</head>", 1)[-1] or "hostile-script-ran" not in page.split("<svg", 1)[1][:500]
 
 
 def test_batch_finishes_and_only_unreadable_files_are_refused(batch):

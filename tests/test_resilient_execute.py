@@ -52,8 +52,9 @@ SUBMISSIONS = {
     # square itself kills the kernel: dies in test_square, then again in test_crash (over the limit)
     "crashes_twice": "import os\ndef square(x):\n    os._exit(1)",
     # the first run is fine, but re-running this cell after test_crash's death kills the kernel again
-    "dies_on_replay": "import os\nif os.path.exists('ran_once'):\n    os._exit(1)\n"
-                      "open('ran_once', 'w').close()\n" + SQUARE,
+    # (a replay runs silently; nothing a kernel writes outlives it: a restarted one gets a fresh box)
+    "dies_on_replay": "import os\nif get_ipython().kernel.get_parent()['content'].get('silent'):\n    os._exit(1)\n"
+                      + SQUARE,
 }
 
 

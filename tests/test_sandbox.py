@@ -5,21 +5,31 @@ cells could see from inside the kernel.
 """
 import logging
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 import nbformat
 import psutil
 import pytest
 
-from autograder.grading import kernel_manager, trusted_execute
+from autograder.grading import trusted_execute
 from autograder.grading.kernel_manager import repository_root
-from autograder.grading.sandbox import probe
+from autograder.grading.kernels import fence, settings
+from autograder.grading.kernels.fence import DEFAULTS
+from autograder.grading.kernels.fence import namespaces_refused as probe
 from autograder.grading.trusted_execute import TrustedExecute
 
-LOOK = """import os, socket
+LOOK = """import glob, os, socket
+from ipykernel import get_connection_file
+own = (os.getcwd(), os.path.dirname(get_connection_file()))
 seen = {"uid": os.getuid(), "pid": os.getpid(), "repo": os.path.exists(%r), "course": os.path.isdir(%r),
-        "tests": os.path.exists(%r), "opt": os.path.exists("/opt"), "procs": len([p for p in os.listdir("/proc") if p.isdigit()])}
+        "tests": os.path.exists(%r), "opt": os.path.exists("/opt"), "procs": len([p for p in os.listdir("/proc") if p.isdigit()]),
+        "others": [p for p in glob.glob("/tmp/autograd-*/**", recursive=True) if not p.startswith(own)
+                   and not os.path.isdir(p)],
+        "cgroup": open("/proc/self/cgroup").read(), "secret": [k for k in os.environ if "SANDBOX_TEST_SECRET" in k],
+        "scratch": os.statvfs(".").f_blocks * os.statvfs(".").f_frsize}
 try:
     socket.create_connection(("127.0.0.1", 9), timeout=1); seen["net"] = "open"
 except OSError as error:
@@ -28,6 +38,18 @@ print(seen)"""
 
 
 def run(tmp_path, **settings):
+    """What the kernel saw, with a sibling kernel's folder planted beside its own and a secret set."""
+    sibling = tempfile.mkdtemp(prefix="autograd-kernel-sibling-")
+    open(os.path.join(sibling, "kernel.json"), "w").close()
+    os.environ["SANDBOX_TEST_SECRET"] = "hidden"
+    try:
+        return _run(tmp_path, **settings)
+    finally:
+        del os.environ["SANDBOX_TEST_SECRET"]
+        shutil.rmtree(sibling)
+
+
+def _run(tmp_path, **settings):
     repo = repository_root()
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
         LOOK % (os.path.join(repo, "autograder", "grading", "references"), os.path.join(repo, "course"),
@@ -39,8 +61,8 @@ def run(tmp_path, **settings):
 
 
 STARTS_A_ZYGOTE = """import time
-from autograder.grading.kernel_manager import KernelFactory
-factory = KernelFactory.start(namespaces=%r)
+from autograder.grading.kernel_manager import KernelFactory, fence_of
+factory = KernelFactory.start(fence_of({"sandbox": %r}))
 factory.wait_ready()
 print(factory.pid, flush=True)
 time.sleep(300)"""
@@ -53,19 +75,24 @@ fenced = pytest.mark.skipif(probe() is not None, reason=f"namespaces refused her
 @pytest.mark.parametrize("warm", [False, True], ids=["cold", "warm"])
 def test_a_grading_kernel_is_fenced_in(tmp_path, warm):
     seen = run(tmp_path, warm_kernels=warm)
-    assert seen["uid"] == 65534 and seen["pid"] == 1          # nobody, PID 1 of its own namespace
+    assert 60000 <= seen["uid"] < 61000 and seen["pid"] == 1  # a uid of its own, PID 1 of its own namespace
     assert not seen["repo"] and seen["course"]                 # references hidden, student package kept
     assert not seen["tests"] and not seen["opt"]               # an allowlist: the rest of the machine is absent
     assert seen["procs"] <= 3                                  # its own processes only
     assert seen["net"] in ("OSError", "ConnectionRefusedError") and seen["net"] != "open"
+    assert seen["others"] == []                                # no sibling's folder, connection file, zygote socket
+    assert f"box-{seen['uid']}" in seen["cgroup"]              # a control group of its own
+    assert seen["secret"] == []                                # the environment is an allowlist
+    assert seen["scratch"] <= DEFAULTS["scratch_size"]         # its folder is its private, capped tmpfs
 
 
 def test_refused_isolation_is_said_at_start_and_grading_goes_on(tmp_path, monkeypatch, caplog):
-    monkeypatch.setitem(kernel_manager._probed, "why", "a test says namespaces are refused")
+    monkeypatch.setitem(fence._refused, "why", "a test says namespaces are refused")
+    monkeypatch.setattr(settings, "_built", {})
     monkeypatch.delitem(trusted_execute._warned, "said", raising=False)
     with caplog.at_level(logging.WARNING):
         seen = run(tmp_path, warm_kernels=False)
-    assert "NOT sandboxed: a test says namespaces are refused" in caplog.text
+    assert "NOT sandboxed: namespaces (a test says namespaces are refused)" in caplog.text
     assert seen["pid"] != 1  # ran, unfenced, with the rlimits only
 
 

@@ -73,12 +73,16 @@ class ResilientExecute(Execute):
             self.give_up("the kernel died too often above it")
             return f"; it died {self._deaths} times in this notebook, so the cells after it were not run"
         self.log.warning("Kernel died in cell %s; restarting it and re-running the cells above", index)
-        self._restart_kernel()
         try:
+            self._restart_kernel()
             self._replay(index)
         except DeadKernelError:
             self.give_up("the kernel died again while re-running the cells above it")
             return "; it died again while re-running the cells above it, so the cells after it were not run"
+        except (CellTimeoutError, TimeoutError, RuntimeError) as error:  # stuck in a replay, or would not start
+            self.log.warning("Giving up on the notebook after cell %s: %s", index, error)
+            self.give_up("the kernel got stuck while re-running the cells above it")
+            return "; the kernel got stuck while re-running the cells above it, so the cells after it were not run"
         return "; the cells after it were run in a fresh kernel"
 
     async def _async_restart_kernel(self) -> None:
@@ -90,10 +94,14 @@ class ResilientExecute(Execute):
     _restart_kernel = run_sync(_async_restart_kernel)
 
     def _replay(self, index: int) -> None:
-        """Re-run the code cells above ``index`` silently: their outputs in the notebook are kept."""
+        """Re-run the code cells above ``index`` silently: their outputs in the notebook are kept.
+
+        A replayed cell that runs out its time is not waited for again and again: the replay stops.
+        """
         for cell in self.nb.cells[:index]:
             if self._replayable(cell):
-                self.wait_for_reply(self.kc.execute(cell.source, silent=True, store_history=False), cell)
+                if self.wait_for_reply(self.kc.execute(cell.source, silent=True, store_history=False), cell) is None:
+                    raise CellTimeoutError("a cell ran past its time limit while being re-run")
 
     def _replayable(self, cell: NotebookNode) -> bool:
         # a cell that killed the kernel, or hung until its timeout, would only do it again

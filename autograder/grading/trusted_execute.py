@@ -1,6 +1,7 @@
 """nbgrader's Execute step with the verdict taken out of the student's kernel.
 
-The notebook's own cells run in a sandboxed kernel (``kernel_manager.py``, ``sandbox.py``). At a
+The notebook's own cells run in a kernel alone in its box (``kernels/``: its own uid, root, control
+group, scratch space and environment, one ``Fence`` built from the settings below). At a
 graded test cell the kernel does not run the cell: the grader draws fresh seeds and, for each,
 asks the kernel to run the student's function on the inputs it rebuilds from that seed and to send
 back what it saw as plain data (``course.kernel_side``). The expected values are computed here,
@@ -8,8 +9,11 @@ with real PyTorch, and the exercise's judge writes the cell's outcome here. A no
 anything in its kernel can only change the data it sends; to pass it must send the right values
 for inputs it did not choose.
 
-Limits: a notebook that goes past its memory cap, prints more than its output cap, or runs past its
-wall-clock limit stops there; the cells left score 0 and say why. Every other notebook is unaffected.
+Limits: a notebook that goes past its memory or process cap (its kernel and all its children),
+sends more than its output caps (every IOPub message counts: outputs, display updates, comms,
+clear_output), or runs past its wall-clock limit (restarts and replays included) stops there; the
+cells left score 0 and say why. Nothing a kernel sends can make this process fail: a reply that
+cannot be read or judged is that cell's or exercise's loss. Every other notebook is unaffected.
 """
 import asyncio
 import html
@@ -20,19 +24,22 @@ import tempfile
 import time
 
 import nbformat
-from nbclient.exceptions import CellTimeoutError, DeadKernelError
+from nbclient.exceptions import CellExecutionComplete, CellTimeoutError, DeadKernelError
 from nbclient.util import ensure_async, run_sync
 from nbformat.notebooknode import NotebookNode
-from traitlets import Bool, Integer, default
+from traitlets import Bool, Float, Integer, List, Unicode, default
 
 from course.checks.observation import MIME
 from course.exercise import exercises_of, lesson_module
 from course.outcome import CORRECT, Verdict
 
 from ..authoring.lesson_script import exercise_of_test
-from .kernel_manager import SANDBOX, WARM_KERNELS, KernelFactory, SandboxedKernelManager, fence_refusal
+from .kernels.factory import KernelFactory
+from .kernels.fence import DEFAULTS
+from .kernels.manager import SandboxedKernelManager
+from .kernels.settings import fence_of
 from .resilient_execute import ResilientExecute, error_output
-from .verdict import judge_sent, seeds
+from .verdict import judge_sent, seeds, unreadable
 
 TIMEOUT, LIMIT = "timeout", "limit"
 ENAMES = {"incorrect": "Incorrect", "not_attempted": "NotAttempted", "raised": "Error", TIMEOUT: "CellTimeoutError",
@@ -44,16 +51,37 @@ _warned: dict = {}
 class TrustedExecute(ResilientExecute):
 
     trials = Integer(3, help="Fresh random inputs each graded exercise is tried on.").tag(config=True)
-    memory_limit = Integer(2 * 1024**3, help="Address-space cap of a grading kernel, in bytes.").tag(config=True)
-    output_limit = Integer(1_000_000, help="Bytes of output one cell may print before it is stopped.").tag(config=True)
-    notebook_timeout = Integer(900, help="Wall-clock seconds one notebook may take; the cells after "
-                                         "that are not run.").tag(config=True)
-    sandbox = Bool(SANDBOX, help="Fence kernels in (namespaces, hidden course files, no network, "
-                                 "unprivileged user) where the OS allows it.").tag(config=True)
-    max_processes = Integer(1024, help="Processes and threads a kernel's user may have.").tag(config=True)
-    warm_kernels = Bool(WARM_KERNELS, help="Fork each kernel from a warm parent that has imported torch and "
-                                           "the course already, instead of starting Python afresh.").tag(config=True)
-    max_file = Integer(256 * 1024**2, help="Largest file a kernel may write, in bytes.").tag(config=True)
+    output_limit = Integer(1_000_000, help="Bytes of IOPub messages one cell may send before it is "
+                                           "stopped.").tag(config=True)
+    notebook_output_limit = Integer(20_000_000, help="Bytes of IOPub messages a whole notebook may send "
+                                                     "(display updates and comms included).").tag(config=True)
+    notebook_timeout = Integer(900, help="Wall-clock seconds one notebook may take, restarts and replays "
+                                         "included; the cells after that are not run.").tag(config=True)
+    warm_kernels = Bool(True, help="Fork each kernel from a warm parent that has imported torch and "
+                                   "the course already, instead of starting Python afresh.").tag(config=True)
+    # the fence (kernels/fence.py): every kernel, cold or warm, gets exactly these
+    sandbox = Bool(DEFAULTS["sandbox"], help="Give each kernel its own namespaces, root, user and no network, "
+                                             "where the OS allows it.").tag(config=True)
+    memory_limit = Integer(DEFAULTS["memory_limit"], help="Bytes of memory a kernel may use: each process's "
+                                                          "address space, and all its processes together.").tag(config=True)
+    max_processes = Integer(DEFAULTS["max_processes"], help="Processes and threads one kernel may have, all "
+                                                            "its children included.").tag(config=True)
+    cpu_limit = Float(DEFAULTS["cpu_limit"], help="Cores one kernel may keep busy, all its children "
+                                                  "included.").tag(config=True)
+    max_file = Integer(DEFAULTS["max_file"], help="Largest file a kernel may write, in bytes.").tag(config=True)
+    scratch_size = Integer(DEFAULTS["scratch_size"], help="Bytes a kernel may write in all (its working folder, "
+                                                          "/tmp and /dev/shm share one private tmpfs).").tag(config=True)
+    first_uid = Integer(DEFAULTS["first_uid"], help="First uid of the range kernels run as, one uid per live "
+                                                    "kernel.").tag(config=True)
+    uid_count = Integer(DEFAULTS["uid_count"], help="How many uids the range holds (kernels alive at "
+                                                    "once, at most).").tag(config=True)
+    environment = List(Unicode(), DEFAULTS["environment"], help="Environment variables a kernel inherits "
+                                                                "from the grader; all others are dropped.").tag(config=True)
+
+    @default("store_widget_state")
+    def _no_widget_state(self):
+        """A graded notebook keeps no widget state: it would be a kernel's to fill without bound."""
+        return False
 
     @default("shutdown_kernel")
     def _kill_when_done(self):
@@ -68,36 +96,37 @@ class TrustedExecute(ResilientExecute):
         assignment = (resources or {}).get("nbgrader", {}).get("assignment", "")
         self._lesson = lesson_module(assignment) if assignment else ""
         self._started = time.monotonic()
-        self._output_bytes, self._overflow = 0, False
+        self._output_bytes, self._notebook_bytes, self._overflow, self._flooded = 0, 0, "", ""
+        self._interrupted_at = 0
         return super().preprocess(nb, resources, km)
 
+    def fence(self):
+        """The fence every kernel of this executor gets, built from its settings (kernels/settings.py)."""
+        return fence_of(self)
+
     def create_kernel_manager(self):
-        refused = fence_refusal(self.sandbox)
-        if refused and not _warned:
+        fence = self.fence()
+        if fence.missing and not _warned:  # said once, at the start of grading
             _warned["said"] = True
-            self.log.warning("Grading kernels are NOT sandboxed: %s. They still run with memory, file and "
-                             "process limits and the verdict is still computed outside them, but a notebook "
-                             "could read files this user can read and use the network.", refused)
-        options = {"no_namespaces": bool(refused), "memory": self.memory_limit, "max_file": self.max_file,
-                   "max_processes": self.max_processes}
-        if self.warm_kernels:
-            options["factory"] = KernelFactory.shared(namespaces=not refused)
+            self.log.warning("Grading kernels are %s: %s. The verdict is still computed outside them; what is "
+                             "listed is what a notebook could reach or use beyond its own share.",
+                             "fenced WITHOUT" if fence.namespaces else "NOT sandboxed", "; ".join(fence.missing))
         if not self.kernel_name:
             self.kernel_name = self.nb.metadata.get("kernelspec", {}).get("name") or "python3"
-        self.km = self.kernel_manager_class(kernel_name=self.kernel_name, config=self.config,
-                                            sandbox_options=options)
+        self.km = self.kernel_manager_class(kernel_name=self.kernel_name, config=self.config, fence=fence,
+                                            factory=KernelFactory.shared(fence) if self.warm_kernels else None,
+                                            message_limit=self.output_limit + 1)
         return self.km
 
     async def async_start_new_kernel(self, **kwargs):
         cwd = kwargs.get("cwd") or self.resources.get("metadata", {}).get("path")
-        factory = self.km.sandbox_options.get("factory")
-        if cwd:  # the kernel works in a copy: nothing it writes, links or leaves reaches the course's folders
+        factory = self.km.factory
+        if cwd:  # the kernel starts from a copy (which it copies again into its own scratch space)
             copy = factory.scratch("cwd-") if factory is not None else tempfile.mkdtemp(prefix="autograd-cwd-")
             shutil.copytree(cwd, copy, dirs_exist_ok=True, symlinks=True)
             self.km.scratch_dirs.append(copy)
             cwd = kwargs["cwd"] = copy
-        if cwd:
-            self.km.sandbox_options = {**self.km.sandbox_options, "cwd": os.path.abspath(cwd)}
+            self.km.work = os.path.abspath(cwd)
         await super().async_start_new_kernel(**kwargs)
 
     start_new_kernel = run_sync(async_start_new_kernel)  # nbclient binds its own otherwise
@@ -105,15 +134,49 @@ class TrustedExecute(ResilientExecute):
     # --- cells ------------------------------------------------------------------------------
 
     def preprocess_cell(self, cell, resources, index):
-        if not self._gave_up and time.monotonic() - self._started > self.notebook_timeout:
+        if not self._gave_up and self._remaining() <= 0:
             self.give_up(f"the notebook ran past its time limit of {self.notebook_timeout} s")
-        self._output_bytes, self._overflow = 0, False
+        self._output_bytes, self._overflow = 0, self._flooded
         exercise = self._graded_exercise(cell)
         if exercise is None or self._gave_up:
-            cell, resources = super().preprocess_cell(cell, resources, index)
+            try:
+                cell, resources = super().preprocess_cell(cell, resources, index)
+            except Exception as error:  # noqa: BLE001  (a reply the kernel shaped to break the reader)
+                self.log.warning("Cell %s: unreadable reply from the kernel (%s)", index, type(error).__name__)
+                cell.outputs.append(error_output("UnreadableReply", "the kernel's reply to this cell could not be "
+                                                 f"read ({type(error).__name__}); the cell scores nothing"))
+                resources = self.resources
             self._check_limits(cell)
             return cell, resources
         return self._grade(cell, exercise, index), self.resources
+
+    def _remaining(self) -> float:
+        return self.notebook_timeout - (time.monotonic() - self._started)
+
+    def _get_timeout(self, cell):
+        """A cell's timeout, never past the notebook's own deadline (replays included)."""
+        timeout = super()._get_timeout(cell)
+        left = max(1, int(self._remaining()) + 1)
+        return left if timeout is None else min(timeout, left)
+
+    def _breach(self) -> str:
+        """Why the kernel's box says it went past a cap since last asked ('' if it did not)."""
+        hit = self.km.breaches() if self.km is not None and hasattr(self.km, "breaches") else []
+        if "memory" in hit:
+            return f"it went past the memory limit of {self.memory_limit / 1024**3:g} GiB (its processes together)"
+        if "processes" in hit:
+            return f"it started more than the {self.max_processes} processes and threads a notebook may have"
+        return ""
+
+    def _recover(self, index: int) -> str:
+        why = self._breach()
+        if why:
+            self.give_up(f"a cell above {why}")
+            return f"; {why}, so the cells after it were not run"
+        if self._remaining() <= 0:
+            self.give_up(f"the notebook ran past its time limit of {self.notebook_timeout} s")
+            return f"; the notebook ran past its time limit of {self.notebook_timeout} s, so the cells after it were not run"
+        return super()._recover(index)
 
     def _graded_exercise(self, cell):
         meta = cell.metadata.get("nbgrader", {})
@@ -124,8 +187,12 @@ class TrustedExecute(ResilientExecute):
 
     def _check_limits(self, cell) -> None:
         """A breach stops the notebook: this cell says which limit, the cells after it are not run."""
+        if cell.cell_type != "code" or self._gave_up:
+            return
         if self._overflow:
-            why = f"it printed more than the output limit of {self.output_limit} bytes"
+            why = self._overflow
+        elif breach := self._breach():
+            why = breach
         elif any(o.get("output_type") == "error" and any(m in f"{o.get('ename')}: {o.get('evalue')}"
                                                           for m in MEMORY_ERRORS) for o in cell.get("outputs", [])):
             why = f"it went past the memory limit of {self.memory_limit / 1024**3:g} GiB"
@@ -139,12 +206,16 @@ class TrustedExecute(ResilientExecute):
     def _grade(self, cell, exercise, index) -> NotebookNode:
         started = time.monotonic()
         trial_seeds = seeds(self.trials)
-        sent, stopped = self._ask(exercise, trial_seeds, index)
         result, seed = Verdict(CORRECT), None
-        for seed, observation in zip(trial_seeds, sent + [None] * len(trial_seeds)):
-            result = stopped if observation is None and stopped else judge_sent(exercise, seed, observation)
-            if not result.passed:
-                break
+        try:
+            sent, stopped = self._ask(exercise, trial_seeds, index)
+            for seed, observation in zip(trial_seeds, sent + [None] * len(trial_seeds)):
+                result = stopped if observation is None and stopped else judge_sent(exercise, seed, observation)
+                if not result.passed:
+                    break
+        except Exception as error:  # noqa: BLE001  (whatever the kernel sent, this process goes on)
+            self.log.warning("%s: unreadable reply from the kernel (%s: %s)", exercise.name, type(error).__name__, error)
+            result = unreadable(exercise, type(error).__name__)
         self.nb.cells[index] = cell  # the request stood in the graded cell's place: undo that
         cell.outputs = [self._render(result, exercise, seed)]
         cell.metadata["autograd_course"] = {
@@ -162,7 +233,7 @@ class TrustedExecute(ResilientExecute):
         """
         request = nbformat.v4.new_code_cell(f"from course.kernel_side import respond_each; "
                                             f"respond_each({exercise.lesson!r}, {exercise.name!r}, {trial_seeds!r})")
-        self._output_bytes, self._overflow, stopped = 0, False, None
+        self._output_bytes, self._overflow, stopped = 0, self._flooded, None
         self.nb.cells[index] = request  # a display the kernel updates during the request is the request's own
         try:
             self.execute_cell(request, index, store_history=False)
@@ -175,8 +246,15 @@ class TrustedExecute(ResilientExecute):
                               "grader's inputs and ignored the interrupt" + self._recover(index), "timeout")
         finally:  # displays the kernel opened during the request must not reach the graded cell
             self.clear_display_id_mapping(index)
+        if self._flooded:
+            self.give_up(f"a cell above: {self._flooded}")
+            return [], Verdict(LIMIT, f"`{exercise.name}` stopped: {self._flooded}.", "output_limit")
         if self._overflow:
             return [], Verdict(LIMIT, f"`{exercise.name}` printed more than {self.output_limit} bytes.", "output_limit")
+        breach = self._breach()
+        if breach:
+            self.give_up(f"a cell above: {breach}")
+            return [], Verdict(LIMIT, f"`{exercise.name}` stopped: {breach}.", "limit")
         errors = [o for o in request.outputs if o.get("output_type") == "error"]
         if stopped is None and any(o.get("ename") == self.error_on_timeout.get("ename") for o in errors):
             stopped = Verdict(TIMEOUT, f"`{exercise.name}` ran past the time limit of {self.timeout} s on the "
@@ -193,14 +271,49 @@ class TrustedExecute(ResilientExecute):
         where = f"\n(graded on fresh random inputs; seed {seed})" if result.outcome != LIMIT else ""
         return error_output(ENAMES.get(result.outcome, "Incorrect"), result.message + where)
 
-    # --- the output cap ---------------------------------------------------------------------
+    # --- the output caps ---------------------------------------------------------------------
 
-    def output(self, outs, msg, display_id, cell_index):
-        self._output_bytes += len(json.dumps(msg.get("content", {}), default=str))
-        if self._output_bytes > self.output_limit:
-            if not self._overflow:
-                self._overflow = True
-                self.log.warning("Cell %s printed more than %s bytes; interrupting it", cell_index, self.output_limit)
-                asyncio.ensure_future(ensure_async(self.km.interrupt_kernel()))
+    def process_message(self, msg, cell, cell_index):
+        """Every IOPub message counts against the caps, whatever its type, before nbclient reads it.
+
+        Comms are counted and dropped (graded notebooks keep no widget state); a message too large
+        to decode (``BoundedSession``) arrives empty and only counts; past a cap, nothing but the
+        kernel's status is read, and the kernel is interrupted once.
+        """
+        size = msg.get("wire_bytes")
+        self._count(len(json.dumps(msg.get("content", {}), default=str)) if size is None else size, cell_index,
+                    kept=not msg.get("oversized"))
+        kind = msg.get("msg_type", "")
+        if kind != "status" and (self._overflow or msg.get("oversized") or kind.startswith("comm")):
             return None
-        return super().output(outs, msg, display_id, cell_index)
+        try:
+            return super().process_message(msg, cell, cell_index)
+        except CellExecutionComplete:
+            raise
+        except Exception as error:  # noqa: BLE001  (a message shaped to break nbclient's reader)
+            self.log.warning("Cell %s: dropped a %s message that could not be read (%s)", cell_index, kind,
+                             type(error).__name__)
+            return None
+
+    def _count(self, size: int, cell_index, kept: bool = True) -> None:
+        """Every message counts toward its cell's cap; toward the notebook's, those read (not too large to
+        decode) before a cap was hit.
+
+        Past the cell's cap, the kernel is interrupted again at each further cap's worth of messages
+        (an answer called once per trial, or a cell that catches the interrupt, keeps sending).
+        """
+        self._output_bytes += size
+        if not self._overflow:
+            self._notebook_bytes += size if kept else 0
+            if self._notebook_bytes > self.notebook_output_limit:
+                self._overflow = self._flooded = (f"the notebook sent more than its output limit of "
+                                                  f"{self.notebook_output_limit} bytes")
+            elif self._output_bytes > self.output_limit:
+                self._overflow = f"it printed more than the output limit of {self.output_limit} bytes"
+            if self._overflow:
+                self.log.warning("Cell %s: %s; interrupting it", cell_index, self._overflow)
+                self._interrupted_at = self._output_bytes
+                asyncio.ensure_future(ensure_async(self.km.interrupt_kernel()))
+        elif self._output_bytes - self._interrupted_at > self.output_limit:
+            self._interrupted_at = self._output_bytes
+            asyncio.ensure_future(ensure_async(self.km.interrupt_kernel()))

@@ -2,7 +2,9 @@
 
 The kernel sent back what the student's function did on the inputs of a seed; here the same
 inputs are rebuilt from the seed, the reference computes the expected values with real PyTorch,
-and the exercise's judge compares. Nothing the kernel sent is run, only read.
+and the exercise's judge compares. Nothing the kernel sent is run, only read, and nothing it
+sent can make this process fail: whatever goes wrong while reading or judging it (a number too
+large for a float, a structure the judge did not expect) is that trial's "unreadable" verdict.
 """
 import os
 
@@ -33,6 +35,14 @@ def judge_sent(exercise: Exercise, seed: int, sent: str | None) -> Verdict:
     try:
         seen = loads(sent)
     except Unreadable as error:
-        return Verdict(INCORRECT, f"the result sent back for `{exercise.name}` could not be read ({error}).",
-                       "unreadable")
-    return exercise.verdict(seen, expected_values(exercise, seed), seed)
+        return unreadable(exercise, str(error))
+    expected = expected_values(exercise, seed)  # the grader's own: a failure here is a real bug, not hidden
+    try:
+        return exercise.verdict(seen, expected, seed)
+    except Exception as error:  # noqa: BLE001  (the judge read values a kernel chose)
+        return unreadable(exercise, f"{type(error).__name__} while judging it")
+
+
+def unreadable(exercise: Exercise, why: str) -> Verdict:
+    return Verdict(INCORRECT, f"the result sent back for `{exercise.name}` could not be read ({why[:200]}).",
+                   "unreadable")

@@ -24,6 +24,7 @@ _DTYPES = {str(d): d for d in (torch.float16, torch.bfloat16, torch.float32, tor
 _NUMPY_DTYPES = {"float16", "float32", "float64", "complex64", "complex128", "int8", "int16", "int32",
                  "int64", "uint8", "bool"}
 MAX_ELEMENTS = 10_000_000  # a lying kernel must not make the grader allocate without bound
+MAX_TEXT = 64 * 1024**2  # characters of one observation: checked before a byte of it is parsed
 
 
 class Unreadable(ValueError):
@@ -159,8 +160,8 @@ def decode(value):
             if "__flags__" in value:
                 r, leaf, fn = value["__flags__"]
                 return Flags(bool(r), bool(leaf), fn if isinstance(fn, str) else None)
-        except (KeyError, TypeError, ValueError, RuntimeError) as error:
-            raise Unreadable(str(error)) from None
+        except (KeyError, TypeError, ValueError, RuntimeError, OverflowError, MemoryError) as error:
+            raise Unreadable(str(error)[:200]) from None
         return {k: decode(v) for k, v in value.items()}
     raise Unreadable(f"unexpected {type(value).__name__}")
 
@@ -170,10 +171,21 @@ def dumps(value) -> str:
 
 
 def loads(text: str):
+    """Decode what a kernel sent; anything it could send that is not an observation is ``Unreadable``.
+
+    The size is checked first, then any failure of the parser (a 5000-digit integer is a ValueError,
+    deep nesting a RecursionError) is the sender's, never the grader's.
+    """
+    if not isinstance(text, (str, bytes)):
+        raise Unreadable(f"an observation is text, not a {type(text).__name__}")
+    if len(text) > MAX_TEXT:
+        raise Unreadable(f"an observation of {len(text)} characters is too large to judge")
     try:
         return decode(json.loads(text))
-    except (json.JSONDecodeError, RecursionError) as error:
-        raise Unreadable(str(error)) from None
+    except Unreadable:
+        raise
+    except (ValueError, RecursionError, OverflowError, MemoryError, TypeError) as error:
+        raise Unreadable(str(error)[:200]) from None
 
 
 def round_trip(value):

@@ -33,6 +33,8 @@ NOT_GRADED = "not graded"
 ALL = "all"
 LEAKED = "LEAKED"
 MARKER = "hostile-corpus-7f3a"  # in the command line of every process and name of every file a case leaves
+SECRET_NAME = "AUTOGRADE_HOSTILE_SECRET"  # set in the grading command's environment while the corpus is graded
+SCRIPT_MARK = "document.body.setAttribute('data-marker', 'hostile-script-ran')"  # what no page may run
 
 
 @dataclass(frozen=True)

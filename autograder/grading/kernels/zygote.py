@@ -1,32 +1,34 @@
 """Warm kernels: fork each grading kernel from a parent that has already imported everything.
 
 A fresh kernel spends seconds importing torch, matplotlib, IPython and the course before the first
-student line runs. Here one parent per worker, the *zygote*, imports them once (and runs a little of
+student line runs. Here one parent per batch, the *zygote*, imports them once (and runs a little of
 each, single-threaded, so nothing starts a thread pool before a fork), then forks a new kernel for
 every notebook: each notebook still gets a fresh interpreter state of its own, but not the imports.
 
-The zygote lives inside the sandbox's mount and network namespaces (course files hidden, no
-network), as root. For each kernel it forks a supervisor, which enters a new PID namespace and forks
-the kernel as its PID 1: the kernel drops to the unprivileged user, gets its rlimits and its own
-folder as HOME and TMPDIR, and every process it starts dies with it. The kernel manager launches a
-tiny client (``warm_kernel_client.py``) in place of the kernel; the client asks the zygote for a
-kernel, forwards signals to it and exits with it; if the client is killed, the supervisor kills the
-kernel.
+The zygote runs as root in mount and network namespaces of its own, in a root holding the system,
+Python, the student package and its own folder (``python -m autograder.grading.kernels.zygote``),
+started with an environment that is already the fence's allowlist. For each kernel it forks a
+supervisor, which enters new PID, mount, network and IPC namespaces and forks the kernel as their
+PID 1; the kernel enters its box (``enter.enter``: its own root without the zygote's folder, its
+control group, its uid, its limits), exactly as a cold kernel does. The kernel manager launches a
+tiny client (``zygote_client.py``) in place of the kernel; the client asks the zygote for a kernel,
+forwards signals to it and exits with it; if the client is killed, the supervisor kills the kernel.
 
-This module is imported by the sandbox before it hides the repository: keep its imports stdlib-only.
+Keep this module's imports stdlib-only: it runs before the repository is hidden.
 """
 import ctypes
 import importlib
 import json
 import os
-import resource
 import select
 import signal
 import socket
 import sys
 
-CLONE_NEWPID, CLONE_NEWNS = 0x20000000, 0x00020000
-MS_NOSUID, MS_NODEV, MS_NOEXEC = 2, 4, 8
+from .enter import build_root, enter
+from .fence import KERNEL_ENVIRONMENT, Box, Fence
+
+CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWPID = 0x00020000, 0x08000000, 0x40000000, 0x20000000
 PR_SET_PDEATHSIG = 1
 # ipykernel.ipkernel imports its debugger (debugpy): 0.2 s a kernel when it is left to each fork
 PRELOAD = ["numpy", "torch", "matplotlib", "matplotlib.pyplot", "IPython", "ipykernel.kernelapp", "ipykernel.ipkernel",
@@ -34,9 +36,6 @@ PRELOAD = ["numpy", "torch", "matplotlib", "matplotlib.pyplot", "IPython", "ipyk
            "course.kernel_side", "course.exercises.graph", "course.exercises.backward", "course.exercises.no_grad",
            "course.exercises.zero_grad", "course.visuals.draw_graph", "course.visuals.graph_text",
            "course.visuals.gradient_plot", "course.visuals.quick_check", "course.visuals.slope_explorer"]
-SINGLE_THREADED = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-                   "PYDEVD_DISABLE_FILE_VALIDATION": "1"}  # and no debugger warning on import
-INLINE = "module://matplotlib_inline.backend_inline"
 
 
 def _libc():
@@ -61,8 +60,7 @@ def _warm_up() -> None:
 
 
 def _preload() -> None:
-    os.environ.update(SINGLE_THREADED)
-    os.environ.setdefault("MPLBACKEND", INLINE)
+    os.environ.update(KERNEL_ENVIRONMENT)
     for name in PRELOAD:
         try:
             importlib.import_module(name)
@@ -74,7 +72,7 @@ def _preload() -> None:
         print(f"warm kernels: {threads} threads before fork", file=sys.stderr, flush=True)
 
 
-def serve(socket_path: str, namespaces: bool, owner: int = 0) -> None:
+def serve(socket_path: str, fence: Fence, owner: int = 0) -> None:
     """The zygote: preload, then fork a supervised kernel for each request on ``socket_path``.
 
     It ends when ``owner`` (the process that started it) ends, however that ends: a grade command
@@ -101,7 +99,7 @@ def serve(socket_path: str, namespaces: bool, owner: int = 0) -> None:
             if owner_gone is not None:  # a kernel gets no handle on the grading process
                 os.close(owner_gone)
             try:
-                _supervise(connection, request, namespaces)
+                _supervise(connection, request, fence.namespaces)
             finally:
                 os._exit(1)
         connection.close()
@@ -130,13 +128,13 @@ def _supervise(connection, request: dict, namespaces: bool) -> None:
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     os.setsid()
     _libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # dies with the zygote
-    if namespaces and _libc().unshare(CLONE_NEWPID) != 0:
-        namespaces = False
+    if namespaces and _libc().unshare(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC) != 0:
+        os._exit(1)  # never a kernel outside its box: the client reports it died
     kernel = os.fork()
     if kernel == 0:
         connection.close()
         try:
-            _become_kernel(request, namespaces)
+            _become_kernel(request)
         finally:
             os._exit(1)
     connection.sendall((json.dumps({"pid": kernel}) + "\n").encode())
@@ -159,42 +157,30 @@ def _supervise(connection, request: dict, namespaces: bool) -> None:
             os._exit(0)
 
 
-def _own_proc() -> None:
-    """A /proc that shows only this kernel's PID namespace, not every process on the host."""
-    libc = _libc()
-    if libc.unshare(CLONE_NEWNS) != 0 or \
-            libc.mount(b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None) != 0:
-        raise OSError(ctypes.get_errno(), "could not give the kernel its own /proc")
-
-
-def _become_kernel(request: dict, namespaces: bool) -> None:
+def _become_kernel(request: dict) -> None:
     _libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    cwd = request["cwd"]
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
-    for path in request.get("writable", []):
-        if os.path.exists(path):
-            os.chown(path, request["uid"], request["gid"])
-            for name in os.listdir(path) if os.path.isdir(path) else []:
-                os.chown(os.path.join(path, name), request["uid"], request["gid"])
-    os.chdir(cwd)
-    for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR"):
-        os.environ.pop(name, None)
-    os.environ.update(HOME=cwd, TMPDIR=cwd, MPLCONFIGDIR=os.path.join(cwd, ".matplotlib"),
-                      IPYTHONDIR=os.path.join(cwd, ".ipython"))
-    for which, value in ((resource.RLIMIT_AS, request.get("memory")), (resource.RLIMIT_FSIZE, request.get("max_file")),
-                         (resource.RLIMIT_NPROC, request.get("max_processes")), (resource.RLIMIT_CORE, 0)):
-        if value is not None and (value or which == resource.RLIMIT_CORE):
-            resource.setrlimit(which, (value, value))
-    if namespaces:
-        _own_proc()
-        os.setgroups([])
-        os.setgid(request["gid"])
-        os.setuid(request["uid"])
-        _libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # again: changing the user cleared it
+    enter(Fence.from_json(request["fence"]), Box.from_json(request["box"]))
     sys.path[:] = [p for p in sys.path if p not in ("", ".")]
     sys.argv = ["ipykernel_launcher", *request["arguments"]]
     from ipykernel.kernelapp import IPKernelApp
     IPKernelApp.launch_instance()
     os._exit(0)
+
+
+def main(argv=None) -> None:
+    """``python -m autograder.grading.kernels.zygote SOCKET FENCE_JSON OWNER``: fence itself in, then serve."""
+    socket_path, fence_json, owner = argv or sys.argv[1:]
+    fence = Fence.from_json(fence_json)
+    if fence.namespaces:
+        if _libc().unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC) != 0:
+            raise OSError(ctypes.get_errno(), "the zygote could not get namespaces of its own")
+        build_root(fence.keep, 64 * 1024**2, writable=[os.path.dirname(socket_path)], private_proc=False)
+    os.environ.update(HOME="/tmp", MPLCONFIGDIR="/tmp/matplotlib")
+    serve(socket_path, fence, owner=int(owner))
+
+
+if __name__ == "__main__":
+    main()

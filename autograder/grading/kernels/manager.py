@@ -1,0 +1,161 @@
+"""The kernel manager and client grading uses: a box per kernel, IPC sockets, bounded messages.
+
+IPC (Unix sockets in the box's own folder) instead of TCP: the kernel has no network to listen
+on, and the "running over TCP without encryption" warning no longer shows once per notebook.
+
+The manager takes a box (a uid of its own, a socket folder, a control group) when it is made and
+gives it back when its kernel is cleaned up; restarts keep the box. It starts the kernel cold
+(``cold.py``) or asks the zygote for it (``factory.py``): either way the kernel enters the same
+box with the same fence (``enter.py``).
+"""
+import os
+import shutil
+import sys
+import tempfile
+import time
+from queue import Empty
+
+import zmq.asyncio
+from jupyter_client.asynchronous import AsyncKernelClient
+from jupyter_client.manager import AsyncKernelManager
+from jupyter_client.session import Session
+from traitlets import Any, Instance, Integer, Type, Unicode
+
+from . import cgroups, uids
+from .fence import Box, Fence
+
+MESSAGE_LIMIT = 64 * 1024**2  # bytes of a message's content the grader decodes, unless told a smaller cap
+
+
+class BoundedSession(Session):
+    """A session that measures what a kernel sends before decoding any of it.
+
+    A message's content larger than ``max_content`` is not parsed: it arrives empty, marked
+    ``oversized`` with its size, which the executor counts against the notebook's output cap.
+    Every message carries ``wire_bytes``, the size of what it carried, for the same count.
+    """
+
+    max_content = Integer(MESSAGE_LIMIT)
+
+    def deserialize(self, msg_list, content=True, copy=True):
+        frames = msg_list[4:] if copy else [f.bytes if hasattr(f, "bytes") else f for f in msg_list[4:]]
+        sizes = [len(f) for f in frames]
+        if any(size > self.max_content for size in sizes[:1]) or sum(sizes[:4]) > 4 * self.max_content:
+            message = super().deserialize(msg_list, content=False, copy=copy)
+            message["content"], message["buffers"] = {}, []
+            message["oversized"] = sum(sizes)
+        else:
+            message = super().deserialize(msg_list, content=content, copy=copy)
+        message["wire_bytes"] = sum(sizes)
+        return message
+
+
+class GradingKernelClient(AsyncKernelClient):
+    """jupyter_client's client, ready as soon as the kernel has answered on both channels.
+
+    jupyter_client's own ``wait_for_ready`` ends by waiting 0.2 s for IOPub to fall silent, on every
+    kernel start. nbclient ignores IOPub messages that answer other requests, so a grading kernel
+    needs no such flush: the wait was a fifth of a second of idle core per notebook.
+
+    Its sockets also retry their connection every 10 ms rather than ZeroMQ's 100 ms: they connect
+    before the newly forked kernel has bound its sockets, and would otherwise idle until the next try.
+    (No ZeroMQ size cap: a part it dropped would go uncounted. A message is received whole, at most
+    what the kernel's own memory cap let it build, and ``BoundedSession`` decides whether to decode it.)
+    """
+
+    def _context_default(self) -> zmq.asyncio.Context:
+        self._created_context = True
+        context = zmq.asyncio.Context()
+        context.setsockopt(zmq.RECONNECT_IVL, 10)
+        return context
+
+    async def wait_for_ready(self, timeout: float | None = None) -> None:
+        deadline = time.monotonic() + (float("inf") if timeout is None else timeout)
+        while True:
+            self.kernel_info()
+            try:
+                reply = await self.shell_channel.get_msg(timeout=1)
+            except Empty:
+                reply = None
+            if reply is not None and reply["msg_type"] == "kernel_info_reply":
+                try:  # IOPub is connected once the kernel's status for this request reaches it
+                    await self.iopub_channel.get_msg(timeout=0.2)
+                except Empty:
+                    pass
+                else:
+                    self._handle_kernel_info_reply(reply)
+                    return
+            if not await self._async_is_alive():
+                raise RuntimeError("Kernel died before replying to kernel_info")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"Kernel didn't respond in {timeout:.0f} seconds")
+
+    _async_wait_for_ready = wait_for_ready
+
+
+class SandboxedKernelManager(AsyncKernelManager):
+    """A kernel in a box of its own: ``fence`` says what it may use, ``factory`` (if any) forks it warm."""
+
+    client_factory = Type(klass=GradingKernelClient)
+    fence = Instance(Fence, allow_none=True, help="The fence; None: fenced by TrustedExecute's defaults.")
+    factory = Any(None, help="The KernelFactory (zygote) to fork kernels from; None: start them cold.")
+    work = Unicode("", help="Folder the kernel starts in (copied into its private scratch space).")
+    message_limit = Integer(MESSAGE_LIMIT, help="Largest message content the grader decodes, in bytes.")
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        if self.fence is None:
+            from .settings import fence_of
+            self.fence = fence_of({})
+        self.scratch_dirs: list[str] = []
+        try:  # also names its control group, so taken even where users cannot be switched
+            self.uid, self._uid_lock = uids.take(self.fence.first_uid, self.fence.uid_count)
+        except OSError:
+            if self.fence.namespaces:
+                raise
+            self.uid, self._uid_lock = os.getuid(), None
+        self.socket_dir = self.factory.scratch("kernel-") if self.factory else tempfile.mkdtemp(prefix="autograd-kernel-")
+        os.chmod(self.socket_dir, 0o700)
+        self.cgroups = tuple(cgroups.paths(self.fence.cgroups, f"box-{self.uid}")) if self.fence.cgroups else ()
+        self.transport = "ipc"
+        self.ip = os.path.join(self.socket_dir, "kernel")
+        self.connection_file = os.path.join(self.socket_dir, "kernel.json")
+        self._seen = {"memory": 0, "processes": 0}
+
+    def _session_default(self) -> Session:
+        return BoundedSession(parent=self, max_content=self.message_limit)
+
+    @property
+    def box(self) -> Box:
+        return Box(self.uid, self.socket_dir, self.work or self.socket_dir, self.cgroups)
+
+    def breaches(self) -> list[str]:
+        """The caps this kernel (with its children) hit since last asked, as reasons."""
+        now = cgroups.breaches(self.cgroups)
+        hit = [what for what in ("memory", "processes") if now[what] > self._seen[what]]
+        self._seen = now
+        return hit
+
+    def format_kernel_cmd(self, extra_arguments=None):
+        command = super().format_kernel_cmd(extra_arguments)
+        if self.cgroups:  # fresh for every start: a restarted kernel starts with clean counters
+            cgroups.create(self.fence.cgroups, self.cgroups, self.fence.memory,
+                           self.fence.max_processes, self.fence.cpu)
+            self._seen = {"memory": 0, "processes": 0}
+        if self.factory is not None and "ipykernel_launcher" in command:
+            return self.factory.command(command[command.index("ipykernel_launcher") + 1:], self.box)
+        return [sys.executable, "-m", f"{__package__}.cold", self.fence.to_json(), self.box.to_json(), "--", *command]
+
+    async def _async_wait(self, pollinterval: float = 0.01) -> None:
+        """A killed kernel is gone within milliseconds: look every 10 ms, not jupyter_client's 100."""
+        await super()._async_wait(pollinterval)
+
+    async def _async_cleanup_resources(self, restart: bool = False) -> None:
+        await super()._async_cleanup_resources(restart=restart)
+        if not restart:
+            cgroups.remove(self.cgroups)
+            for folder in [self.socket_dir, *self.scratch_dirs]:
+                shutil.rmtree(folder, ignore_errors=True)
+            if self._uid_lock is not None:
+                uids.give_back(self._uid_lock)
+                self._uid_lock = None

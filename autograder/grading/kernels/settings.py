@@ -1,0 +1,45 @@
+"""The fence, built from nbgrader's configuration: the one place grading reads its settings.
+
+TrustedExecute declares each setting (with ``fence.DEFAULTS`` as its default), nbgrader_config.py
+sets them; ``fence_of`` turns them into the ``Fence`` every kernel of this process is started with,
+and ``start_zygote`` launches a batch's warm parent with the very same fence, before the grade
+command imports nbgrader or torch.
+"""
+import importlib.util
+import os
+import sys
+
+from .factory import KernelFactory
+from .fence import DEFAULTS, Fence, build
+
+_built: dict = {}
+
+
+def kept_paths() -> tuple:
+    """All a kernel sees besides the system's folders and its own: Python and its packages, and the
+    student package (found without importing it). Everything else on the machine is absent."""
+    spec = importlib.util.find_spec("course")
+    package = list(spec.submodule_search_locations)[0] if spec and spec.submodule_search_locations else ""
+    return tuple(p for p in dict.fromkeys((sys.prefix, sys.base_prefix, os.path.abspath(package) if package else ""))
+                 if p)
+
+
+def fence_of(settings) -> Fence:
+    """The fence these settings declare: ``settings`` maps DEFAULTS' names to values (missing: default).
+
+    Built once per process and set of settings (probing the machine runs a process).
+    """
+    values = {name: settings.get(name, default) if hasattr(settings, "get") else getattr(settings, name, default)
+              for name, default in DEFAULTS.items()}
+    key = repr(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in values.items()))
+    if key not in _built:
+        _built[key] = build(values.__getitem__, keep=kept_paths())
+    return _built[key]
+
+
+def start_zygote(config) -> KernelFactory | None:
+    """The warm parent the configured kernels fork from, launched now (None: they start cold)."""
+    settings = config.TrustedExecute
+    if not settings.get("warm_kernels", True):  # TrustedExecute.warm_kernels
+        return None
+    return KernelFactory.start(fence_of(settings))
