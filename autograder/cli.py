@@ -37,19 +37,24 @@ def _release(args) -> int:
 
 def _grade(args) -> int:
     from .grading.batch_settings import Fanout, default_workers
-    from .grading.warm_start import start_warm_parents
+    from .grading.planning import plan
+    from .grading.progress import BatchReport
     course = Course(args.root)
     settings = Fanout(config=course.config)
     scheduler = args.scheduler or settings.scheduler
+    workers = args.workers or settings.workers or default_workers()
+    jobs, skipped = plan(course, args.lessons, args.student, args.force)
+    where = f"the Dask cluster at {scheduler}" if scheduler else f"{workers} local worker(s)"
+    print(f"grading {len(jobs)} submission(s) on {where}; {len(skipped)} already graded"
+          f"{' (--force grades them again)' if skipped else ''}", flush=True)
+    if not jobs:  # nothing to grade: nothing to start
+        print("\n".join(BatchReport(skipped=skipped).lines()))
+        return 0
+    from .grading.warm_start import start_warm_parents
     # the local kernels' and workers' warm parents come first: they import while the rest starts up
     zygote = None if scheduler else start_warm_parents(course.config)
     from .grading import fan_out
     from .grading.progress import Progress
-    workers = args.workers or settings.workers or default_workers()
-    jobs, skipped = fan_out.plan(course, args.lessons, args.student, args.force)
-    where = f"the Dask cluster at {scheduler}" if scheduler else f"{workers} local worker(s)"
-    print(f"grading {len(jobs)} submission(s) on {where}; {len(skipped)} already graded"
-          f"{' (--force grades them again)' if skipped else ''}", flush=True)
     new_executor = functools.partial(fan_out.dask_executor, scheduler) if scheduler else \
         functools.partial(fan_out.local_executor, workers, zygote)
     batch = fan_out.grade_batch(course, jobs, new_executor, Progress(len(jobs)))

@@ -20,7 +20,7 @@ from autograder.authoring.prove import scratch_course
 from autograder.authoring.wrong_answers import build_submission, load_corpus, rounds, solution_cells, write_submission
 from autograder.cli import main
 from autograder.course_dir import Course
-from autograder.grading import fan_out
+from autograder.grading import planning
 from conftest import ROOT
 
 LESSON = "02_backward"
@@ -73,9 +73,14 @@ def test_local_workers_give_the_sequential_scores_and_resume(courses, sequential
     assert sequential["hangs"]["test_vjp"] == 0 and sequential["crashes"]["test_two_losses"] == 0
     out = capsys.readouterr().out
     assert "graded 6, failed 0" in out
-    # started again, it grades nothing; --student with --force regrades just that one
-    assert main(["--root", root, "grade"]) == 0
-    assert "grading 0 submission(s)" in capsys.readouterr().out
+    # started again, it grades nothing, and neither loads nor starts anything heavy to find that out
+    again = subprocess.run([sys.executable, "-X", "importtime", "-m", "autograder.cli", "--root", root, "grade"],
+                           capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0 and "grading 0 submission(s)" in again.stdout, again.stdout + again.stderr
+    imported = {line.split("|")[-1].strip() for line in again.stderr.splitlines() if line.startswith("import time:")}
+    assert "autograder.grading.planning" in imported
+    assert not {"nbgrader", "torch", "autograder.grading.kernel_manager", "multiprocessing.forkserver"} & imported
+    # --student with --force regrades just that one
     assert main(["--root", root, "grade", "--force", "--student", "blank"]) == 0
     assert "graded 1, failed 0" in capsys.readouterr().out
     assert cell_scores(root) == sequential
@@ -85,7 +90,7 @@ def test_an_interrupted_batch_keeps_what_it_recorded(courses):
     root = courses["local"]
     course = Course(root)
     shutil.rmtree(os.path.join(root, "autograded", "wrong_1"))  # as if stopped before recording it
-    todo, done = fan_out.plan(course)
+    todo, done = planning.plan(course)
     assert todo == [(LESSON, "wrong_1")] and len(done) == 5
 
 

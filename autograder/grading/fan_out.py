@@ -9,48 +9,14 @@ import os
 import select
 import threading
 import time
-from dataclasses import dataclass, field
 
 from concurrent.futures.process import BrokenProcessPool
 
 from .kernel_manager import KernelFactory
-from .progress import Progress
-from .recording import Recorder, graded_already
+from .progress import BatchReport, Progress
+from .recording import Recorder
 from .warm_start import worker_context
 from .worker import execute_submission
-
-
-@dataclass
-class BatchReport:
-    graded: list[tuple[str, str]] = field(default_factory=list)
-    failed: dict[tuple[str, str], str] = field(default_factory=dict)
-    skipped: list[tuple[str, str]] = field(default_factory=list)
-    seconds: float = 0.0
-    worker_seconds: float = 0.0
-
-    def lines(self) -> list[str]:
-        done = len(self.graded) + len(self.failed)
-        rate = f", {self.seconds / done:.1f} s per notebook" if done else ""
-        out = [f"graded {len(self.graded)}, failed {len(self.failed)}, already graded {len(self.skipped)} "
-               f"in {self.seconds:.1f} s{rate}"]
-        out += [f"could not grade {student} / {lesson}: {why}" for (lesson, student), why in sorted(self.failed.items())]
-        return out
-
-
-def plan(course, lessons=None, students=None, force: bool = False):
-    """(lesson, student) pairs to grade, and those already graded (kept unless ``force``)."""
-    recorded = set()
-    if not force:
-        with course.api.gradebook as gradebook:
-            recorded = {(s.assignment.name, s.student.id) for a in gradebook.assignments for s in a.submissions}
-    todo, skipped = [], []
-    for lesson in lessons or course.lessons:
-        for student in course.students(lesson):
-            if students and student not in students:
-                continue
-            done = (lesson, student) in recorded and graded_already(course, lesson, student)
-            (skipped if done else todo).append((lesson, student))
-    return todo, skipped
 
 
 BrokenExecutor = (BrokenProcessPool, futures.BrokenExecutor)

@@ -62,13 +62,3 @@ class Recorder:
             result = capture_log(converter)
         return None if result["success"] else root_cause(result)
 
-
-def graded_already(course, lesson: str, student: str) -> bool:
-    """Recorded and not resubmitted since: every submitted notebook has a newer autograded copy."""
-    submitted = course.path("submitted", student, lesson)
-    autograded = course.path("autograded", student, lesson)
-    notebooks = [n for n in os.listdir(submitted) if n.endswith(".ipynb")] if os.path.isdir(submitted) else []
-    return bool(notebooks) and all(
-        os.path.exists(os.path.join(autograded, n)) and
-        os.path.getmtime(os.path.join(autograded, n)) >= os.path.getmtime(os.path.join(submitted, n))
-        for n in notebooks)
