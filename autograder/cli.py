@@ -57,7 +57,7 @@ def _grade(args) -> int:
     from .grading.progress import Progress
     new_executor = functools.partial(fan_out.dask_executor, scheduler) if scheduler else \
         functools.partial(fan_out.local_executor, workers, zygote)
-    batch = fan_out.grade_batch(course, jobs, new_executor, Progress(len(jobs)))
+    batch = fan_out.grade_batch(course, jobs, new_executor, Progress(len(jobs)), settings)
     batch.skipped = skipped
     print("\n".join(batch.lines()))
     return 1 if batch.failed else 0

@@ -1,10 +1,13 @@
-"""The parallel grader gives the scores sequential nbgrader autograde gives, locally and on Dask,
-resumes where it stopped, and keeps the gradebook whole.
+"""The parallel grader gives the scores and the rows sequential nbgrader autograde gives, locally
+and on Dask, resumes where it stopped, and keeps the gradebook whole.
 
-One mixed batch of lesson 2 (solution, blank, wrong answers, a hang, a crash) is graded three
-times in three copies of one scratch course: by nbgrader's autograde one submission after another,
-by `grade` on local worker processes, and by `grade` on a Dask LocalCluster on loopback.
+One mixed batch of lesson 2 (solution, blank, wrong answers, a hang, a crash; one on time, one
+late, one with a data file beside its notebook) is graded in copies of one scratch course: by
+nbgrader's autograde one submission after another, by `grade` on local worker processes, by
+`grade` on a Dask LocalCluster on loopback; and nbgrader's graded notebooks are recorded again by
+the recorder alone, which must write nbgrader's rows.
 """
+import dataclasses
 import os
 import shutil
 import subprocess
@@ -14,6 +17,7 @@ import time
 import nbformat
 import psutil
 import pytest
+from nbgrader.api import Gradebook
 
 from autograder import pipeline
 from autograder.authoring.prove import scratch_course
@@ -21,7 +25,10 @@ from autograder.authoring.wrong_answers import build_submission, load_corpus, ro
 from autograder.cli import main
 from autograder.course_dir import Course
 from autograder.grading import planning
+from autograder.grading.recording import Recorder
+from autograder.grading.worker import Executed, digest
 from conftest import ROOT
+from gradebook_rows import gradebook_rows
 
 LESSON = "02_backward"
 
@@ -47,8 +54,17 @@ def courses(tmp_path_factory):
     pipeline.generate_release(base, [LESSON])
     for student, notebook in submissions(base).items():
         write_submission(base, student, LESSON, f"{LESSON}.ipynb", notebook)
+    with open(os.path.join(base, "nbgrader_config.py"), "a") as config:  # a late notebook loses all its points
+        config.write('\nc.LateSubmissionPlugin.penalty_method = "zero"\n')
+    with Gradebook(Course(base).db_url) as gradebook:  # a due date, one submission on time and one late
+        gradebook.update_or_create_assignment(LESSON, duedate="2026-03-01 12:00:00 UTC")
+    for student, when in (("wrong_1", "2026-02-28 09:00:00 UTC"), ("solution", "2026-03-02 08:30:00 UTC")):
+        with open(os.path.join(base, "submitted", student, LESSON, "timestamp.txt"), "w") as stamp:
+            stamp.write(when)
+    with open(os.path.join(base, "submitted", "wrong_2", LESSON, "measurements.csv"), "w") as data:
+        data.write("x,y\n1,2\n")
     copies = {}
-    for kind in ("sequential", "local", "dask", "killed"):
+    for kind in ("sequential", "local", "dask", "killed", "recorded"):
         copies[kind] = str(tmp_path_factory.mktemp(kind))
         shutil.copytree(base, copies[kind], dirs_exist_ok=True)
     return copies
@@ -56,6 +72,17 @@ def courses(tmp_path_factory):
 
 def cell_scores(root):
     return {student: pipeline.cell_scores(root, LESSON, student) for student in Course(root).students(LESSON)}
+
+
+def rows(root):
+    return gradebook_rows(Course(root).db_url)
+
+
+def autograded_files(root):
+    """Each file of autograded/, with its permissions."""
+    top = os.path.join(root, "autograded")
+    return sorted((os.path.relpath(os.path.join(d, n), top), oct(os.stat(os.path.join(d, n)).st_mode))
+                  for d, _, names in os.walk(top) for n in names)
 
 
 @pytest.fixture(scope="module")
@@ -69,6 +96,8 @@ def test_local_workers_give_the_sequential_scores_and_resume(courses, sequential
     root = courses["local"]
     assert main(["--root", root, "grade", "--workers", "2"]) == 0
     assert cell_scores(root) == sequential
+    assert rows(root) == rows(courses["sequential"])
+    assert autograded_files(root) == autograded_files(courses["sequential"])
     assert sequential["solution"]["test_vjp"] == 2 and sequential["blank"]["test_vjp"] == 0
     assert sequential["hangs"]["test_vjp"] == 0 and sequential["crashes"]["test_two_losses"] == 0
     out = capsys.readouterr().out
@@ -84,6 +113,43 @@ def test_local_workers_give_the_sequential_scores_and_resume(courses, sequential
     assert main(["--root", root, "grade", "--force", "--student", "blank"]) == 0
     assert "graded 1, failed 0" in capsys.readouterr().out
     assert cell_scores(root) == sequential
+
+
+def test_recording_what_nbgrader_graded_writes_nbgraders_rows_and_files(courses, sequential):
+    """The recorder alone, given the notebooks nbgrader's autograde wrote, writes what it wrote:
+    every row (grades, comments, timestamps, late penalties) and every file, in one transaction."""
+    root, nbgrader_root = courses["recorded"], courses["sequential"]
+    course = Course(root)
+
+    def executed(student):
+        graded = os.path.join(nbgrader_root, "autograded", student, LESSON, f"{LESSON}.ipynb")
+        with open(graded, encoding="utf-8") as handle:
+            return Executed(LESSON, student, {LESSON: handle.read()},
+                            {LESSON: digest(course.path("submitted", student, LESSON, f"{LESSON}.ipynb"))})
+    batch = [executed(student) for student in course.students(LESSON)]
+    recorder = Recorder(course)
+    assert set(recorder.record_batch(batch).values()) == {None}
+    assert rows(root) == rows(nbgrader_root)
+    assert autograded_files(root) == autograded_files(nbgrader_root)
+    late = rows(root)[(LESSON, "solution")]
+    assert late["notebooks"][LESSON]["late_submission_penalty"] == late["score"] > 0  # "zero": all of it
+    assert rows(root)[(LESSON, "wrong_1")]["notebooks"][LESSON]["late_submission_penalty"] is None
+    # recorded again (a regrade), a hand grade is kept and marked for review, as nbgrader's autograde does
+    with Gradebook(course.db_url) as gradebook:
+        written = next(g for g in gradebook.find_submission_notebook(LESSON, LESSON, "solution").grades
+                       if g.auto_score is None)
+        written.manual_score = 1.5
+        gradebook.db.commit()
+        hand_graded = written.name
+    assert recorder.record_batch([executed("solution")]) == {(LESSON, "solution"): None}
+    recorder.close()
+    with Gradebook(course.db_url) as gradebook:
+        grade = gradebook.find_grade(hand_graded, LESSON, LESSON, "solution")
+        assert grade.manual_score == 1.5 and grade.needs_manual_grade
+    # a submission changed since it was graded is refused, and the others of its batch are kept
+    changed = dataclasses.replace(executed("hangs"), digests={LESSON: "0" * 64})
+    assert Recorder(course).record_batch([executed("blank"), changed]) == {
+        (LESSON, "blank"): None, (LESSON, "hangs"): "the submission changed while it was being graded: grade it again"}
 
 
 def test_an_interrupted_batch_keeps_what_it_recorded(courses):
