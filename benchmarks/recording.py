@@ -5,19 +5,22 @@
 First, untimed: a scratch course with all four lessons released, and a solution, a blank and a wrong
 answer of each lesson graded once by `autograd-course grade` (kernels run only here). Then for
 each database and each size N, N already-executed submissions of all four lessons (those twelve, in
-turn, under new student ids) are recorded as `grade` records them: `Recorder.record_batch`, up to
-`Fanout.recording_batch` per transaction, with nothing else running. The table gives seconds,
+turn, under new student ids, each as its worker returned it) are recorded as `grade` records them:
+`Recorder.record_batch`, up to `Fanout.recording_batch` per transaction, with nothing else running. The table gives seconds,
 submissions per second and the command's CPU per submission; "scores" says whether every recorded
 submission has the total its graded original has. PostgreSQL is a throwaway server on loopback
 (tests/postgres_server.py) with fsync on, as a real server runs; SQLite is the course's file.
 """
 import argparse
+import hashlib
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+
+import nbformat
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -27,6 +30,7 @@ from autograder import pipeline  # noqa: E402
 from autograder.course_dir import Course, assignments  # noqa: E402
 from autograder.grading.batch_settings import Fanout  # noqa: E402
 from autograder.grading.recording import Recorder  # noqa: E402
+from autograder.grading.steps import cell_results  # noqa: E402
 from autograder.grading.worker import Executed  # noqa: E402
 from grading import make_course  # noqa: E402  (benchmarks/grading.py: the same submissions)
 from postgres_server import missing, postgres_server  # noqa: E402
@@ -39,7 +43,7 @@ def graded_originals(workdir: str) -> list[dict]:
     """Twelve submissions graded for real: each one's lesson, submitted file, graded text and total."""
     course = make_course(workdir, KINDS_PER_LESSON * len(assignments(ROOT)))
     subprocess.run([os.path.join(BIN, "autograd-course"), "--root", course, "grade"], check=True,
-                   stdout=subprocess.DEVNULL)
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     totals = {(row["student"], row["assignment"]): row["code_score"] for row in pipeline.scores(course)}
     originals = []
     for student in sorted(os.listdir(os.path.join(course, "submitted"))):
@@ -50,6 +54,7 @@ def graded_originals(workdir: str) -> list[dict]:
         with open(os.path.join(course, "autograded", student, lesson, name), encoding="utf-8") as handle:
             graded = handle.read()
         originals.append({"lesson": lesson, "submitted": submitted, "graded": graded,
+                          "results": cell_results(nbformat.v4.reads(graded)),  # read in the worker
                           "total": totals[(student, lesson)]})
     return originals
 
@@ -69,7 +74,6 @@ def released_course(workdir: str, db_url: str | None) -> str:
 
 def submit(course: str, originals: list[dict], size: int, prefix: str) -> list[Executed]:
     """``size`` submissions in ``submitted/`` (untimed), and what the workers would have returned."""
-    import hashlib
     batch = []
     for i in range(size):
         original = originals[i % len(originals)]
@@ -79,7 +83,8 @@ def submit(course: str, originals: list[dict], size: int, prefix: str) -> list[E
         with open(os.path.join(folder, f"{lesson}.ipynb"), "wb") as handle:
             handle.write(original["submitted"])
         batch.append(Executed(lesson, student, {lesson: original["graded"]},
-                              {lesson: hashlib.sha256(original["submitted"]).hexdigest()}))
+                              {lesson: hashlib.sha256(original["submitted"]).hexdigest()},
+                              {lesson: original["results"]}))
     return batch
 
 

@@ -9,7 +9,9 @@ the recorder alone, which must write nbgrader's rows.
 """
 import dataclasses
 import os
+import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -136,11 +138,9 @@ def test_recording_what_nbgrader_graded_writes_nbgraders_rows_and_files(courses,
     assert rows(root)[(LESSON, "wrong_1")]["notebooks"][LESSON]["late_submission_penalty"] is None
     # recorded again (a regrade), a hand grade is kept and marked for review, as nbgrader's autograde does
     with Gradebook(course.db_url) as gradebook:
-        written = next(g for g in gradebook.find_submission_notebook(LESSON, LESSON, "solution").grades
-                       if g.auto_score is None)
-        written.manual_score = 1.5
+        hand_graded = min(g.name for g in gradebook.find_submission_notebook(LESSON, LESSON, "solution").grades)
+        gradebook.find_grade(hand_graded, LESSON, LESSON, "solution").manual_score = 1.5
         gradebook.db.commit()
-        hand_graded = written.name
     assert recorder.record_batch([executed("solution")]) == {(LESSON, "solution"): None}
     recorder.close()
     with Gradebook(course.db_url) as gradebook:
@@ -160,12 +160,37 @@ def test_an_interrupted_batch_keeps_what_it_recorded(courses):
     assert todo == [(LESSON, "wrong_1")] and len(done) == 5
 
 
-def test_a_dask_cluster_gives_the_same_scores(courses, sequential):
+def _worker_that_cannot_see(hidden: list[str], scheduler: str) -> subprocess.Popen:
+    """``dask worker`` in a mount namespace of its own in which each folder of ``hidden`` is an empty tmpfs."""
+    mounts = " && ".join(f"mount -t tmpfs -o size=1m none {shlex.quote(path)}" for path in hidden)
+    worker = [os.path.join(os.path.dirname(sys.executable), "dask"), "worker", scheduler, "--nworkers", "2",
+              "--nthreads", "1", "--no-dashboard", "--preload", "autograder.grading.cluster_worker"]
+    return subprocess.Popen(["unshare", "--mount", "--propagation", "private", "sh", "-c",
+                             f"{mounts} && exec {shlex.join(worker)}"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def test_a_dask_worker_that_cannot_see_the_course_grades_it(courses, sequential, tmp_path_factory):
+    """The course folder, every copy of it and the repository's lessons are empty folders for the
+    workers, and no gradebook is reachable: the tasks carry all they need."""
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None) as cluster:
-        assert main(["--root", courses["dask"], "grade", "--scheduler", cluster.scheduler_address]) == 0
-    assert cell_scores(courses["dask"]) == sequential
+    root = courses["dask"]
+    hidden = [str(tmp_path_factory.getbasetemp()), os.path.join(ROOT, "source"), os.path.join(ROOT, "release")]
+    with distributed.LocalCluster(n_workers=0, host="127.0.0.1", dashboard_address=None) as cluster, \
+            distributed.Client(cluster.scheduler_address) as client:
+        worker = _worker_that_cannot_see(hidden, cluster.scheduler_address)
+        try:
+            client.wait_for_workers(2, timeout=180)
+            seen = client.run(lambda: [os.path.exists(p) for p in (root, os.path.join(ROOT, "source", LESSON))])
+            assert list(seen.values()) == [[False, False]] * 2
+            warm = client.run(lambda: "autograder.grading.warm_workers" in sys.modules)
+            assert all(warm.values())  # the preload ran: warm before the first task
+            assert main(["--root", root, "grade", "--scheduler", cluster.scheduler_address]) == 0
+        finally:
+            os.killpg(worker.pid, signal.SIGTERM)
+            worker.wait(timeout=60)
+    assert cell_scores(root) == sequential
+    assert rows(root) == rows(courses["sequential"])
 
 
 def test_a_killed_batch_leaves_no_process_behind(courses):

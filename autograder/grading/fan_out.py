@@ -160,11 +160,15 @@ class _Batch:
 
 
 class _DaskExecutor:
-    """A Dask client's executor that closes its client with it."""
+    """A Dask client's executor that closes its client with it. Its workers are warmed up as they
+    join, if they were not started warm already (``cluster_worker.py``)."""
 
     def __init__(self, scheduler: str):
         from distributed import Client
+
+        from .cluster_worker import WarmGrading
         self.client = Client(scheduler)
+        self.client.register_plugin(WarmGrading())
         self.executor = self.client.get_executor(pure=False)
         self.slots = sum(self.client.nthreads().values()) or 1
 

@@ -15,18 +15,22 @@ once. Per submission, in nbgrader's order:
    mirrors the assignment: a grade per graded cell, a comment per answer cell), zeroes for the
    notebooks not submitted;
 3. ``SaveAutoGrades``: each graded cell's auto score and whether it needs a manual grade (a hand
-   grade kept), each answer cell's "No response." comment;
+   grade kept), each answer cell's "No response." comment, from what the worker read of the
+   notebook (``steps.cell_results``; read here from the text if the worker sent none);
 4. ``AssignLatePenalties``: each notebook's late penalty, by the configured plugin.
+
+New submissions, the bulk of a batch, are inserted as rows, many per statement; a regraded one is
+updated through nbgrader's own objects, which see its hand grades.
 
 A batch whose transaction fails is recorded again one submission at a time, so one bad submission
 costs only itself.
 """
 import os
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from nbgrader import utils
-from nbgrader.api import Comment, Grade, Gradebook, Student, SubmittedAssignment, SubmittedNotebook
+from nbgrader.api import Base, Gradebook, Student, SubmittedAssignment, SubmittedNotebook, new_uuid
 from nbgrader.converters import Autograde
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import AssignLatePenalties
@@ -35,6 +39,7 @@ from sqlalchemy.orm import selectinload
 import nbformat
 
 from .gradebook_engines import share_engines
+from .steps import cell_results
 from .worker import Executed, digest
 
 CHANGED = "the submission changed while it was being graded: grade it again"
@@ -68,6 +73,7 @@ class Recorder:
         self.gradebook = Gradebook(self.coursedir.db_url, self.coursedir.course_id)
         self.session = self.gradebook.db
         self._assignments: dict[str, _Assignment] = {}
+        self._masters: dict[str, list[str]] = {}
 
     def close(self) -> None:
         self.gradebook.close()
@@ -137,11 +143,8 @@ class Recorder:
         if os.path.exists(dest):
             utils.rmtree(dest)
         os.makedirs(dest)
-        ignore = self.coursedir.ignore + ["*.ipynb"]
         master = self.coursedir.format_path(self.coursedir.source_directory, ".", executed.lesson)
-        excluded = {os.path.join(master, x) for x in self.converter.exclude_overwriting.get(executed.lesson, [])}
-        for top, files in ((source, utils.find_all_files(source, ignore)),
-                           (master, set(utils.find_all_files(master, ignore)) - excluded)):
+        for top, files in ((source, utils.find_all_files(source, self._ignored)), (master, self._master_files(master))):
             for path in files:
                 target = os.path.join(dest, os.path.relpath(path, top))
                 os.makedirs(os.path.dirname(target), exist_ok=True)
@@ -152,6 +155,18 @@ class Recorder:
             with open(os.path.join(dest, f"{name}.ipynb"), "w", encoding="utf-8") as handle:
                 handle.write(text)
         self.converter.set_permissions(executed.lesson, executed.student)
+
+    @property
+    def _ignored(self) -> list[str]:
+        return self.coursedir.ignore + ["*.ipynb"]
+
+    def _master_files(self, master: str) -> list[str]:
+        """The assignment's own files besides its notebooks, which overwrite the student's: read once."""
+        if master not in self._masters:
+            lesson = os.path.basename(os.path.normpath(master))
+            excluded = {os.path.join(master, x) for x in self.converter.exclude_overwriting.get(lesson, [])}
+            self._masters[master] = sorted(set(utils.find_all_files(master, self._ignored)) - excluded)
+        return self._masters[master]
 
     def _discard_files(self, executed: Executed) -> None:
         if os.path.exists(self._destination(executed)):
@@ -166,82 +181,131 @@ class Recorder:
     # --- 2-4. rows ---------------------------------------------------------------------------------
 
     def _store_rows(self, batch: list[Executed]) -> None:
+        """New submissions are inserted as rows, many per statement; those recorded before (a regrade)
+        are updated through nbgrader's objects, so that their hand grades are seen and kept."""
         if not batch:
             return
         students = {e.student for e in batch}
         known = {s for (s,) in self.session.query(Student.id).filter(Student.id.in_(students))}
-        self.session.add_all(Student(id=s) for s in sorted(students - known))
         existing = {(s.assignment_id, s.student_id): s for s in self.session.query(SubmittedAssignment)
                     .filter(SubmittedAssignment.student_id.in_(students))
                     .options(selectinload(SubmittedAssignment.notebooks).selectinload(SubmittedNotebook.grades),
                              selectinload(SubmittedAssignment.notebooks).selectinload(SubmittedNotebook.comments))}
+        rows = {"student": [{"id": s, "first_name": None, "last_name": None, "email": None, "lms_user_id": None}
+                            for s in sorted(students - known)],
+                "submitted_assignment": [], "submitted_notebook": [], "grade": [], "comment": []}
         late = []
         for executed in batch:
             assignment = self.assignment(executed.lesson)
-            submission = existing.get((assignment.id, executed.student)) or self._new_submission(assignment, executed)
+            grading = self._grading(executed, assignment)
             timestamp = self.coursedir.get_existing_timestamp(
                 self.course.path("submitted", executed.student, executed.lesson))
-            if timestamp:
-                submission.timestamp = utils.parse_utc(timestamp)
-            notebooks = {n.notebook_id: n for n in submission.notebooks}
-            for name, expected in assignment.notebooks.items():
-                notebook = notebooks[expected.id]
-                if name in executed.notebooks:
-                    self._save_auto_grades(notebook, expected, nbformat.v4.reads(executed.notebooks[name]))
-                elif not os.path.exists(os.path.join(self.course.path("submitted", executed.student,
-                                                                      executed.lesson), f"{name}.ipynb")):
-                    for grade in notebook.grades:  # not submitted: zero, as autograde gives it
-                        grade.auto_score, grade.needs_manual_grade = 0, False
-                if name in executed.notebooks:
-                    notebook.late_submission_penalty = None
-                    if _seconds_late(submission, assignment) > 0:
-                        late.append((executed, submission, notebook))
-        if late:
-            self._assign_late_penalties(late, assignment)
-
-    def _new_submission(self, assignment: _Assignment, executed: Executed) -> SubmittedAssignment:
-        """What ``Gradebook.add_submission`` creates: the assignment's structure, empty."""
-        submission = SubmittedAssignment(assignment_id=assignment.id, student_id=executed.student)
-        for notebook in assignment.notebooks.values():
-            submitted = SubmittedNotebook(notebook_id=notebook.id, assignment=submission)
-            submitted.grades = [Grade(cell_id=cell) for cell in notebook.grade_cells.values()]
-            submitted.comments = [Comment(cell_id=cell) for cell in notebook.comment_cells.values()]
-        self.session.add(submission)
-        return submission
-
-    @staticmethod
-    def _save_auto_grades(submitted: SubmittedNotebook, expected: _Notebook, graded) -> None:
-        """``SaveAutoGrades`` on one notebook: its ``_add_score`` and ``_add_comment``, cell by cell."""
-        grades = {grade.cell_id: grade for grade in submitted.grades}
-        comments = {comment.cell_id: comment for comment in submitted.comments}
-        for cell in graded.cells:
-            grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
-            if utils.is_grade(cell):
-                grade = grades[expected.grade_cells[grade_id]]
-                grade.auto_score, _ = utils.determine_grade(cell)
-                grade.needs_manual_grade = grade.manual_score is not None or grade.auto_score is None
-            if utils.is_solution(cell) or utils.is_task(cell):
-                comment = comments[expected.comment_cells[grade_id]]
-                unchanged = cell.metadata.nbgrader.get("checksum", None) == utils.compute_checksum(cell)
-                comment.auto_comment = "No response." if unchanged and not utils.is_task(cell) else None
-
-    def _assign_late_penalties(self, late: list, assignment) -> None:
-        """``AssignLatePenalties`` for the late notebooks: their scores are SQL, so flushed first."""
+            timestamp = utils.parse_utc(timestamp) if timestamp else None
+            submission = existing.get((assignment.id, executed.student))
+            if submission is None:
+                notebook_ids = _new_rows(rows, assignment, executed.student, timestamp, grading)
+                extension = None
+            else:
+                notebook_ids = _update(submission, timestamp, grading)
+                timestamp, extension = submission.timestamp, submission.extension
+            seconds_late = _seconds_late(timestamp, extension, assignment.duedate)
+            if seconds_late > 0:
+                late += [(executed.student, seconds_late, notebook_ids[n]) for n, g in grading.items() if g.graded]
         self.session.flush()
-        for executed, submission, notebook in late:
-            self.session.expire(notebook, ["score"])
-            penalty = self.late.plugin_inst.late_submission_penalty(
-                executed.student, notebook.score, _seconds_late(submission, self.assignment(executed.lesson)))
+        for table, values in rows.items():
+            if values:
+                self.session.execute(Base.metadata.tables[table].insert(), values)
+        if late:
+            self._assign_late_penalties(late)
+
+    def _grading(self, executed: Executed, assignment: _Assignment) -> dict:
+        """What autograde sets in each notebook of the assignment: ``SaveAutoGrades``' scores and
+        comments for the graded ones, zeroes for the ones not submitted. By notebook id."""
+        grading = {}
+        for name, expected in assignment.notebooks.items():
+            if name not in executed.notebooks:
+                grading[expected.id] = _Grading(graded=False)
+                continue
+            results = executed.results[name] if name in executed.results else \
+                cell_results(nbformat.v4.reads(executed.notebooks[name]))
+            unknown = sorted(set(results) - set(expected.grade_cells) - set(expected.comment_cells))
+            if unknown:
+                raise LookupError(f"No such grade cell in {executed.lesson}: {unknown[0]}")
+            grading[expected.id] = _Grading(
+                True, {expected.grade_cells[g]: r["auto_score"] for g, r in results.items() if "auto_score" in r},
+                {expected.comment_cells[g]: r["auto_comment"] for g, r in results.items() if "auto_comment" in r})
+        return grading
+
+    def _assign_late_penalties(self, late: list) -> None:
+        """``AssignLatePenalties`` for the late notebooks, with their scores as the database computes them."""
+        self.session.flush()
+        notebooks = {n.id: n for n in self.session.query(SubmittedNotebook).populate_existing()
+                     .filter(SubmittedNotebook.id.in_([notebook_id for _, _, notebook_id in late]))}
+        for student, seconds_late, notebook_id in late:
+            notebook = notebooks[notebook_id]
+            penalty = self.late.plugin_inst.late_submission_penalty(student, notebook.score, seconds_late)
             if penalty is not None:
                 penalty = self.late._check_late_penalty(notebook, penalty)
             notebook.late_submission_penalty = penalty
 
 
-def _seconds_late(submission: SubmittedAssignment, assignment: _Assignment) -> float:
-    """``SubmittedAssignment.total_seconds_late``, from the cached due date."""
-    due = assignment.duedate
-    if submission.extension is not None and due is not None:
-        due = due + submission.extension
-    if submission.timestamp is None or due is None:
+@dataclass
+class _Grading:
+    """One notebook's part of a submission: graded (its cells' results by cell id), or not submitted."""
+    graded: bool
+    scores: dict = field(default_factory=dict)  # cell id -> auto score
+    comments: dict = field(default_factory=dict)  # cell id -> auto comment
+
+
+def _new_rows(rows: dict, assignment: _Assignment, student: str, timestamp, grading: dict) -> dict:
+    """The rows ``Gradebook.add_submission`` creates, filled in as autograde fills them; the new
+    submitted notebooks' ids, by notebook id."""
+    submission = new_uuid()
+    rows["submitted_assignment"].append({"id": submission, "assignment_id": assignment.id, "student_id": student,
+                                         "timestamp": timestamp, "extension": None})
+    ids = {}
+    for notebook in assignment.notebooks.values():
+        done, ids[notebook.id] = grading[notebook.id], new_uuid()
+        rows["submitted_notebook"].append({"id": ids[notebook.id], "assignment_id": submission,
+                                           "notebook_id": notebook.id, "flagged": False,
+                                           "late_submission_penalty": None})
+        for cell in notebook.grade_cells.values():
+            score = done.scores.get(cell) if done.graded else 0
+            rows["grade"].append({"id": new_uuid(), "notebook_id": ids[notebook.id], "cell_id": cell,
+                                  "auto_score": score, "manual_score": None, "extra_credit": None,
+                                  "needs_manual_grade": score is None})
+        for cell in notebook.comment_cells.values():
+            rows["comment"].append({"id": new_uuid(), "notebook_id": ids[notebook.id], "cell_id": cell,
+                                    "auto_comment": done.comments.get(cell), "manual_comment": None})
+    return ids
+
+
+def _update(submission: SubmittedAssignment, timestamp, grading: dict) -> dict:
+    """A submission recorded before, graded again as autograde grades it again; its notebooks' ids."""
+    if timestamp:
+        submission.timestamp = timestamp
+    ids = {}
+    for notebook in submission.notebooks:
+        done, ids[notebook.notebook_id] = grading[notebook.notebook_id], notebook.id
+        for grade in notebook.grades:
+            if not done.graded:
+                grade.auto_score, grade.needs_manual_grade = 0, False
+            elif grade.cell_id in done.scores:
+                grade.auto_score = done.scores[grade.cell_id]
+                # a hand grade, or no automatic score: a grader must look at it
+                grade.needs_manual_grade = grade.manual_score is not None or grade.auto_score is None
+        for comment in notebook.comments:
+            if done.graded and comment.cell_id in done.comments:
+                comment.auto_comment = done.comments[comment.cell_id]
+        if done.graded:
+            notebook.late_submission_penalty = None
+    return ids
+
+
+def _seconds_late(timestamp, extension, duedate) -> float:
+    """``SubmittedAssignment.total_seconds_late``, from values at hand."""
+    if extension is not None and duedate is not None:
+        duedate = duedate + extension
+    if timestamp is None or duedate is None:
         return 0
-    return max(0, (submission.timestamp - due).total_seconds())
+    return max(0, (timestamp - duedate).total_seconds())

@@ -18,7 +18,7 @@ import nbformat
 from nbformat import validator
 
 from .gradebook_engines import share_engines
-from .steps import worker_steps
+from .steps import cell_results, worker_steps
 from .tasks import Task, private_gradebook
 
 NO_NOTEBOOKS = "No notebooks found, did you forget to run 'nbgrader generate_assignment'?"  # nbgrader's words
@@ -30,6 +30,7 @@ class Executed:
     student: str
     notebooks: dict[str, str] = field(default_factory=dict)  # notebook name -> graded file's text
     digests: dict[str, str] = field(default_factory=dict)  # notebook name -> sha256 of the file graded
+    results: dict[str, dict] = field(default_factory=dict)  # notebook name -> steps.cell_results of it
     error: str = ""
     seconds: float = 0.0
 
@@ -79,6 +80,7 @@ def grade_task(task: Task) -> Executed:
             for step in worker_steps(task.config):
                 notebook, resources = step(config=task.config)(notebook, resources)
             result.notebooks[name] = final_text(notebook)
+            result.results[name] = cell_results(notebook)
     except Exception as error:  # this submission cannot be graded; the batch goes on
         result.error = _root_cause(error)
     finally:
