@@ -1,13 +1,11 @@
 """What a grade command has to do, found before anything heavy is imported or started.
 
 A submission is done when the gradebook holds it and every notebook in ``submitted/`` has a newer
-copy in ``autograded/`` (a resubmission is graded again). The gradebook is read with one SQL query
-through SQLAlchemy alone: nbgrader, the grader and the warm parents are only loaded and started
-when there is something to grade, so ``grade`` with nothing left to do returns at once.
+copy in ``autograded/`` (a resubmission is graded again). The gradebook is read with one SQL query,
+without nbgrader: nbgrader, the grader and the warm parents are only loaded and started when there
+is something to grade, so ``grade`` with nothing left to do returns at once.
 """
 import os
-
-NOTHING_RECORDED_YET = "no such table"  # a gradebook nbgrader has not created its tables in yet
 
 
 def database_url(config, root: str) -> str:
@@ -15,24 +13,45 @@ def database_url(config, root: str) -> str:
     return config.CourseDirectory.get("db_url") or f"sqlite:///{os.path.abspath(os.path.join(root, 'gradebook.db'))}"
 
 
+RECORDED = ("SELECT assignment.name, submitted_assignment.student_id FROM submitted_assignment "
+            "JOIN assignment ON assignment.id = submitted_assignment.assignment_id")
+SQLITE = "sqlite:///"
+
+
 def recorded_submissions(url: str) -> set[tuple[str, str]]:
-    """(lesson, student) of every submission the gradebook holds."""
-    if url.startswith("sqlite:///") and not os.path.exists(url[len("sqlite:///"):]):
-        return set()  # opening it would create an empty file
+    """(lesson, student) of every submission the gradebook holds.
+
+    A SQLite gradebook is read with Python's own sqlite3, any other through SQLAlchemy (whose import
+    alone takes longer than all the rest of a ``grade`` with nothing to do).
+    """
+    if url.startswith(SQLITE):
+        return _recorded_in_sqlite(url[len(SQLITE):])
     import sqlalchemy
     engine = sqlalchemy.create_engine(url)
     try:
         with engine.connect() as connection:
-            rows = connection.execute(sqlalchemy.text(
-                "SELECT assignment.name, submitted_assignment.student_id FROM submitted_assignment "
-                "JOIN assignment ON assignment.id = submitted_assignment.assignment_id"))
-            return {(lesson, student) for lesson, student in rows}
-    except sqlalchemy.exc.DatabaseError as error:  # sqlalchemy.exc is loaded with sqlalchemy
-        if NOTHING_RECORDED_YET in str(error).lower() or "does not exist" in str(error).lower():
+            return {(lesson, student) for lesson, student in connection.execute(sqlalchemy.text(RECORDED))}
+    except sqlalchemy.exc.ProgrammingError as error:  # no tables yet: nothing released, nothing recorded
+        if "does not exist" in str(error):
             return set()
         raise
     finally:
         engine.dispose()
+
+
+def _recorded_in_sqlite(path: str) -> set[tuple[str, str]]:
+    import sqlite3
+    if not os.path.exists(path):
+        return set()  # opening it would create an empty file
+    connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return {(lesson, student) for lesson, student in connection.execute(RECORDED)}
+    except sqlite3.OperationalError as error:
+        if "no such table" in str(error):
+            return set()
+        raise
+    finally:
+        connection.close()
 
 
 def graded_already(course, lesson: str, student: str) -> bool:
