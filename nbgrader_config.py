@@ -27,6 +27,13 @@ c.TrustedExecute.notebook_timeout = 900           # seconds per notebook; the ce
 c.TrustedExecute.sandbox = True                   # namespaces, hidden course files, no network, user nobody
 c.TrustedExecute.warm_kernels = True              # fork each kernel from a parent that has imported torch
 
+# Where `autograd-course grade` grades (autograder/grading/batch_settings.py): local worker
+# processes, or a Dask cluster's workers, which need the instructor package and nothing of the course.
+c.Fanout.workers = 0                              # local worker processes; 0: one per core
+c.Fanout.scheduler = ""                           # a Dask scheduler (tcp://host:port) to grade on instead
+c.Fanout.max_submission_bytes = 64 * 1024**2      # a submission's files in all, carried by its grading task
+c.Fanout.recording_batch = 200                    # graded submissions recorded per transaction, at most
+
 # Feedback shows outcomes and messages, never the hidden tests or their tracebacks.
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",

@@ -83,6 +83,8 @@ def grade_batch(course, jobs, new_executor, progress: Progress | None = None, se
 
 
 class _Batch:
+    """One grade command's batch: its lessons' rows, its tasks, its results recorded and reported."""
+
     def __init__(self, course, settings, recorder, report, progress):
         self.course, self.settings, self.recorder, self.report, self.progress = \
             course, settings, recorder, report, progress

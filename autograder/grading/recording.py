@@ -78,10 +78,6 @@ class Recorder:
     def close(self) -> None:
         self.gradebook.close()
 
-    def record(self, executed: Executed) -> str | None:
-        """Store one executed submission; the reason it could not be stored, else None."""
-        return self.record_batch([executed])[(executed.lesson, executed.student)]
-
     def record_batch(self, batch: list[Executed]) -> dict[tuple[str, str], str | None]:
         """Store many in one transaction; for each (lesson, student), why it was not stored, else None."""
         why = {(e.lesson, e.student): self._refusal(e) for e in batch}
