@@ -121,10 +121,9 @@ class _Batch:
     def run(self, jobs, tries, executor) -> list:
         """Run ``jobs`` on one executor; the jobs to run again if it broke."""
         queue, pending, again = list(jobs), {}, []
-        window = max(2, 2 * getattr(executor, "slots", 1))
         try:
             while (queue or pending) and not again:
-                while queue and len(pending) < window:
+                while queue and len(pending) < max(2, 2 * getattr(executor, "slots", 1)):
                     job = queue.pop(0)
                     task = self.task(job)
                     if task is not None:
@@ -172,7 +171,14 @@ class _DaskExecutor:
         self.client = Client(scheduler)
         self.client.register_plugin(WarmGrading())
         self.executor = self.client.get_executor(pure=False)
-        self.slots = sum(self.client.nthreads().values()) or 1
+        self._slots, self._counted = 1, 0.0
+
+    @property
+    def slots(self) -> int:
+        """The cluster's threads, counted again every few seconds: workers may join while it grades."""
+        if time.monotonic() - self._counted > 5:
+            self._slots, self._counted = sum(self.client.nthreads().values()) or 1, time.monotonic()
+        return self._slots
 
     def submit(self, *args, **kwargs):
         return self.executor.submit(*args, **kwargs)
