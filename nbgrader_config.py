@@ -38,6 +38,13 @@ c.TrustedExecute.first_uid = 60000                # kernels run as uids 60000..,
 c.TrustedExecute.uid_count = 1000                 # how many kernels may be alive at once
 c.TrustedExecute.environment = ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ"]  # all a kernel inherits
 
+# Where `autograd-course grade` grades (autograder/grading/batch_settings.py): local worker
+# processes, or a Dask cluster's workers, which need the instructor package and nothing of the course.
+c.Fanout.workers = 0                              # local worker processes; 0: one per core
+c.Fanout.scheduler = ""                           # a Dask scheduler (tcp://host:port) to grade on instead
+c.Fanout.max_submission_bytes = 64 * 1024**2      # a submission's files in all, carried by its grading task
+c.Fanout.recording_batch = 200                    # graded submissions recorded per transaction, at most
+
 # Feedback shows outcomes and messages, never the hidden tests or their tracebacks, and a student's
 # outputs only as inert text and plain HTML (no script of theirs runs in a browser).
 c.GenerateFeedback.preprocessors = [

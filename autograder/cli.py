@@ -37,26 +37,31 @@ def _release(args) -> int:
 
 def _grade(args) -> int:
     from .grading.batch_settings import Fanout, default_workers
-    from .grading.warm_start import start_warm_parents
+    from .grading.planning import plan
+    from .grading.progress import BatchReport
     course = Course(args.root)
     settings = Fanout(config=course.config)
     scheduler = args.scheduler or settings.scheduler
+    workers = args.workers or settings.workers or default_workers()
+    jobs, skipped = plan(course, args.lessons, args.student, args.force)
+    where = f"the Dask cluster at {scheduler}" if scheduler else f"{workers} local worker(s)"
+    print(f"grading {len(jobs)} submission(s) on {where}; {len(skipped)} already graded"
+          f"{' (--force grades them again)' if skipped else ''}", flush=True)
+    if not jobs:  # nothing to grade: nothing to start
+        print("\n".join(BatchReport(skipped=skipped).lines()))
+        return 0
+    from .grading.warm_start import start_warm_parents
     # the local kernels' and workers' warm parents come first: they import while the rest starts up
     zygote = None if scheduler else start_warm_parents(course.config)
     from .grading import fan_out
     from .grading.progress import Progress
-    workers = args.workers or settings.workers or default_workers()
-    jobs, skipped = fan_out.plan(course, args.lessons, args.student, args.force)
-    where = f"the Dask cluster at {scheduler}" if scheduler else f"{workers} local worker(s)"
-    print(f"grading {len(jobs)} submission(s) on {where}; {len(skipped)} already graded"
-          f"{' (--force grades them again)' if skipped else ''}", flush=True)
     new_executor = functools.partial(fan_out.dask_executor, scheduler) if scheduler else \
         functools.partial(fan_out.local_executor, workers, zygote)
     # --- workflow hook (autograder/workflow/hand_grades.py, status.py): hand grades of unchanged
     # answers survive grading again, and why a submission could not be graded is kept for export,
     # feedback and the report. Only these lines around grade_batch touch the workflow.
     noted = hand_grades.before(course, jobs)
-    batch = fan_out.grade_batch(course, jobs, new_executor, Progress(len(jobs)))
+    batch = fan_out.grade_batch(course, jobs, new_executor, Progress(len(jobs)), settings)
     kept = hand_grades.after(course, noted, set(batch.graded))
     status.record_batch(course.root, list(batch.graded) + list(batch.failed), batch.failed)
     # --- end of the workflow hook

@@ -83,8 +83,10 @@ def _run(command: list[str], account, cwd: str) -> None:
 
 
 @contextmanager
-def postgres_server(database: str = "gradebook", startup_timeout: int = 60):
-    """Start a server with one empty ``database``; yields a RunningPostgres; stops and deletes it after."""
+def postgres_server(database: str = "gradebook", startup_timeout: int = 60, durable: bool = False):
+    """Start a server with one empty ``database``; yields a RunningPostgres; stops and deletes it after.
+
+    Tests skip fsync; ``durable`` keeps it, as a real server does (benchmarks/recording.py)."""
     why = missing()
     if why:
         raise RuntimeError(why)
@@ -103,7 +105,7 @@ def postgres_server(database: str = "gradebook", startup_timeout: int = 60):
         _run([binary("initdb"), "-D", data, "-U", user, "--pwfile", password_file, "--auth", "scram-sha-256",
               "-E", "UTF8", "--no-sync"], account, home)
         # loopback TCP only; the Unix socket lives in the data directory, not in /var/run
-        options = f"-c listen_addresses={HOST} -p {port} -k {data} -c fsync=off"
+        options = f"-c listen_addresses={HOST} -p {port} -k {data}" + ("" if durable else " -c fsync=off")
         _run([binary("pg_ctl"), "-D", data, "-l", log, "-o", options, "-w", "-t", str(startup_timeout), "start"],
              account, home)
         started = True

@@ -1,12 +1,17 @@
-"""The parallel grader gives the scores sequential nbgrader autograde gives, locally and on Dask,
-resumes where it stopped, and keeps the gradebook whole.
+"""The parallel grader gives the scores and the rows sequential nbgrader autograde gives, locally
+and on Dask, resumes where it stopped, and keeps the gradebook whole.
 
-One mixed batch of lesson 2 (solution, blank, wrong answers, a hang, a crash) is graded three
-times in three copies of one scratch course: by nbgrader's autograde one submission after another,
-by `grade` on local worker processes, and by `grade` on a Dask LocalCluster on loopback.
+One mixed batch of lesson 2 (solution, blank, wrong answers, a hang, a crash; one on time, one
+late, one with a data file beside its notebook) is graded in copies of one scratch course: by
+nbgrader's autograde one submission after another, by `grade` on local worker processes, by
+`grade` on a Dask LocalCluster on loopback; and nbgrader's graded notebooks are recorded again by
+the recorder alone, which must write nbgrader's rows.
 """
+import dataclasses
 import os
+import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -14,14 +19,18 @@ import time
 import nbformat
 import psutil
 import pytest
+from nbgrader.api import Gradebook
 
 from autograder import pipeline
 from autograder.authoring.prove import scratch_course
 from autograder.authoring.wrong_answers import build_submission, load_corpus, rounds, solution_cells, write_submission
 from autograder.cli import main
 from autograder.course_dir import Course
-from autograder.grading import fan_out
+from autograder.grading import planning
+from autograder.grading.recording import Recorder
+from autograder.grading.worker import Executed, digest
 from conftest import ROOT
+from gradebook_rows import gradebook_rows
 
 LESSON = "02_backward"
 
@@ -47,8 +56,17 @@ def courses(tmp_path_factory):
     pipeline.generate_release(base, [LESSON])
     for student, notebook in submissions(base).items():
         write_submission(base, student, LESSON, f"{LESSON}.ipynb", notebook)
+    with open(os.path.join(base, "nbgrader_config.py"), "a") as config:  # a late notebook loses all its points
+        config.write('\nc.LateSubmissionPlugin.penalty_method = "zero"\n')
+    with Gradebook(Course(base).db_url) as gradebook:  # a due date, one submission on time and one late
+        gradebook.update_or_create_assignment(LESSON, duedate="2026-03-01 12:00:00 UTC")
+    for student, when in (("wrong_1", "2026-02-28 09:00:00 UTC"), ("solution", "2026-03-02 08:30:00 UTC")):
+        with open(os.path.join(base, "submitted", student, LESSON, "timestamp.txt"), "w") as stamp:
+            stamp.write(when)
+    with open(os.path.join(base, "submitted", "wrong_2", LESSON, "measurements.csv"), "w") as data:
+        data.write("x,y\n1,2\n")
     copies = {}
-    for kind in ("sequential", "local", "dask", "killed"):
+    for kind in ("sequential", "local", "dask", "killed", "recorded"):
         copies[kind] = str(tmp_path_factory.mktemp(kind))
         shutil.copytree(base, copies[kind], dirs_exist_ok=True)
     return copies
@@ -56,6 +74,17 @@ def courses(tmp_path_factory):
 
 def cell_scores(root):
     return {student: pipeline.cell_scores(root, LESSON, student) for student in Course(root).students(LESSON)}
+
+
+def rows(root):
+    return gradebook_rows(Course(root).db_url)
+
+
+def autograded_files(root):
+    """Each file of autograded/, with its permissions."""
+    top = os.path.join(root, "autograded")
+    return sorted((os.path.relpath(os.path.join(d, n), top), oct(os.stat(os.path.join(d, n)).st_mode))
+                  for d, _, names in os.walk(top) for n in names)
 
 
 @pytest.fixture(scope="module")
@@ -69,32 +98,100 @@ def test_local_workers_give_the_sequential_scores_and_resume(courses, sequential
     root = courses["local"]
     assert main(["--root", root, "grade", "--workers", "2"]) == 0
     assert cell_scores(root) == sequential
+    assert rows(root) == rows(courses["sequential"])
+    assert autograded_files(root) == autograded_files(courses["sequential"])
     assert sequential["solution"]["test_vjp"] == 2 and sequential["blank"]["test_vjp"] == 0
     assert sequential["hangs"]["test_vjp"] == 0 and sequential["crashes"]["test_two_losses"] == 0
     out = capsys.readouterr().out
     assert "graded 6, failed 0" in out
-    # started again, it grades nothing; --student with --force regrades just that one
-    assert main(["--root", root, "grade"]) == 0
-    assert "grading 0 submission(s)" in capsys.readouterr().out
+    # started again, it grades nothing, and neither loads nor starts anything heavy to find that out
+    again = subprocess.run([sys.executable, "-X", "importtime", "-m", "autograder.cli", "--root", root, "grade"],
+                           capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0 and "grading 0 submission(s)" in again.stdout, again.stdout + again.stderr
+    imported = {line.split("|")[-1].strip() for line in again.stderr.splitlines() if line.startswith("import time:")}
+    assert "autograder.grading.planning" in imported
+    assert not {"nbgrader", "torch", "sqlalchemy", "autograder.grading.kernel_manager",
+                "multiprocessing.forkserver"} & imported
+    # --student with --force regrades just that one
     assert main(["--root", root, "grade", "--force", "--student", "blank"]) == 0
     assert "graded 1, failed 0" in capsys.readouterr().out
     assert cell_scores(root) == sequential
+
+
+def test_recording_what_nbgrader_graded_writes_nbgraders_rows_and_files(courses, sequential):
+    """The recorder alone, given the notebooks nbgrader's autograde wrote, writes what it wrote:
+    every row (grades, comments, timestamps, late penalties) and every file, in one transaction."""
+    root, nbgrader_root = courses["recorded"], courses["sequential"]
+    course = Course(root)
+
+    def executed(student):
+        graded = os.path.join(nbgrader_root, "autograded", student, LESSON, f"{LESSON}.ipynb")
+        with open(graded, encoding="utf-8") as handle:
+            return Executed(LESSON, student, {LESSON: handle.read()},
+                            {LESSON: digest(course.path("submitted", student, LESSON, f"{LESSON}.ipynb"))})
+    batch = [executed(student) for student in course.students(LESSON)]
+    recorder = Recorder(course)
+    assert set(recorder.record_batch(batch).values()) == {None}
+    assert rows(root) == rows(nbgrader_root)
+    assert autograded_files(root) == autograded_files(nbgrader_root)
+    late = rows(root)[(LESSON, "solution")]
+    assert late["notebooks"][LESSON]["late_submission_penalty"] == late["score"] > 0  # "zero": all of it
+    assert rows(root)[(LESSON, "wrong_1")]["notebooks"][LESSON]["late_submission_penalty"] is None
+    # recorded again (a regrade), a hand grade is kept and marked for review, as nbgrader's autograde does
+    with Gradebook(course.db_url) as gradebook:
+        hand_graded = min(g.name for g in gradebook.find_submission_notebook(LESSON, LESSON, "solution").grades)
+        gradebook.find_grade(hand_graded, LESSON, LESSON, "solution").manual_score = 1.5
+        gradebook.db.commit()
+    assert recorder.record_batch([executed("solution")]) == {(LESSON, "solution"): None}
+    recorder.close()
+    with Gradebook(course.db_url) as gradebook:
+        grade = gradebook.find_grade(hand_graded, LESSON, LESSON, "solution")
+        assert grade.manual_score == 1.5 and grade.needs_manual_grade
+    # a submission changed since it was graded is refused, and the others of its batch are kept
+    changed = dataclasses.replace(executed("hangs"), digests={LESSON: "0" * 64})
+    assert Recorder(course).record_batch([executed("blank"), changed]) == {
+        (LESSON, "blank"): None, (LESSON, "hangs"): "the submission changed while it was being graded: grade it again"}
 
 
 def test_an_interrupted_batch_keeps_what_it_recorded(courses):
     root = courses["local"]
     course = Course(root)
     shutil.rmtree(os.path.join(root, "autograded", "wrong_1"))  # as if stopped before recording it
-    todo, done = fan_out.plan(course)
+    todo, done = planning.plan(course)
     assert todo == [(LESSON, "wrong_1")] and len(done) == 5
 
 
-def test_a_dask_cluster_gives_the_same_scores(courses, sequential):
+def _worker_that_cannot_see(hidden: list[str], scheduler: str) -> subprocess.Popen:
+    """``dask worker`` in a mount namespace of its own in which each folder of ``hidden`` is an empty tmpfs."""
+    mounts = " && ".join(f"mount -t tmpfs -o size=1m none {shlex.quote(path)}" for path in hidden)
+    worker = [os.path.join(os.path.dirname(sys.executable), "dask"), "worker", scheduler, "--nworkers", "2",
+              "--nthreads", "1", "--no-dashboard", "--preload", "autograder.grading.cluster_worker"]
+    return subprocess.Popen(["unshare", "--mount", "--propagation", "private", "sh", "-c",
+                             f"{mounts} && exec {shlex.join(worker)}"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def test_a_dask_worker_that_cannot_see_the_course_grades_it(courses, sequential, tmp_path_factory):
+    """The course folder, every copy of it and the repository's lessons are empty folders for the
+    workers, and no gradebook is reachable: the tasks carry all they need."""
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None) as cluster:
-        assert main(["--root", courses["dask"], "grade", "--scheduler", cluster.scheduler_address]) == 0
-    assert cell_scores(courses["dask"]) == sequential
+    root = courses["dask"]
+    hidden = [str(tmp_path_factory.getbasetemp()), os.path.join(ROOT, "source"), os.path.join(ROOT, "release")]
+    with distributed.LocalCluster(n_workers=0, host="127.0.0.1", dashboard_address=None) as cluster, \
+            distributed.Client(cluster.scheduler_address) as client:
+        worker = _worker_that_cannot_see(hidden, cluster.scheduler_address)
+        try:
+            client.wait_for_workers(2, timeout=180)
+            seen = client.run(lambda: [os.path.exists(p) for p in (root, os.path.join(ROOT, "source", LESSON))])
+            assert list(seen.values()) == [[False, False]] * 2
+            warm = client.run(lambda: "autograder.grading.warm_workers" in sys.modules)
+            assert all(warm.values())  # the preload ran: warm before the first task
+            assert main(["--root", root, "grade", "--scheduler", cluster.scheduler_address]) == 0
+        finally:
+            os.killpg(worker.pid, signal.SIGTERM)
+            worker.wait(timeout=60)
+    assert cell_scores(root) == sequential
+    assert rows(root) == rows(courses["sequential"])
 
 
 def test_a_killed_batch_leaves_no_process_behind(courses):

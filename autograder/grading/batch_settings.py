@@ -15,4 +15,8 @@ class Fanout(Configurable):
 
     workers = Integer(0, help="Local worker processes; 0 means one per core.").tag(config=True)
     scheduler = Unicode("", help="A Dask distributed scheduler (tcp://host:port) to grade on its workers "
-                                 "instead; they must see the course directory at the same path.").tag(config=True)
+                                 "instead; they need the instructor package, nothing of the course.").tag(config=True)
+    max_submission_bytes = Integer(64 * 1024**2, help="Largest a submission's files may be in all, in bytes: "
+                                                      "a grading task carries them to its worker.").tag(config=True)
+    recording_batch = Integer(200, help="Most graded submissions the recorder writes in one "
+                                        "transaction.").tag(config=True)

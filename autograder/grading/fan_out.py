@@ -1,56 +1,26 @@
-"""Grade many submissions at once: workers execute, one recorder writes, progress is shown.
+"""Grade many submissions at once: workers execute tasks, one recorder writes, progress is shown.
 
 The fan-out takes any ``concurrent.futures.Executor``: local worker processes by default, or a Dask
-cluster's executor to go past one machine (workers must see the course directory at the same path).
-A batch that is stopped keeps everything recorded so far; started again, it grades only the rest.
+cluster's executor to go past one machine. Tasks carry what they need (``tasks.py``), so a cluster's
+workers need the instructor package and nothing of the course. A batch that is stopped keeps
+everything recorded so far; started again, it grades only the rest.
 """
 import concurrent.futures as futures
 import os
 import select
 import threading
 import time
-from dataclasses import dataclass, field
 
 from concurrent.futures.process import BrokenProcessPool
 
+from .batch_settings import Fanout
 from .kernel_manager import KernelFactory
-from .progress import Progress
-from .recording import Recorder, graded_already
+from .planning import database_url
+from .progress import BatchReport, Progress
+from .recording import Recorder
+from .tasks import AssignmentRows, SubmissionTooLarge, Task, make_task
 from .warm_start import worker_context
-from .worker import execute_submission
-
-
-@dataclass
-class BatchReport:
-    graded: list[tuple[str, str]] = field(default_factory=list)
-    failed: dict[tuple[str, str], str] = field(default_factory=dict)
-    skipped: list[tuple[str, str]] = field(default_factory=list)
-    seconds: float = 0.0
-    worker_seconds: float = 0.0
-
-    def lines(self) -> list[str]:
-        done = len(self.graded) + len(self.failed)
-        rate = f", {self.seconds / done:.1f} s per notebook" if done else ""
-        out = [f"graded {len(self.graded)}, failed {len(self.failed)}, already graded {len(self.skipped)} "
-               f"in {self.seconds:.1f} s{rate}"]
-        out += [f"could not grade {student} / {lesson}: {why}" for (lesson, student), why in sorted(self.failed.items())]
-        return out
-
-
-def plan(course, lessons=None, students=None, force: bool = False):
-    """(lesson, student) pairs to grade, and those already graded (kept unless ``force``)."""
-    recorded = set()
-    if not force:
-        with course.api.gradebook as gradebook:
-            recorded = {(s.assignment.name, s.student.id) for a in gradebook.assignments for s in a.submissions}
-    todo, skipped = [], []
-    for lesson in lessons or course.lessons:
-        for student in course.students(lesson):
-            if students and student not in students:
-                continue
-            done = (lesson, student) in recorded and graded_already(course, lesson, student)
-            (skipped if done else todo).append((lesson, student))
-    return todo, skipped
+from .worker import grade_task
 
 
 BrokenExecutor = (BrokenProcessPool, futures.BrokenExecutor)
@@ -58,8 +28,10 @@ BrokenExecutor = (BrokenProcessPool, futures.BrokenExecutor)
 
 def local_executor(workers: int, zygote: KernelFactory | None = None) -> futures.Executor:
     """Worker processes on this machine; with ``zygote``, all of them fork their kernels from it."""
-    return futures.ProcessPoolExecutor(max_workers=workers, mp_context=worker_context(), initializer=_start_worker,
+    pool = futures.ProcessPoolExecutor(max_workers=workers, mp_context=worker_context(), initializer=_start_worker,
                                        initargs=(zygote.handle() if zygote else None, os.getpid()))
+    pool.slots = workers
+    return pool
 
 
 def _start_worker(zygote: dict | None, command: int) -> None:
@@ -82,63 +54,131 @@ def _start_worker(zygote: dict | None, command: int) -> None:
     threading.Thread(target=end_with_the_command, daemon=True).start()
 
 
-def grade_batch(course, jobs, new_executor, progress: Progress | None = None) -> BatchReport:
+def grade_batch(course, jobs, new_executor, progress: Progress | None = None, settings: Fanout | None = None
+                ) -> BatchReport:
     """Grade ``jobs`` on executors made by ``new_executor()``; results are recorded as they come.
+
+    Each lesson's gradebook rows are read once; each task is made when a worker is about to be free
+    (a few per worker in flight, so a large batch's files are never all in memory at once). What
+    has finished is recorded in one transaction while the workers go on.
 
     A worker process that dies breaks a local pool; then a new pool takes the jobs left, and the
     ones that were running when it broke are tried once more before they count as failed.
     """
     report, started = BatchReport(), time.monotonic()
+    settings = settings or Fanout(config=course.config)
     recorder = Recorder(course)
     progress = progress or Progress(len(jobs), quiet=True)
-    left, tries = list(jobs), {job: 0 for job in jobs}
+    batch = _Batch(course, settings, recorder, report, progress)
+    left, tries = batch.ready(jobs), {job: 0 for job in jobs}
     try:
         while left:
             with new_executor() as executor:
-                left = _run(course, left, tries, executor, recorder, report, progress)
+                left = batch.run(left, tries, executor)
     finally:
+        recorder.close()
         report.seconds = time.monotonic() - started
         progress.close()
     return report
 
 
-def _run(course, jobs, tries, executor, recorder, report, progress) -> list:
-    """Run ``jobs`` on one executor; the jobs to run again if it broke."""
-    pending = {executor.submit(execute_submission, course.root, lesson, student): (lesson, student)
-               for lesson, student in jobs}
-    try:
-        for future in futures.as_completed(pending):
-            job = pending.pop(future)
+class _Batch:
+    """One grade command's batch: its lessons' rows, its tasks, its results recorded and reported."""
+
+    def __init__(self, course, settings, recorder, report, progress):
+        self.course, self.settings, self.recorder, self.report, self.progress = \
+            course, settings, recorder, report, progress
+        self.assignments: dict[str, AssignmentRows] = {}
+
+    def finish(self, job, why: str | None) -> None:
+        if why:
+            self.report.failed[job] = why
+        else:
+            self.report.graded.append(job)
+        self.progress.done(*job, why)
+
+    def ready(self, jobs) -> list:
+        """The jobs whose lesson's rows could be read (read once, here); the others fail now."""
+        url = database_url(self.course.config, self.course.root)
+        unreadable = {}
+        for lesson in sorted({lesson for lesson, _ in jobs}):
             try:
-                executed = future.result()
-            except BrokenExecutor:
-                tries[job] += 1
-                if tries[job] < 2:
-                    return [job] + [j for j in pending.values()]
-                why = "the worker grading it died twice (out of memory, or killed)"
-            except Exception as error:
-                why = f"{type(error).__name__}: {error}"
-            else:
-                report.worker_seconds += executed.seconds
-                why = recorder.record(executed)
-            if why:
-                report.failed[job] = why
-            else:
-                report.graded.append(job)
-            progress.done(*job, why)
-    finally:
-        for future in pending:
-            future.cancel()
-    return []
+                self.assignments[lesson] = AssignmentRows.read(url, lesson)
+            except LookupError as error:
+                unreadable[lesson] = str(error)
+        for job in jobs:
+            if job[0] in unreadable:
+                self.finish(job, unreadable[job[0]])
+        return [job for job in jobs if job[0] not in unreadable]
+
+    def task(self, job) -> Task | None:
+        try:
+            return make_task(self.course, self.assignments[job[0]], job[1], self.settings.max_submission_bytes)
+        except (SubmissionTooLarge, OSError) as error:
+            self.finish(job, str(error) if isinstance(error, SubmissionTooLarge) else f"{type(error).__name__}: {error}")
+            return None
+
+    def run(self, jobs, tries, executor) -> list:
+        """Run ``jobs`` on one executor; the jobs to run again if it broke."""
+        queue, pending, again = list(jobs), {}, []
+        try:
+            while (queue or pending) and not again:
+                while queue and len(pending) < max(2, 2 * getattr(executor, "slots", 1)):
+                    job = queue.pop(0)
+                    task = self.task(job)
+                    if task is not None:
+                        pending[executor.submit(grade_task, task)] = job
+                if not pending:
+                    break
+                done, _ = futures.wait(pending, return_when=futures.FIRST_COMPLETED)
+                executed = []
+                for future in done:
+                    job = pending.pop(future)
+                    try:
+                        executed.append(future.result())
+                    except BrokenExecutor:
+                        tries[job] += 1
+                        if tries[job] < 2:
+                            again.append(job)
+                        else:
+                            self.finish(job, "the worker grading it died twice (out of memory, or killed)")
+                    except Exception as error:
+                        self.finish(job, f"{type(error).__name__}: {error}")
+                self.record(executed)
+        finally:
+            for future in pending:
+                future.cancel()
+        return again + list(pending.values()) + queue if again else []
+
+    def record(self, executed: list) -> None:
+        size = max(1, self.settings.recording_batch)
+        for first in range(0, len(executed), size):
+            chunk = executed[first:first + size]
+            why = self.recorder.record_batch(chunk)
+            for result in chunk:
+                self.report.worker_seconds += result.seconds
+                self.finish((result.lesson, result.student), why[(result.lesson, result.student)])
 
 
 class _DaskExecutor:
-    """A Dask client's executor that closes its client with it."""
+    """A Dask client's executor that closes its client with it. Its workers are warmed up as they
+    join, if they were not started warm already (``cluster_worker.py``)."""
 
     def __init__(self, scheduler: str):
         from distributed import Client
+
+        from .cluster_worker import WarmGrading
         self.client = Client(scheduler)
+        self.client.register_plugin(WarmGrading())
         self.executor = self.client.get_executor(pure=False)
+        self._slots, self._counted = 1, 0.0
+
+    @property
+    def slots(self) -> int:
+        """The cluster's threads, counted again every few seconds: workers may join while it grades."""
+        if time.monotonic() - self._counted > 5:
+            self._slots, self._counted = sum(self.client.nthreads().values()) or 1, time.monotonic()
+        return self._slots
 
     def submit(self, *args, **kwargs):
         return self.executor.submit(*args, **kwargs)

@@ -1,6 +1,7 @@
 """What the instructor sees while a batch grades: a bar with rate and ETA on a terminal, a plain
-line per submission elsewhere (CI logs), and nothing from the kernels."""
+line per submission elsewhere (CI logs), and nothing from the kernels; then the batch's summary."""
 import sys
+from dataclasses import dataclass, field
 
 from tqdm import tqdm
 
@@ -25,3 +26,20 @@ class Progress:
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
+
+
+@dataclass
+class BatchReport:
+    graded: list[tuple[str, str]] = field(default_factory=list)
+    failed: dict[tuple[str, str], str] = field(default_factory=dict)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    seconds: float = 0.0
+    worker_seconds: float = 0.0
+
+    def lines(self) -> list[str]:
+        done = len(self.graded) + len(self.failed)
+        rate = f", {self.seconds / done:.1f} s per notebook" if done else ""
+        out = [f"graded {len(self.graded)}, failed {len(self.failed)}, already graded {len(self.skipped)} "
+               f"in {self.seconds:.1f} s{rate}"]
+        out += [f"could not grade {student} / {lesson}: {why}" for (lesson, student), why in sorted(self.failed.items())]
+        return out

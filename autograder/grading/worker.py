@@ -1,13 +1,12 @@
-"""What one worker does for one submission: every step of autograde but writing the gradebook.
+"""What one worker does for one task: every step of autograde but writing the gradebook.
 
 That is nbgrader's sanitising steps, TrustedExecute and the steps after it (``steps.py``): the slow
 part of autograding (a kernel, the student's cells, the trials) and all the notebook-shaping work.
-It writes nothing shared: it returns the graded notebook's final text, with a digest of the file
-it graded. One recorder then records it through nbgrader's own autograde (``recording.py``), which
-writes it into ``autograded/`` and stores its grades, so the gradebook keeps its single writer at
-any number of workers.
+Everything comes in the task (``tasks.py``): the submission's files, the configuration, the rows of
+the gradebook the sanitising steps read. It writes nothing shared and reads nothing of the course:
+it returns the graded notebook's final text, with a digest of the file it graded. One recorder then
+records it (``recording.py``), so the gradebook keeps its single writer at any number of workers.
 """
-import glob
 import hashlib
 import os
 import shutil
@@ -18,9 +17,11 @@ from dataclasses import dataclass, field
 import nbformat
 from nbformat import validator
 
-from ..course_dir import load_config
 from .gradebook_engines import share_engines
-from .steps import worker_steps
+from .steps import cell_results, worker_steps
+from .tasks import Task, private_gradebook
+
+NO_NOTEBOOKS = "No notebooks found, did you forget to run 'nbgrader generate_assignment'?"  # nbgrader's words
 
 
 @dataclass
@@ -29,6 +30,7 @@ class Executed:
     student: str
     notebooks: dict[str, str] = field(default_factory=dict)  # notebook name -> graded file's text
     digests: dict[str, str] = field(default_factory=dict)  # notebook name -> sha256 of the file graded
+    results: dict[str, dict] = field(default_factory=dict)  # notebook name -> steps.cell_results of it
     error: str = ""
     seconds: float = 0.0
 
@@ -51,26 +53,34 @@ def final_text(notebook) -> str:
     return text if text.endswith("\n") else text + "\n"
 
 
-def execute_submission(root: str, lesson: str, student: str) -> Executed:
-    """Sanitise, execute and check every notebook of one submission, in a scratch copy of its folder."""
+def _write_files(task: Task, folder: str) -> None:
+    for relative, data in [*task.files.items(), *((f"{n}.ipynb", d) for n, d in task.notebooks.items())]:
+        path = os.path.join(folder, relative)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as handle:
+            handle.write(data)
+
+
+def grade_task(task: Task) -> Executed:
+    """Sanitise, execute and check every notebook of one submission, in a scratch folder of its own."""
     started = time.monotonic()
     share_engines()
-    result = Executed(lesson, student)
-    config = load_config(root)
-    folder = os.path.join(os.path.abspath(root), "submitted", student, lesson)
-    db_url = config.CourseDirectory.get("db_url") or f"sqlite:///{os.path.join(os.path.abspath(root), 'gradebook.db')}"
-    scratch = tempfile.mkdtemp(prefix=f"grade-{student}-{lesson}-")
+    result = Executed(task.lesson, task.student, digests=task.digests())
+    scratch = tempfile.mkdtemp(prefix=f"grade-{task.student}-{task.lesson}-")
     try:
-        shutil.copytree(folder, scratch, dirs_exist_ok=True)
-        for path in sorted(glob.glob(os.path.join(scratch, "*.ipynb"))):
-            name = os.path.basename(path)[:-len(".ipynb")]
+        if not task.notebooks:
+            raise LookupError(NO_NOTEBOOKS)
+        db_url = private_gradebook(task.assignment)
+        _write_files(task, scratch)
+        for name in sorted(task.notebooks):
             resources = {"unique_key": name, "metadata": {"path": scratch},
-                         "nbgrader": {"student": student, "assignment": lesson, "notebook": name, "db_url": db_url}}
-            result.digests[name] = digest(path)
-            notebook = nbformat.read(path, as_version=4)
-            for step in worker_steps(config):
-                notebook, resources = step(config=config)(notebook, resources)
+                         "nbgrader": {"student": task.student, "assignment": task.lesson, "notebook": name,
+                                      "db_url": db_url}}
+            notebook = nbformat.reads(task.notebooks[name].decode("utf-8"), as_version=4)
+            for step in worker_steps(task.config):
+                notebook, resources = step(config=task.config)(notebook, resources)
             result.notebooks[name] = final_text(notebook)
+            result.results[name] = cell_results(notebook)
     except Exception as error:  # this submission cannot be graded; the batch goes on
         result.error = _root_cause(error)
     finally:

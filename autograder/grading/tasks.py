@@ -1,0 +1,124 @@
+"""A grading task is data in, data out: it carries all a worker needs, so a worker needs no course.
+
+In: the submission's files (capped in size), the course's configuration as the command loaded it,
+and what nbgrader's sanitising steps read from the gradebook, the assignment's rows (its notebooks
+and kernelspecs, its cells' sources and checksums), read once per batch by the command. Out: the
+graded notebooks' text (``worker.Executed``). A worker writes those rows into a private SQLite
+gradebook of its own, once per process, and nbgrader's own steps read them there as they would read
+the course's gradebook: no course folder, no database server, no ``alembic`` on PATH.
+"""
+import hashlib
+import os
+import pickle
+import tempfile
+from dataclasses import dataclass, field
+
+# what OverwriteKernelspec and OverwriteCells read, table by table, and how each row belongs to a lesson
+ASSIGNMENT_TABLES = ("course", "assignment", "notebook", "base_cell", "grade_cells", "solution_cells",
+                     "task_cells", "source_cell")
+
+
+class SubmissionTooLarge(ValueError):
+    """The submission's files are over the cap a task may carry."""
+
+
+@dataclass(frozen=True)
+class AssignmentRows:
+    """One lesson's rows of the gradebook that the sanitising steps read, as plain values."""
+    lesson: str
+    rows: dict  # table name -> list of {column: value}
+    digest: str = ""
+    notebooks: tuple = ()  # the lesson's notebook names, as the gradebook knows them
+
+    @classmethod
+    def read(cls, db_url: str, lesson: str) -> "AssignmentRows":
+        import sqlalchemy
+        from nbgrader.api import Base
+        tables = Base.metadata.tables
+        engine = sqlalchemy.create_engine(db_url)
+        try:
+            with engine.connect() as connection:
+                def rows(table, where):
+                    return [dict(r) for r in connection.execute(sqlalchemy.select(table).where(where)).mappings()]
+                assignment = rows(tables["assignment"], tables["assignment"].c.name == lesson)
+                if not assignment:
+                    raise LookupError(f"No assignment with ID '{lesson}' exists in the database: release it first")
+                notebook = rows(tables["notebook"], tables["notebook"].c.assignment_id == assignment[0]["id"])
+                notebook_ids = [n["id"] for n in notebook]
+                base_cell = rows(tables["base_cell"], tables["base_cell"].c.notebook_id.in_(notebook_ids))
+                cell_ids = [c["id"] for c in base_cell]
+                found = {"course": rows(tables["course"], tables["course"].c.id == assignment[0]["course_id"]),
+                         "assignment": assignment, "notebook": notebook, "base_cell": base_cell,
+                         "source_cell": rows(tables["source_cell"], tables["source_cell"].c.notebook_id.in_(notebook_ids))}
+                for kind in ("grade_cells", "solution_cells", "task_cells"):
+                    found[kind] = rows(tables[kind], tables[kind].c.id.in_(cell_ids))
+        finally:
+            engine.dispose()
+        digest = hashlib.sha256(repr(sorted(found.items())).encode()).hexdigest()[:16]
+        return cls(lesson, found, digest, tuple(sorted(n["name"] for n in notebook)))
+
+    def size(self) -> int:
+        return len(pickle.dumps(self.rows))
+
+
+_private_gradebooks: dict[str, str] = {}
+
+
+def private_gradebook(assignment: AssignmentRows) -> str:
+    """The URL of an SQLite gradebook holding ``assignment``'s rows, made once per process."""
+    if assignment.digest not in _private_gradebooks:
+        import sqlalchemy
+        from nbgrader.api import Base
+        folder = tempfile.mkdtemp(prefix="autograd-gradebook-")
+        url = f"sqlite:///{os.path.join(folder, f'{assignment.lesson}-{assignment.digest}.db')}"
+        engine = sqlalchemy.create_engine(url)
+        Base.metadata.create_all(engine)  # tables present: nbgrader's Gradebook stamps no alembic version
+        with engine.begin() as connection:
+            for table in ASSIGNMENT_TABLES:
+                if assignment.rows.get(table):
+                    connection.execute(Base.metadata.tables[table].insert(), assignment.rows[table])
+        engine.dispose()
+        _private_gradebooks[assignment.digest] = url
+    return _private_gradebooks[assignment.digest]
+
+
+@dataclass(frozen=True)
+class Task:
+    lesson: str
+    student: str
+    notebooks: dict  # notebook name -> the submitted file's bytes
+    files: dict = field(default_factory=dict)  # every other file of the submission: relative path -> bytes
+    assignment: AssignmentRows | None = None
+    config: object = None  # the course's traitlets Config
+
+    @property
+    def job(self) -> tuple[str, str]:
+        return self.lesson, self.student
+
+    def digests(self) -> dict[str, str]:
+        return {name: hashlib.sha256(data).hexdigest() for name, data in self.notebooks.items()}
+
+
+def submission_files(folder: str, cap: int) -> dict[str, bytes]:
+    """Every file under ``folder`` (relative path -> bytes); over ``cap`` bytes in all, refused."""
+    found, total = {}, 0
+    for directory, _, names in os.walk(folder):
+        for name in sorted(names):
+            path = os.path.join(directory, name)
+            if os.path.islink(path) or not os.path.isfile(path):
+                continue  # a link's target is not the student's to send
+            total += os.path.getsize(path)
+            if total > cap:
+                raise SubmissionTooLarge(f"the submission's files are over {cap / 1024**2:g} MiB "
+                                         "(Fanout.max_submission_bytes)")
+            with open(path, "rb") as handle:
+                found[os.path.relpath(path, folder)] = handle.read()
+    return found
+
+
+def make_task(course, assignment: AssignmentRows, student: str, cap: int) -> Task:
+    """The task for one submission: its files, split into the lesson's notebooks and the rest."""
+    files = submission_files(course.path("submitted", student, assignment.lesson), cap)
+    notebooks = {path[:-len(".ipynb")]: files.pop(path) for path in list(files)
+                 if path.endswith(".ipynb") and os.sep not in path and path[:-len(".ipynb")] in assignment.notebooks}
+    return Task(assignment.lesson, student, notebooks, files, assignment, course.config)

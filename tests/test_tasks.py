@@ -1,0 +1,65 @@
+"""A grading task carries what a worker needs: the submission's files (capped, links left out) and
+the gradebook rows nbgrader's sanitising steps read, which a worker reads back from a private
+gradebook with the course's own gradebook gone and no ``alembic`` on PATH. (The end-to-end proof,
+a Dask worker that cannot see the course, is in test_parallel_grading.py.)"""
+import json
+import os
+import shutil
+import sys
+
+import pytest
+from nbgrader.api import Gradebook
+
+from autograder.course_dir import Course
+from autograder.grading.tasks import AssignmentRows, SubmissionTooLarge, make_task, private_gradebook
+
+LESSON = "01_x"
+KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
+
+
+@pytest.fixture
+def course(tmp_path, monkeypatch):
+    """A course folder with a released one-notebook lesson and one student's submission."""
+    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])  # alembic
+    root = tmp_path / "course"
+    (root / "submitted" / "s1" / LESSON / "data").mkdir(parents=True)
+    (root / "nbgrader_config.py").write_text("c = get_config()\n")
+    with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gradebook:
+        gradebook.add_assignment(LESSON)
+        gradebook.add_notebook(LESSON, LESSON, kernelspec=json.dumps(KERNELSPEC))
+        gradebook.add_grade_cell("test_a", LESSON, LESSON, max_score=2, cell_type="code")
+        gradebook.add_source_cell("test_a", LESSON, LESSON, cell_type="code", locked=True,
+                                  source="check.a(a)", checksum="c0ffee")
+    folder = root / "submitted" / "s1" / LESSON
+    (folder / f"{LESSON}.ipynb").write_text('{"cells": []}')
+    (folder / "scratch.ipynb").write_text("{}")  # not a notebook of the lesson: just a file
+    (folder / "data" / "points.csv").write_text("x,y\n1,2\n")
+    os.symlink("/etc/passwd", folder / "passwords")  # a link's target is not the student's to send
+    return Course(str(root))
+
+
+def test_a_task_carries_the_submission_split_into_notebooks_and_files(course):
+    rows = AssignmentRows.read(course.db_url, LESSON)
+    task = make_task(course, rows, "s1", cap=10_000)
+    assert task.notebooks == {LESSON: b'{"cells": []}'}
+    assert sorted(task.files) == [os.path.join("data", "points.csv"), "scratch.ipynb"]
+    assert task.assignment is rows and rows.notebooks == (LESSON,)
+    with pytest.raises(SubmissionTooLarge, match="Fanout.max_submission_bytes"):
+        make_task(course, rows, "s1", cap=16)
+
+
+def test_a_worker_reads_the_rows_with_no_gradebook_and_no_alembic(course, monkeypatch):
+    rows = AssignmentRows.read(course.db_url, LESSON)
+    shutil.rmtree(course.root)  # the worker's machine has no course
+    monkeypatch.setenv("PATH", "/nonexistent")
+    url = private_gradebook(rows)
+    assert private_gradebook(rows) == url  # made once per process
+    with Gradebook(url) as gradebook:
+        assert gradebook.find_source_cell("test_a", LESSON, LESSON).checksum == "c0ffee"
+        assert gradebook.find_graded_cell("test_a", LESSON, LESSON).max_score == 2
+        assert json.loads(gradebook.find_notebook(LESSON, LESSON).kernelspec) == KERNELSPEC
+
+
+def test_a_lesson_never_released_says_so(course):
+    with pytest.raises(LookupError, match="release it first"):
+        AssignmentRows.read(course.db_url, "02_not_released")
