@@ -88,7 +88,7 @@ class Exercise:
 
     def hint(self, level: int | None = None):
         """Each call shows the next level; hint(1), hint(2), ... shows that one."""
-        return self._hints.show(level)
+        self._hints.display(level)
 
 
 def name_exercises(namespace: dict) -> dict[str, Exercise]:

@@ -29,3 +29,14 @@ class Hints:
             raise ValueError(f"{self.name} has hints 1 to {len(self.texts)}")
         self.shown = max(self.shown, level)
         return Hint(self.name, level, len(self.texts), self.texts[level - 1])
+
+    def display(self, level: int | None = None) -> None:
+        """Show the hint now rather than return it: two calls in one cell show both levels, not
+        only the last one (a returned value is displayed only when it ends the cell)."""
+        hint = self.show(level)
+        try:
+            from IPython.display import display
+        except ImportError:
+            print(repr(hint))
+        else:
+            display(hint)

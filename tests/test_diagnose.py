@@ -33,7 +33,10 @@ def test_each_mistake_gets_its_name(actual, phrase):
 
 def test_stale_grad_is_recognised():
     stale = torch.ones(2, 2)
-    assert "what .grad held before" in diagnose_gradient(EXPECTED, EXPECTED + stale, stale=stale)
+    said = diagnose_gradient(EXPECTED, EXPECTED + stale, stale=stale)
+    assert "what .grad held before" in said
+    # on a tensor the reset is .grad = None or .grad.zero_(); zero_grad() belongs to models and optimizers
+    assert "x.grad = None or x.grad.zero_() on a tensor" in said and "zero_grad() on a model" in said
 
 
 def test_none_gradient_is_explained_by_the_tensor_flags():

@@ -9,8 +9,10 @@ import pytest
 
 import course.exercises
 from autograder.authoring import expectations
+from autograder.authoring.lesson_script import exercise_of_test
 from course.checks.observation import decode, encode
 from course.outcome import NOT_ATTEMPTED, NotAttempted
+from lesson_solutions import source_notebook
 from trial import graded
 
 LESSONS = [info.name for info in pkgutil.iter_modules(course.exercises.__path__)]
@@ -33,6 +35,16 @@ def test_exercise_is_well_formed(lesson, name, exercise, capsys, monkeypatch):
     monkeypatch.setenv("NBGRADER_EXECUTION", "validate")
     with pytest.raises(NotAttempted):
         exercise(stub)
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_where_am_i_lists_each_part_in_the_notebooks_order(lesson):
+    """course/progress.py keeps the declaration order within each part: it must be the notebook's."""
+    cells = source_notebook(ASSIGNMENT[lesson]).cells
+    in_notebook = [exercise_of_test(c.id) for c in cells
+                   if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("grade")]
+    rows = importlib.import_module(f"course.exercises.{lesson}").progress({}).rows
+    assert [name for name, _, _ in rows] == in_notebook
 
 
 @pytest.mark.parametrize("lesson", LESSONS)

@@ -92,6 +92,8 @@ def test_each_lesson_names_its_own_sections():
     error = RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
     assert "section 1, backward()" in cell_note(error, backward.ERROR_SECTIONS)
     assert cell_note(ValueError("odd"), backward.ERROR_SECTIONS) is None
+    freed = RuntimeError("Trying to backward through the graph a second time")
+    assert cell_note(freed, graph.ERROR_SECTIONS).endswith("(Lesson 2 explains it in section 4.)")
     with pytest.raises(ValueError, match="no known autograd error"):
         explain_errors_in_cells({"typo": "section 1"})
 

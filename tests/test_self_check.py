@@ -128,6 +128,14 @@ def test_hints_go_level_by_level():
         Hints("x", ["only one"])
 
 
+def test_two_hint_calls_in_one_cell_show_both(capsys):
+    """check.NAME.hint() displays the hint itself: a value returned would show only if it ended the cell."""
+    hints = Hints("x", ["first", "second"])
+    assert hints.display() is None and hints.display() is None
+    out = capsys.readouterr().out
+    assert "Hint 1/2 for x: first" in out and "Hint 2/2 for x: second" in out
+
+
 def test_grader_seeds_are_fresh_unless_pinned(monkeypatch):
     assert len(set(seeds(3))) == 3
     monkeypatch.setenv("AUTOGRADE_SEED", "1234")

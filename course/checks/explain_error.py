@@ -92,8 +92,18 @@ def cell_note(error: BaseException, sections: dict[str, str]) -> str | None:
     known = known_error(error)
     if known is None:
         return None
-    where = sections.get(known.key)
-    return f"In autograd terms: {known.meaning}" + (f" (This lesson explains it in {where}.)" if where else "")
+    return f"In autograd terms: {known.meaning}" + _pointer(sections.get(known.key))
+
+
+def _pointer(where: str | None) -> str:
+    """" (This lesson explains it in section 4, ...)", or, for a section of another lesson
+    ("lesson 2, section 4"), " (Lesson 2 explains it in section 4.)"."""
+    if not where:
+        return ""
+    lesson, _, section = where.partition(", ")
+    if lesson.startswith("lesson ") and section:
+        return f" ({lesson.capitalize()} explains it in {section}.)"
+    return f" (This lesson explains it in {where}.)"
 
 
 def _handler(sections: dict[str, str]):

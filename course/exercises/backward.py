@@ -56,13 +56,19 @@ class _WhereEvaluated:
     """
 
     def __init__(self, f, x: torch.Tensor):
-        self.f, self.x, self.elsewhere = f, x.detach().clone(), False
+        self.f, self.x, self.elsewhere, self.given = f, x.detach().clone(), False, []
 
     def __call__(self, t, *args, **kwargs):
         if not isinstance(t, torch.Tensor) or t.shape != self.x.shape or t.is_complex() or \
                 not torch.equal(t.detach().to(self.x.dtype), self.x):
             self.elsewhere = True
+        if isinstance(t, torch.Tensor):
+            self.given.append(t)
         return self.f(t, *args, **kwargs)
+
+    def grad_filled(self) -> bool:
+        """Whether backward() filled the .grad of a leaf f was called on (the answer's copy of x)."""
+        return any(t.is_leaf and t.grad is not None for t in self.given)
 
 
 FINITE_DIFFERENCE = ("your answer evaluates f at points other than x, as a finite difference "
@@ -96,7 +102,7 @@ def _x_any_shape(rng):
 
 
 def _grad_via_backward_call(answer, inputs):
-    x, seen, calls, elsewhere = inputs["x"], [], [], []
+    x, seen, calls, elsewhere, filled = inputs["x"], [], [], [], []
     before = snapshot(x)
     for _, f in SCALAR_FUNCTIONS:
         watched = _WhereEvaluated(f, x)
@@ -105,12 +111,17 @@ def _grad_via_backward_call(answer, inputs):
         inputs_kept(before, [x], ["x"])
         calls.append(len(ran))
         elsewhere.append(watched.elsewhere)
-    return {"grads": seen, "backward_calls": calls, "evaluated_elsewhere": elsewhere}
+        filled.append(seen[-1] is None and watched.grad_filled())
+    return {"grads": seen, "backward_calls": calls, "evaluated_elsewhere": elsewhere, "none_but_filled": filled}
 
 
 def _grad_via_backward_judge(seen, expected, inputs):
     _finite_difference(seen, "the gradient", "Call f once, on a copy of x that requires grad, and let backward() "
                        "fill the copy's .grad.")
+    if any(seen["none_but_filled"]):
+        raise Mistake("your function returned None, yet backward() did fill the .grad of the copy you called f "
+                      "on. backward() itself returns None (it stores the gradient instead of returning it): "
+                      "return the gradient, not what backward() returns.", "returned_none")
     for (description, _), got, want, calls in zip(SCALAR_FUNCTIONS, seen["grads"], expected["grads"],
                                                   seen["backward_calls"], strict=True):
         require(diagnose_gradient(want, got, f"the gradient of the {description}", backward_calls=calls))
@@ -184,12 +195,22 @@ def _grads_with_intermediate_judge(seen, expected, inputs):
 
 # --- two_losses ---------------------------------------------------------------------------------
 
+# The generic meaning of this error also offers a new forward pass, which this exercise forbids.
+FREED_BETWEEN_LOSSES = ("the second backward() found the graph freed (RuntimeError: Trying to backward through "
+                        "the graph a second time): the first backward() frees it. h is computed only once here, "
+                        "so keep the graph for the second call: pass retain_graph=True to the first backward().")
+
 def _two_losses_call(answer, inputs):
     x = inputs["x"]
     before = snapshot(x)
     stack, ran = _watching_backward()
-    with TorchCalls() as torch_calls, stack:
-        got = answer(x)
+    try:
+        with TorchCalls() as torch_calls, stack:
+            got = answer(x)
+    except RuntimeError as error:
+        if "backward through the graph a second time" not in str(error):
+            raise
+        raise Mistake(FREED_BETWEEN_LOSSES, "graph_freed") from None
     inputs_kept(before, [x], ["x"])
     forward_passes = torch_calls.count("sin")
     if forward_passes > 1:

@@ -530,9 +530,9 @@ make_leaf = Exercise(_make_leaf_inputs, _make_leaf_call, _make_leaf_judge, [
     "The order of the steps decides the last one.",
     "Any operation on a tensor that already requires grad is recorded and gives a result, not a leaf. "
     "Settle the dtype and make the copy while nothing requires grad, and switch requires_grad on last.",
-    "The tensor you were given belongs to the caller, and so may be what torch.as_tensor hands back: a "
-    "method ending in _ (detach_(), requires_grad_()) changes it in place. Which of your steps still "
-    "act on data itself rather than on a copy?",
+    "data belongs to the caller, and a conversion that changes nothing (.double() of a tensor that is "
+    "already float64) hands back data itself, not a copy. Which of your steps still act on data rather "
+    "than on a copy made with detach().clone()?",
 ])
 grad_fn_names = Exercise(_chains_inputs, _grad_fn_names_call, _grad_fn_names_judge, [
     "Start at y.grad_fn and keep stepping to the next node until there is none, writing down each "
@@ -543,6 +543,11 @@ grad_fn_names = Exercise(_chains_inputs, _grad_fn_names_call, _grad_fn_names_jud
     "type(node).__name__ is the name. The AccumulateGrad node at the bottom has an empty next_functions: "
     "record it, then stop.",
 ], closes=("walk_graph",))
+build_f = Exercise(_build_f_inputs, _build_f_call, _build_f_judge, [
+    "Use torch functions on x itself (x already requires grad): every operation you apply is recorded.",
+    "math.log and math.sin work on Python numbers only, and NumPy cannot carry a graph: torch has its own "
+    "log and sin, and / and ** work on tensors. Don't copy or detach x, and don't call backward().",
+])
 count_nodes = Exercise(_count_nodes_inputs, _count_nodes_call, _count_nodes_judge, [
     "Walk from y.grad_fn as in Exercise 2, but an operation can now have several inputs that require "
     "grad: follow every non-None entry of next_functions, not just one.",
@@ -559,11 +564,6 @@ predict_flags = Exercise(_predict_flags_inputs, _predict_flags_call, _predict_fl
     "requires_grad.",
     "Write each expression's requires_grad in terms of a_requires and b_requires first (some ignore both); "
     "is_leaf then follows from whether anything was recorded.",
-])
-build_f = Exercise(_build_f_inputs, _build_f_call, _build_f_judge, [
-    "Use torch functions on x itself (x already requires grad): every operation you apply is recorded.",
-    "math.log and math.sin work on Python numbers only, and NumPy cannot carry a graph: torch has its own "
-    "log and sin, and / and ** work on tensors. Don't copy or detach x, and don't call backward().",
 ])
 
 EXERCISES = name_exercises(globals())

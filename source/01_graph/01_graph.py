@@ -13,8 +13,8 @@
 # three exercises and a written answer. Do them now or on a second pass; they are graded like
 # the core.
 #
-# **Time:** the core about 15 to 25 minutes, the whole lesson about 40 to 55 (estimated from
-# its words and cells, not yet timed with students).
+# **Time:** the core about 25 to 35 minutes, the whole lesson about 60 to 80 (measured by a
+# fresh reading of someone new to autograd).
 #
 # **How the exercises work.** Each exercise is a function for you to complete. Run the cell
 # below it to check your answer: it says *correct*, *not attempted*, or what is wrong in autograd
@@ -192,8 +192,9 @@ print("node.variable is x:", node.variable is x)
 
 # %% [markdown]
 # The course's `graph_text` does the whole walk for you and prints it as a tree, output first.
-# The names you pass label the tensors you know. (It is closed while Exercises 2 and 4 are
-# checked: those are the walk.)
+# The names you pass label the tensors you know. Use it anywhere in the lesson, but not in your
+# answers to Exercises 2 and 4: while those are checked, `graph_text` and `draw_graph` are
+# switched off (an answer that calls them fails), because they would be the answer.
 
 # %%
 print(graph_text(y, names={"x": x, "y": y}))
@@ -249,7 +250,19 @@ for values in ([1.0, 2.0], [-1.0, -2.0]):
 #
 # Only torch operations on tensors are recorded. A function for plain Python numbers
 # (`math.sin`, `float(x)`) or NumPy sees values, not tensors, and hands back a number with no
-# history: the graph stops there.
+# history: the graph stops there. `math.sin` turns `x` into a plain float (PyTorch warns),
+# where `torch.sin` gives a recorded tensor, and NumPy refuses a tensor that requires grad:
+
+# %%
+import math
+
+x = torch.tensor(0.5, requires_grad=True)
+with shows_warning():
+    s = math.sin(x)
+print("math.sin(x) is a", type(s).__name__, "with no grad_fn: the graph stops there")
+print("torch.sin(x) is made by", type(torch.sin(x).grad_fn).__name__)
+with shows_error(RuntimeError):
+    x.numpy()
 
 # %% [markdown]
 # ### Exercise 3: a function with a recorded graph
@@ -273,7 +286,8 @@ def build_f(x):
 
 # %% [markdown]
 # Once your `build_f` passes, here is the graph it records. Each term is its own branch, and all
-# branches meet at the one leaf `x`:
+# branches meet at the one leaf `x`. PyTorch computes `1 / x` as `x.reciprocal()` times 1, so
+# that term shows up as a `MulBackward0` above a `ReciprocalBackward0`:
 
 # %%
 x = torch.tensor([0.5, 2.0], requires_grad=True)
@@ -385,8 +399,8 @@ print("scale: requires_grad =", scale.requires_grad, "| is_leaf =", scale.is_lea
 draw_graph(y, names={"x": x, "y": y}, title="scale = x.detach().mean(): one path to x, scale is not in the graph")
 
 # %% [markdown]
-# The weights of a model are `nn.Parameter`s: leaves that require grad by default, without you
-# asking. That is why, in lesson 2, `backward()` on a loss will fill every layer's `.grad`.
+# The weights of a model are `nn.Parameter`s: leaves that always require grad, whatever the
+# tensor you wrap, unless you pass `requires_grad=False`. That is why, in lesson 2, `backward()` on a loss will fill every layer's `.grad`.
 
 # %%
 weight = nn.Parameter(torch.zeros(2, 3))
@@ -466,7 +480,8 @@ print(graph_text(power(x, 3), names={"x": x}))
 #
 # **Why can a forward pass use ordinary Python `if` statements and loops?** Explain in two or
 # three sentences, using what autograd records and when, and say what happens to a branch that
-# was not taken.
+# was not taken. Write it in the cell below. It has no self-check: your instructor grades it by
+# hand.
 
 # %% [markdown] answer dynamic_graph points=2
 # Autograd does not analyse the code: it records each operation as it actually runs, and every
@@ -489,9 +504,10 @@ print(graph_text(power(x, 3), names={"x": x}))
 # Going further:
 #
 # - A shared result is one node, reached along several paths; its contributions add up.
-# - Only torch operations on tensors are recorded (no `math.*`, `.item()` or NumPy).
-# - `detach()` makes a new leaf with no history that shares its storage; `nn.Parameter` requires
-#   grad by default; only leaves can change their `requires_grad`.
+# - Only torch operations on tensors are recorded (no `math.*`, `float()` or NumPy).
+# - `detach()` makes a new leaf with no history that shares its storage; `nn.Parameter` always
+#   requires grad (unless you pass `requires_grad=False`); only leaves can change their
+#   `requires_grad`.
 #
 # Next, lesson 2: walking the graph backwards with `backward()`.
 
@@ -500,7 +516,8 @@ print(graph_text(power(x, 3), names={"x": x}))
 #
 # Run this cell at any time: it runs each exercise's check quietly on your own functions and
 # lists which pass, which fail (with the first sentence of why) and which you have not
-# attempted yet, the core first.
+# attempted yet, the core first. The written answer of section 8 is not listed: your instructor
+# grades it by hand.
 
 # %%
 check.progress(globals())

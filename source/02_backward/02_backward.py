@@ -13,8 +13,8 @@
 # chain rule by hand, and gradients of gradients (`create_graph=True`), with five exercises and
 # a written answer. Do them now or on a second pass; they are graded like the core.
 #
-# **Time:** the core about 15 to 20 minutes, the whole lesson about 50 to 70 (estimated from
-# its words and cells, not yet timed with students).
+# **Time:** the core about 25 to 32 minutes, the whole lesson about 75 to 95 (measured by a
+# fresh reading of someone new to autograd).
 #
 # **How the exercises work.** Each exercise is a function for you to complete. Run the cell
 # below it to check your answer: it says *correct*, *not attempted*, or what is wrong in autograd
@@ -85,6 +85,18 @@ print("w.grad =", w.grad)
 print("equal to the inputs:", torch.equal(w.grad, inputs))
 
 # %% [markdown]
+# The exercises below give you an `x` that does *not* require grad, and ask you to leave it as it
+# was. Work on a copy: `x.detach().clone()` makes a new tensor with the same values, its own
+# memory and no history, and `.requires_grad_(True)` then switches recording on for that copy
+# only (the trailing `_` means "in place", here on the copy):
+
+# %%
+x = torch.tensor([1.0, 2.0])          # given to you: it does not require grad
+xc = x.detach().clone().requires_grad_(True)
+print("xc: requires_grad =", xc.requires_grad, "| is_leaf =", xc.is_leaf)
+print("x:  requires_grad =", x.requires_grad, "(unchanged)")
+
+# %% [markdown]
 # ### Exercise 1: a gradient with `backward()`
 #
 # Complete `grad_via_backward(f, x)`: it gets a function `f` that returns a scalar and a tensor
@@ -125,10 +137,10 @@ with shows_error(RuntimeError):
 v = torch.tensor([1.0, 0.1, 0.01])
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 (x**2).backward(gradient=v)
-print("with gradient=v:   ", x.grad)     # 2x weighted: [2*1*1, 2*2*0.1, 2*3*0.01]
+print("with gradient=v:        ", x.grad)     # 2x weighted: [2*1*1, 2*2*0.1, 2*3*0.01]
 x2 = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 ((x2**2) * v).sum().backward()
-print("from (y * v).sum():", x2.grad)
+print("from ((x2**2) * v).sum():", x2.grad)
 
 # %%
 quick_check(
@@ -186,13 +198,27 @@ print("after two backwards:", x.grad)    # 12 + 12
 
 # %% [markdown]
 # To start again from nothing, reset the leaf's gradient: `x.grad = None` (or `x.grad.zero_()`,
-# which empties the same tensor in place). Then the next `backward()` fills it afresh:
+# which sets it to zeros in place). Then the next `backward()` fills it afresh:
 
 # %%
 x.grad = None
 y = x**3                     # the last backward() freed the old graph: build a new one
 y.backward()
 print("after a reset and one backward:", x.grad)   # 12 again
+
+# %% [markdown]
+# `.grad` is one tensor, which each `backward()` updates in place. A name you gave it earlier
+# (`g1 = x.grad`) is that same tensor, so it changes on the next `backward()` too; keep a
+# `.clone()` to hold on to a value:
+
+# %%
+x = torch.tensor(2.0, requires_grad=True)
+y = x**3
+y.backward(retain_graph=True)
+g1 = x.grad                  # the same tensor as x.grad
+kept = x.grad.clone()        # a copy of its value now
+y.backward()
+print("g1:", g1, "| kept:", kept, "| g1 is x.grad:", g1 is x.grad)
 
 # %% [markdown]
 # **A trap: a graph with nothing saved can be walked twice.** Not every node needs a saved
@@ -214,7 +240,8 @@ print("after two backwards:", x.grad)    # ...and .grad doubled
 
 # %%
 quick_check(
-    "You call loss.backward(retain_graph=True) and then loss.backward() again on the same graph. "
+    "x is a leaf that requires grad, and loss is computed from it. You call "
+    "loss.backward(retain_graph=True) and then loss.backward() again on the same graph. "
     "What does x.grad hold?",
     [("the gradient once", "backward() adds into .grad: it does not overwrite what the first call left."),
      "twice the gradient",
@@ -258,8 +285,8 @@ def two_losses(x):
 #
 # Type a function of `x` and `y` in the box and press Enter (you can use `+ - * / **` and
 # `sin`, `cos`, `exp`, `log`, `sqrt`, `tanh`, ...). You see the graph autograd records for it,
-# and `x.grad`, `y.grad` after `backward()`. Try `x * x` (one leaf, two arrows), or `x + 1`
-# (what does `y.grad` say when `f` does not use `y`?).
+# and `x.grad`, `y.grad` after `backward()`. Try `x * x` (one leaf used twice: a single arrow,
+# marked ×2), or `x + 1` (what does `y.grad` say when `f` does not use `y`?).
 
 # %%
 expression_graph("x * y + sin(x)", x=1.0, y=2.0)
@@ -346,7 +373,7 @@ def vjp(f, x, v):
 #
 # **Why does `backward()` without arguments only work on a scalar output?** Explain in two or
 # three sentences what it would have to compute for a vector output, and how `gradient=` solves
-# it.
+# it. Write it in the cell below. It has no self-check: your instructor grades it by hand.
 
 # %% [markdown] answer why_scalar points=2
 # A gradient is the derivative of one number with respect to many inputs. For a vector output
@@ -459,10 +486,10 @@ def hand_derivative(x):
 # that computation, so the gradient comes back with no `grad_fn`: it cannot be differentiated
 # again. `create_graph=True` asks autograd to record the backward pass as a graph of its own.
 #
-# For $y = x^3$ at $x = 2$: $y' = 3x^2 = 12$ and $y'' = 6x = 12$.
+# For $y = x^3$ at $x = 3$: $y' = 3x^2 = 27$ and $y'' = 6x = 18$.
 
 # %%
-x = torch.tensor(2.0, requires_grad=True)
+x = torch.tensor(3.0, requires_grad=True)
 y = x**3
 (dy_dx,) = torch.autograd.grad(y, x, create_graph=True)
 print("dy/dx   =", dy_dx)        # has a grad_fn: it can be differentiated
@@ -487,7 +514,7 @@ with shows_error(RuntimeError):
 # matrix: $Hv$ (for the symmetric $H$ of a smooth $f$) is the gradient of the scalar $g \cdot v$,
 # one more backward pass through the graph that `create_graph=True` kept. PyTorch's own
 # `hvp()` computes it; here it is for $f(x) = (\sum_i x_i^2)^2$, next to the full Hessian times
-# $v$:
+# $v$. `hvp(f, x, v)` returns the pair `(f(x), Hv)`, hence the `[1]`:
 
 # %%
 def f(x):
@@ -498,7 +525,7 @@ v = torch.tensor([1.0, -1.0])
 H = torch.autograd.functional.hessian(f, x)
 print("H =\n", H)
 print("H @ v       =", H @ v)
-print("hvp(f, x, v)=", torch.autograd.functional.hvp(f, x, v)[1])
+print("hvp(f, x, v)=", torch.autograd.functional.hvp(f, x, v)[1])   # [0] would be f(x)
 
 # %% [markdown]
 # ### Exercise 7: a Hessian-vector product
@@ -546,7 +573,8 @@ def hvp(f, x, v):
 # ## Where am I
 #
 # Run this cell to see each exercise of this lesson, the core first: which pass, which are not
-# attempted yet, and, for the others, the first sentence of what their check says.
+# attempted yet, and, for the others, the first sentence of what their check says. The written
+# answer of section 6 is not listed: your instructor grades it by hand.
 
 # %%
 check.progress(globals())

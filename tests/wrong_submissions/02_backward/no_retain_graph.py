@@ -1,4 +1,4 @@
-# expect: retain_graph=True
+# expect: pass retain_graph=True to the first backward()
 def two_losses(x):
     x = x.detach().clone().requires_grad_(True)
     h = torch.sin(x) * x
