@@ -12,7 +12,8 @@
 # different switch, NumPy, why an in-place change can make `backward()` fail, and what a frozen
 # parameter keeps. Graded like the core, in this notebook.
 #
-# **Time:** about 15 to 20 minutes for the core, 75 for the whole lesson.
+# **Time:** about 20 to 25 minutes for the core, 80 for the whole lesson (measured by a fresh
+# reading of someone new to autograd, exercises and all).
 #
 # **How the exercises work.** Complete the function, then run the cell below it: it says
 # *correct*, *not attempted*, or what is wrong in autograd terms. `check.NAME.hint()` gives a
@@ -211,7 +212,7 @@ quick_check(
 # %% [markdown]
 # **That is the core.** `no_grad()` for a block, `detach()` for one tensor, `requires_grad_(False)`
 # for a parameter. Run *Where am I* (the last cell) to see your two exercises; the sections
-# below go further, each on its own.
+# below go further, in order: they use the tensors and the model the core made.
 
 # %% [markdown]
 # # Going further (optional)

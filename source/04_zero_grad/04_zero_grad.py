@@ -13,7 +13,8 @@
 # complete training loop, and hooks that see or change a gradient during `backward()`. Graded
 # like the core, in this notebook.
 #
-# **Time:** about 15 to 20 minutes for the core, 75 for the whole lesson.
+# **Time:** about 20 to 25 minutes for the core, 80 for the whole lesson (measured by a fresh
+# reading of someone new to autograd, exercises and all).
 #
 # **How the exercises work.** Complete the function, then run the cell below it: it says
 # *correct*, *not attempted*, or what is wrong in autograd terms. `check.NAME.hint()` gives a
@@ -215,7 +216,8 @@ def train_step(model, optimizer, x, y, loss_fn):
 # %% [markdown]
 # **That is the core.** `.grad` adds up, `zero_grad()` drops it (`None`) by default, and the
 # reset goes anywhere but between `backward()` and `step()`. Run *Where am I* (the last cell) to
-# see your two exercises; the sections below go further, each on its own.
+# see your two exercises; the sections below go further, in order: they use the model the
+# core made.
 
 # %% [markdown]
 # # Going further (optional)
@@ -397,8 +399,9 @@ def accumulated_grads(model, batches, loss_fn):
 # %% [markdown]
 # ### Written answer
 #
-# **Why does `backward()` add into `.grad` instead of overwriting it?** Give two uses of adding
-# across calls, and say what it costs in a training loop. Answer in two or three sentences.
+# **Why does `backward()` add into `.grad` instead of overwriting it?** Give a use of adding
+# across calls (section 6 shows one; lesson 2's two losses another), and say what it costs in a
+# training loop. Answer in two or three sentences.
 
 # %% [markdown] answer why_accumulate points=2
 # Adding lets several backward() calls build one gradient. First use: gradient accumulation,
