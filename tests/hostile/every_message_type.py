@@ -4,7 +4,7 @@ NAME = "every_message_type"
 WHY = ("in two_losses' cell, sends what the output cap once did not count: display updates of 500 kB "
        "each, widget comms with 1 MB states, clear_output, each many times")
 KIND = "runaway"
-EXPECT = {"loses": ["two_losses", "jacobian_rows", "hand_derivative", "hvp"], "reason": "output limit"}
+EXPECT = {"loses": ["two_losses", "vjp", "grads_with_intermediate", "jacobian_rows", "hand_derivative", "hvp"], "reason": "output limit"}
 
 FLOOD = '''
 from IPython.display import HTML, clear_output, display, update_display
