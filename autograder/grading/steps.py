@@ -26,10 +26,9 @@ def sanitize_steps(config) -> list:
     return _configured(config, "sanitize_preprocessors")
 
 
-def worker_steps(config) -> list:
-    """Everything autograde runs on a notebook except writing the gradebook, in autograde's order."""
-    return sanitize_steps(config) + [s for s in _configured(config, "autograde_preprocessors")
-                                     if not issubclass(s, WRITES_GRADEBOOK)]
+def autograde_steps(config) -> list:
+    """The autograding steps that do not write the gradebook, as classes, in order."""
+    return [s for s in _configured(config, "autograde_preprocessors") if not issubclass(s, WRITES_GRADEBOOK)]
 
 
 def recorder_steps(config) -> list:

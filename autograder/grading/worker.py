@@ -18,7 +18,7 @@ import nbformat
 from nbformat import validator
 
 from .gradebook_engines import share_engines
-from .steps import cell_results, worker_steps
+from .steps import autograde_steps, cell_results, sanitize_steps
 from .tasks import Task, private_gradebook
 
 NO_NOTEBOOKS = "No notebooks found, did you forget to run 'nbgrader generate_assignment'?"  # nbgrader's words
@@ -77,7 +77,12 @@ def grade_task(task: Task) -> Executed:
                          "nbgrader": {"student": task.student, "assignment": task.lesson, "notebook": name,
                                       "db_url": db_url}}
             notebook = nbformat.reads(task.notebooks[name].decode("utf-8"), as_version=4)
-            for step in worker_steps(task.config):
+            for step in sanitize_steps(task.config):
+                notebook, resources = step(config=task.config)(notebook, resources)
+            # nbgrader writes the sanitised notebook and reads it again before autograding; the cells
+            # its OverwriteCells puts back are plain dicts until then
+            notebook = nbformat.from_dict(notebook)
+            for step in autograde_steps(task.config):
                 notebook, resources = step(config=task.config)(notebook, resources)
             result.notebooks[name] = final_text(notebook)
             result.results[name] = cell_results(notebook)
