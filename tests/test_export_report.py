@@ -19,6 +19,7 @@ import pytest
 
 from autograder.course_dir import open_api
 from autograder.workflow import export, report
+from browser.chromium import CHROMIUM, CHROMIUM_ARGS, require_browser
 from canvas_import import parse_like_canvas
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -378,18 +379,10 @@ def test_report_command_takes_lessons(course, tmp_path, capsys):
     assert "09_nope" in capsys.readouterr().out
 
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
 @pytest.mark.browser
 def test_report_images_load_in_chromium(report_page):
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI"):
-            pytest.fail(f"Chromium is not installed at {CHROMIUM}", pytrace=False)
-        pytest.skip(f"Chromium is not installed at {CHROMIUM}")
+    require_browser()
+    import playwright.sync_api as playwright_api
     with playwright_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:

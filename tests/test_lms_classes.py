@@ -267,12 +267,10 @@ def test_report_accounts_for_everyone(week):
 
 @pytest.mark.browser
 def test_the_class_report_renders_every_chart_in_chromium(week):
-    from test_export_report import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI"):
-            pytest.fail(f"Chromium is not installed at {CHROMIUM}", pytrace=False)
-        pytest.skip(f"Chromium is not installed at {CHROMIUM}")
+    from browser.chromium import CHROMIUM, CHROMIUM_ARGS, require_browser
+    from test_export_report import SCREENSHOTS
+    require_browser()
+    import playwright.sync_api as playwright_api
     course, _, _ = week
     page_path = os.path.join(course, "report", "report.html")
     with playwright_api.sync_playwright() as playwright:
