@@ -59,9 +59,3 @@ def test_feedback_drops_hidden_tests_and_their_tracebacks():
     HideHiddenTests().preprocess(nb, {})
     assert test.source == "check.double(double)"
     assert test.outputs[0]["traceback"] == ["GradingFailure: twice the gradient"]
-
-
-def test_quick_check_code_is_collapsed_so_its_answer_is_not_in_view():
-    nb = parse("# %%\nquick_check('q', ['a', 'b'], 1, 'why')\n# %%\nx = 1\n")
-    assert nb.cells[0].metadata["jupyter"] == {"source_hidden": True}
-    assert "jupyter" not in nb.cells[1].metadata

@@ -1,12 +1,13 @@
 """A wrong pick in a quick check says why that option is wrong, and every quick check of every
 lesson gives each wrong option its own reason."""
 import ast
+import importlib
 import os
 
 import pytest
 
 from conftest import ROOT
-from course.visuals.quick_check import NO_REASON, quick_check
+from course.visuals.quick_check import NO_REASON, QuickCheck, asker, quick_check
 
 OPTIONS = [("None", "backward() did run, so x.grad is set."), "tensor(3.)", ("tensor(1.)", "x.grad is dy/dx, and y = 3 * x changes three times as fast as x.")]
 
@@ -29,18 +30,45 @@ def test_an_option_without_a_reason_still_gets_a_nudge():
     assert NO_REASON in check.feedback.value
 
 
-def _quick_checks(script: str):
-    tree = ast.parse(open(os.path.join(ROOT, "source", script), encoding="utf-8").read())
-    return [node for node in ast.walk(tree) if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "quick_check"]
+LESSONS = {"01_graph": "graph", "02_backward": "backward", "03_no_grad": "no_grad", "04_zero_grad": "zero_grad"}
 
 
-@pytest.mark.parametrize("script", ["01_graph/01_graph.py", "02_backward/02_backward.py",
-                                    "03_no_grad/03_no_grad.py", "04_zero_grad/04_zero_grad.py"])
-def test_every_wrong_option_of_every_lesson_says_why(script):
-    calls = _quick_checks(script)
-    assert calls
-    for call in calls:
-        options, answer = ast.literal_eval(call.args[1]), ast.literal_eval(call.args[2])
-        for index, option in enumerate(options):
-            if index != answer:
-                assert isinstance(option, tuple) and len(option[1]) > 20, (script, option)
+def _script(lesson: str) -> str:
+    return open(os.path.join(ROOT, "source", lesson, f"{lesson}.py"), encoding="utf-8").read()
+
+
+def _questions(lesson: str) -> dict:
+    return importlib.import_module(f"course.questions.{LESSONS[lesson]}").QUESTIONS
+
+
+def _asked(script: str) -> list:
+    tree = ast.parse(script)
+    return [node.args[0].value for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "ask"]
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_every_wrong_option_of_every_lesson_says_why(lesson):
+    questions = _questions(lesson)
+    assert questions
+    for name, question in questions.items():
+        QuickCheck(**question)  # a well-formed question
+        for index, option in enumerate(question["options"]):
+            if index != question["answer_index"]:
+                assert isinstance(option, tuple) and len(option[1]) > 20, (lesson, name, option)
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_a_lessons_cells_ask_its_questions_by_name_and_hold_no_answer(lesson):
+    script, questions = _script(lesson), _questions(lesson)
+    asked = _asked(script)
+    assert "quick_check(" not in script and "answer_index" not in script
+    assert sorted(asked) == sorted(questions), "every question asked once, and only questions the lesson has"
+
+
+def test_ask_names_the_questions_it_has():
+    ask = asker({"grad_of_3x": {"question": "Q?", "options": ["a", ("b", "b is wrong because ...")],
+                                "answer_index": 0, "explanation": "E"}})
+    assert ask("grad_of_3x").options == ["a", "b"]
+    with pytest.raises(KeyError, match="grad_of_3x"):
+        ask("missing")

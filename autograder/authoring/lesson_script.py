@@ -17,10 +17,6 @@ import nbformat
 HEADER = re.compile(r"^# %%(?P<markdown> \[markdown\])?(?: (?P<role>solution|check|answer) (?P<id>[\w-]+))?"
                     r"(?: points=(?P<points>\d+(?:\.\d+)?))?\s*$")
 
-# Cells whose code would give the game away (a quick check's code holds its answer): JupyterLab
-# shows only their output until the student expands the input.
-COLLAPSED_CALLS = ("quick_check(",)
-
 KERNEL = {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
           "language_info": {"name": "python"}}
 
@@ -87,8 +83,6 @@ def parse(text: str) -> nbformat.NotebookNode:
                     raise ValueError(f"check {head['id']}: the test cell is generated, leave its body empty")
                 lines = [check_call(head["id"])]
             new = nbformat.v4.new_code_cell("\n".join(lines))
-            if new.source.startswith(COLLAPSED_CALLS):
-                new.metadata["jupyter"] = {"source_hidden": True}
         new.id = test_id(head["id"]) if head["role"] == "check" else head["id"] or f"cell-{index:03d}"
         if meta:
             new.metadata["nbgrader"] = meta

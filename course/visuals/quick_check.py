@@ -73,3 +73,13 @@ class QuickCheck:
 def quick_check(question, options, answer_index, explanation) -> QuickCheck:
     """Ask `question`; make it the last line of a cell to show it."""
     return QuickCheck(question, options, answer_index, explanation)
+
+
+def asker(questions: dict):
+    """`ask(name)` for a lesson's table of questions, so a lesson's cell reads `ask("name")` and
+    its source shows neither the answer nor the reasons that would point to it."""
+    def ask(name: str) -> QuickCheck:
+        if name not in questions:
+            raise KeyError(f"no quick check named {name!r}; this lesson has {', '.join(sorted(questions))}")
+        return QuickCheck(**questions[name])
+    return ask

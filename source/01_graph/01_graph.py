@@ -34,7 +34,7 @@ from course.exercises import graph as check
 from course.visuals.gradient_plot import plot_gradient
 from course.visuals.graph_text import graph_text
 from course.visuals.pitfall import shows_error, shows_warning
-from course.visuals.quick_check import quick_check
+from course.questions.graph import ask
 
 # %% [markdown]
 # # The core
@@ -129,18 +129,7 @@ x.sum().backward()
 print("is_leaf:", x.is_leaf, "| x.grad:", x.grad)
 
 # %%
-quick_check(
-    "x = torch.ones(2, requires_grad=True); z = x.to(torch.float64); z.sum().backward(). "
-    "Which tensor has a .grad afterwards?",
-    [("z only", "z was made by an operation on x (x.to is recorded when x requires grad), so z is a "
-                "result, and results keep no .grad."),
-     "x only",
-     ("both x and z", "only leaves keep .grad, and z has a grad_fn (ToCopyBackward0): it is a result."),
-     ("neither", "backward() did reach a leaf: x requires grad and z was computed from it.")],
-    1,
-    "x is the leaf. z was made by a recorded operation (ToCopyBackward0), so it is a result, "
-    "and results keep no .grad.",
-)
+ask("grad_of_a_copy")
 
 # %% [markdown]
 # ### Exercise 1: a float64 leaf from any data
@@ -419,19 +408,7 @@ with shows_error(RuntimeError):
     y.requires_grad = False
 
 # %%
-quick_check(
-    "a = torch.ones(2, requires_grad=True); b = torch.ones(2); c = a + b. "
-    "What are c.requires_grad and c.is_leaf?",
-    [("True and True", "a tensor with a grad_fn is never a leaf, and the addition was recorded (a "
-                       "requires grad), so c has one."),
-     "True and False",
-     ("False and True", "one input that requires grad is enough for the result to require grad."),
-     ("False and False", "every tensor that does not require grad is a leaf; and here c does require "
-                         "grad, since a does.")],
-    1,
-    "a requires grad, so the addition is recorded: c requires grad and has a grad_fn "
-    "(AddBackward0), which makes it a result, not a leaf.",
-)
+ask("sum_with_a_constant")
 
 # %% [markdown]
 # ### Exercise 5: predict the flags

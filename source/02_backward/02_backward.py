@@ -32,7 +32,7 @@ from course.visuals.draw_graph import draw_graph
 from course.visuals.expression_graph import expression_graph
 from course.exercises import backward as check
 from course.visuals.pitfall import shows_error, shows_warning
-from course.visuals.quick_check import quick_check
+from course.questions.backward import ask
 from course.visuals.slope_explorer import slope_explorer
 
 # %% [markdown]
@@ -143,18 +143,7 @@ x2 = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 print("from ((x2**2) * v).sum():", x2.grad)
 
 # %%
-quick_check(
-    "y = x * 2 for a tensor x of shape (3,) with requires_grad=True. Which call works?",
-    [("y.backward()", "y has three elements: backward() without arguments needs a scalar (or gradient=)."),
-     "y.sum().backward()",
-     ("y[0].grad", "reading .grad runs nothing: it is None until a backward() has run, and y[0] is "
-                   "not a leaf anyway."),
-     ("x.backward()", "x is a vector too, and it is the input: backward() starts from the output you "
-                      "want the gradient of.")],
-    1,
-    "y.sum() is a scalar, so backward() can start from it; it computes the gradient of the sum, "
-    "which here puts 2 in every entry of x.grad.",
-)
+ask("which_backward_call")
 
 # %% [markdown]
 # ## 3. Only leaves keep `.grad`
@@ -239,19 +228,7 @@ print("after two backwards:", x.grad)    # ...and .grad doubled
 # leaf, and do not count on the error to catch a repeated `backward()`.
 
 # %%
-quick_check(
-    "x is a leaf that requires grad, and loss is computed from it. You call "
-    "loss.backward(retain_graph=True) and then loss.backward() again on the same graph. "
-    "What does x.grad hold?",
-    [("the gradient once", "backward() adds into .grad: it does not overwrite what the first call left."),
-     "twice the gradient",
-     ("None", "both calls reach x, a leaf that requires grad, so .grad is set."),
-     ("an error is raised", "retain_graph=True kept the graph for the second call; only a call after "
-                            "the last retained one would fail.")],
-    1,
-    "retain_graph=True keeps the graph so the second call works, and backward() adds into .grad: "
-    "two calls, twice the gradient.",
-)
+ask("backward_twice")
 
 # %% [markdown]
 # ### Exercise 2: two losses on one graph

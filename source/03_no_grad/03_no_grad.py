@@ -29,7 +29,7 @@ from course.exercises import no_grad as check
 from course.visuals.gradient_plot import plot_gradient
 from course.visuals.graph_text import graph_text
 from course.visuals.pitfall import shows_error
-from course.visuals.quick_check import quick_check
+from course.questions.no_grad import ask
 
 # %% [markdown]
 # ## 1. `torch.no_grad()`: nothing is recorded
@@ -59,19 +59,7 @@ print("after the block: x.requires_grad =", x.requires_grad, " recording:", torc
 # `with torch.no_grad(): p -= lr * p.grad` (section 5 shows why the update needs it).
 
 # %%
-quick_check(
-    "Inside `with torch.no_grad():`, what is `x.requires_grad` for a leaf `x` made with requires_grad=True?",
-    [("False, until the block ends", "no_grad() never touches a tensor's flags: x.requires_grad stays True "
-                                     "inside the block; only what is computed there comes out without "
-                                     "grad_fn."),
-     "True: only results computed inside the block are not recorded",
-     ("False for good: no_grad() freezes the tensors it touches",
-      "nothing is frozen: no_grad() is a mode of the recorder, and the tensors it touches keep their flags "
-      "during and after the block. Freezing is requires_grad_(False), section 3.")],
-    1,
-    "no_grad() changes the recorder, not the tensors. x keeps requires_grad=True; results computed "
-    "inside the block have requires_grad=False and no grad_fn.",
-)
+ask("flag_inside_no_grad")
 
 # %% [markdown]
 # ## 2. `detach()`: one tensor out of the graph
@@ -109,19 +97,7 @@ print("shared =", shared)
 print("copied =", copied)
 
 # %%
-quick_check(
-    "After `d = x.detach()` you run `d.mul_(2)`. What happens to x?",
-    [("Nothing: d is a copy", "detach() makes a new tensor object, not new memory: d and x share one "
-                              "storage, so a change to d's values is a change to x's. detach().clone() "
-                              "would be a copy."),
-     "x's values are doubled too: d shares x's storage",
-     ("PyTorch raises an error, because x requires grad",
-      "d does not require grad, so autograd has nothing to refuse: changing it in place is allowed (and "
-      "silently changes x too). Only changing x itself while recording is refused.")],
-    1,
-    "detach() returns a new tensor object over the same storage, with no history. Use "
-    "detach().clone() when you need values that stay put.",
-)
+ask("detach_shares_memory")
 
 # %% [markdown]
 # ### Exercise 1: a stop-gradient
@@ -194,20 +170,7 @@ def freeze_all_but_last(model):
 # | `p.requires_grad_(False)` | a parameter itself | until switched back | freezing layers for fine-tuning |
 
 # %%
-quick_check(
-    "You fine-tune a network and want its first layer to stay as it is through all of training. "
-    "Which tool fits?",
-    [("Run the first layer's forward pass inside `torch.no_grad()` at every step",
-      "it works only as long as every forward pass remembers to do it; the parameters still require grad, "
-      "so any forward pass outside the block trains them. Freezing says it once."),
-     "`requires_grad_(False)` on the first layer's parameters, once",
-     ("`detach()` the first layer's weight once, before training",
-      "detach() returns a new tensor; the model keeps using its own weight, which still requires grad, so "
-      "training still updates it.")],
-    1,
-    "Freezing is a property of the parameters: set it once and backward() leaves them out for "
-    "as long as it stays off. Hand the optimizer only the parameters that still require grad.",
-)
+ask("freeze_first_layer")
 
 # %% [markdown]
 # **That is the core.** `no_grad()` for a block, `detach()` for one tensor, `requires_grad_(False)`
@@ -366,19 +329,7 @@ with torch.no_grad():
 print("training =", model.training, " same output twice:", torch.equal(first, second))
 
 # %%
-quick_check(
-    "You call `model.eval()` and then `loss = loss_fn(model(x), y)`. What does autograd do?",
-    [("Nothing: eval() switches recording off",
-      "eval() sets module.training, which only Dropout, BatchNorm and the like read; autograd never looks "
-      "at it. The loss has a grad_fn, as the example above shows."),
-     "It records the graph as usual",
-     ("It records, but loss.backward() refuses to run",
-      "a graph recorded in eval mode is an ordinary graph: backward() runs through it (that is how some "
-      "fine-tuning trains with BatchNorm statistics fixed).")],
-    1,
-    "eval() only changes how layers such as Dropout and BatchNorm compute. The graph is recorded "
-    "(and kept in memory) unless you also use no_grad() or inference_mode().",
-)
+ask("eval_and_autograd")
 
 # %% [markdown]
 # ### Exercise 4: evaluate a model

@@ -31,7 +31,7 @@ from course.exercises import zero_grad as check
 from course.visuals.grad_history_plot import plot_grad_history
 from course.visuals.gradient_plot import plot_gradient
 from course.visuals.pitfall import shows_error
-from course.visuals.quick_check import quick_check
+from course.questions.zero_grad import ask
 
 # %% [markdown]
 # ## 1. `.grad` starts as `None`, then adds up
@@ -57,19 +57,7 @@ for call in range(1, 4):
     print(f"after backward #{call}: x.grad = {x.grad.item()}")
 
 # %%
-quick_check(
-    "x = torch.tensor(2.0, requires_grad=True). You run (x * x + x).backward() twice, "
-    "with a new forward pass each time. What is x.grad?",
-    [("5", "5 is what one call leaves, the derivative 2x + 1 at x = 2. The second call adds its 5 on top: "
-           "backward() adds into .grad, it never overwrites it."),
-     "10",
-     ("4", '4 is the derivative of x * x alone; the "+ x" adds 1 per call, and there are two calls.'),
-     ("None: the second call replaces the first",
-      "a new forward pass builds a new graph, but .grad belongs to the leaf x, which both graphs share: "
-      "the second backward() adds to what the first left there.")],
-    1,
-    "Each call adds the derivative 2x + 1 = 5, and nothing reset .grad in between: 5 + 5 = 10.",
-)
+ask("two_backwards_add_up")
 
 # %% [markdown]
 # ## 2. Resetting `.grad`: `zero_()`, `None`, and `zero_grad()`
@@ -106,19 +94,7 @@ optimizer.zero_grad(set_to_none=False)
 print("with set_to_none=False: ", model.weight.grad)
 
 # %%
-quick_check(
-    "After optimizer.zero_grad() with its default arguments, what is p.grad for a parameter p?",
-    [("a tensor of zeros", "zeros are what zero_grad(set_to_none=False) leaves (and the default before "
-                           "PyTorch 2.0); today's default drops the tensor, so p.grad is None."),
-     "None",
-     ("unchanged until step() runs", "zero_grad() acts at once, on every parameter the optimizer holds; "
-                                     "step() only reads .grad."),
-     ("the previous gradient, halved", "nothing in PyTorch halves a gradient: zero_grad() either drops "
-                                       ".grad or fills it with zeros.")],
-    1,
-    "set_to_none=True is the default: the gradient tensors are dropped, and the next backward() "
-    "stores new ones.",
-)
+ask("after_zero_grad")
 
 # %% [markdown]
 # ### Exercise 1: reset a list of parameters
@@ -177,20 +153,7 @@ for step in range(1, 4):
     print(f"step {step}: w = {w.detach()}")
 
 # %%
-quick_check(
-    "Which of these orders of one training step is wrong?",
-    [("zero_grad(), forward, backward(), step()",
-      "the usual order: the reset clears the last step's gradient before backward() adds the new one."),
-     ("forward, backward(), step(), zero_grad()",
-      "the reset comes after step() has used the gradient, so the next step's backward() starts from None "
-      "just the same: fine."),
-     "forward, backward(), zero_grad(), step()",
-     ("forward, zero_grad(), backward(), step()",
-      "the forward pass does not touch .grad, so resetting after it and before backward() is fine.")],
-    2,
-    "zero_grad() between backward() and step() throws away the gradient step() needs. Resetting "
-    "after the forward pass but before backward() is fine: the forward pass does not touch .grad.",
-)
+ask("wrong_step_order")
 
 # %% [markdown]
 # ### Exercise 2: one training step
@@ -566,17 +529,7 @@ w.register_post_accumulate_grad_hook(step_now)
 print("w after backward alone:", w.detach(), "| w.grad:", w.grad)
 
 # %%
-quick_check(
-    "x = torch.tensor(1.0, requires_grad=True); x.register_hook(lambda g: g.clamp(-1, 1)). "
-    "You run (3 * x).backward() twice, with a new forward pass each time. What is x.grad?",
-    [("1", "1 would mean the hook clipped the total in .grad; it sees each pass's gradient before it is "
-           "added, so two clipped passes add up to 2."),
-     "2",
-     ("3", "3 is one pass's gradient unclipped: the hook returns the clamped tensor, which replaces it."),
-     ("6", "6 is two passes unclipped; the hook returns the clamped gradient, so each pass adds 1.")],
-    1,
-    "The hook clips each pass's gradient (3) to 1 before AccumulateGrad adds it: 1 + 1 = 2.",
-)
+ask("hook_runs_each_pass")
 
 # %% [markdown]
 # ### Exercise 7: clip gradients with hooks
