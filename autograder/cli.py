@@ -55,7 +55,7 @@ def _grade(args) -> int:
     zygote = None if scheduler else start_warm_parents(course.config)
     from .grading import fan_out
     from .grading.progress import Progress
-    new_executor = functools.partial(fan_out.dask_executor, scheduler) if scheduler else \
+    new_executor = functools.partial(fan_out.dask_executor, scheduler, course.config) if scheduler else \
         functools.partial(fan_out.local_executor, workers, zygote)
     # --- workflow hook (autograder/workflow/hand_grades.py, status.py): hand grades of unchanged
     # answers survive grading again, and why a submission could not be graded is kept for export,

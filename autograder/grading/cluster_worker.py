@@ -2,34 +2,65 @@
 
     dask worker tcp://SCHEDULER:8786 --nthreads 1 --nworkers 2 --preload autograder.grading.cluster_worker
 
-Started so (or when a grade command connects: it registers the same plugin), a worker imports what
-grading needs once (``warm_workers``: nbgrader, nbclient, torch, every lesson's reference) and
-launches the zygote its kernels fork from, fenced as local grading fences them (namespaces where
-the OS allows: root, or unprivileged user namespaces). Without it, the worker's first task would
-pay both, several seconds on every worker while the batch has barely begun.
+Started so (or when a grade command connects: it registers the same plugin, carrying the course's
+kernel settings), a worker imports what grading needs once (``warm_workers``: nbgrader, nbclient,
+torch, every lesson's reference) and launches the zygote its kernels fork from, fenced as local
+grading fences them (namespaces where the OS allows: root, or unprivileged user namespaces).
+Without it, the worker's first task would pay both, several seconds on every worker while the
+batch has barely begun.
 """
+import hashlib
+import json
+
 from distributed.diagnostics.plugin import WorkerPlugin
 
+from .kernels.fence import DEFAULTS
+
 _started: dict = {}
+PLUGIN = "autograd-course-warm-grading"
+
+
+def kernel_settings(config) -> dict:
+    """The course's TrustedExecute settings a zygote is started with, as plain data a plugin carries
+    to the workers (missing ones: the defaults)."""
+    section = config.TrustedExecute
+    return {name: section.get(name, default) for name, default in {**DEFAULTS, "warm_kernels": True}.items()}
 
 
 class WarmGrading(WorkerPlugin):
-    """distributed's own hook: ``setup`` runs on each worker when it starts or joins."""
+    """distributed's own hook: ``setup`` runs on each worker when it starts or joins.
 
-    name = "autograd-course-warm-grading"
-    idempotent = True  # registered by the preload and by every grade command: one set-up per worker
+    Its name holds a digest of its settings: registered again with the same ones (every grade
+    command of the course), it is set up once per worker; with another course's limits it is a new
+    plugin, and the worker's zygote is started again with them before the first task needs it.
+    """
+
+    idempotent = True
+
+    def __init__(self, settings: dict | None = None):
+        self.settings = dict(settings or kernel_settings(_default_config()))
+        digest = hashlib.sha256(json.dumps(self.settings, sort_keys=True).encode()).hexdigest()[:12]
+        self.name = f"{PLUGIN}-{digest}"
 
     def setup(self, worker=None) -> None:
-        if _started:
+        if _started.get("name") == self.name:
             return
         from traitlets.config import Config
 
         from .kernel_manager import KernelFactory, start_zygote
-        zygote = start_zygote(Config())  # TrustedExecute's defaults: warm, fenced where the OS allows it
+        earlier = _started.pop("zygote", None)
+        zygote = start_zygote(Config({"TrustedExecute": self.settings}))
         if zygote is not None:
             KernelFactory.adopt(zygote.handle())
+        if earlier is not None and earlier is not zygote:
+            earlier.close()  # the default fence's zygote of a preloaded worker, superseded
         from . import warm_workers  # noqa: F401  (imports while the zygote starts)
-        _started["zygote"] = zygote
+        _started.update(name=self.name, zygote=zygote)
+
+
+def _default_config():
+    from traitlets.config import Config
+    return Config()
 
 
 def dask_setup(worker) -> None:

@@ -164,12 +164,12 @@ class _DaskExecutor:
     """A Dask client's executor that closes its client with it. Its workers are warmed up as they
     join, if they were not started warm already (``cluster_worker.py``)."""
 
-    def __init__(self, scheduler: str):
+    def __init__(self, scheduler: str, config):
         from distributed import Client
 
-        from .cluster_worker import WarmGrading
+        from .cluster_worker import WarmGrading, kernel_settings
         self.client = Client(scheduler)
-        self.client.register_plugin(WarmGrading())
+        self.client.register_plugin(WarmGrading(kernel_settings(config)))
         self.executor = self.client.get_executor(pure=False)
         self._slots, self._counted = 1, 0.0
 
@@ -190,5 +190,6 @@ class _DaskExecutor:
         self.client.close()
 
 
-def dask_executor(scheduler: str):
-    return _DaskExecutor(scheduler)
+def dask_executor(scheduler: str, config):
+    """``config``: the course's, whose kernel settings the workers' zygotes are started with."""
+    return _DaskExecutor(scheduler, config)
