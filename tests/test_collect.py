@@ -1,6 +1,7 @@
 """collect: LMS bulk downloads (built here as small zips) land in submitted/, and every odd file is reported."""
 import argparse
 import io
+import shutil
 import zipfile
 
 import nbformat
@@ -118,6 +119,27 @@ def test_moodle_blind_marking_matches_by_participant_id_only(course, download, t
     assert [(i.source, i.why) for i in report.unplaced] == [
         ("Participant_2050_assignsubmission_file/02_backward.ipynb",
          "not on the roster: moodle id '2050' matches no moodle_id")]
+
+
+def test_canvas_anonymous_files_are_matched_by_anonymous_id_or_graded_blind(course, download, tmp_path):
+    """An anonymously graded Canvas assignment names files [LATE_]anon_<anonymous id>_<file id>_<name>."""
+    files = {"anon_gX7kq_1177302_02_backward.ipynb": notebook("john"),
+             "LATE_anon_Rt4wp_1177310_02_backward.ipynb": notebook("ada"),
+             "anon_Zz9aa_1177320_02_backward.ipynb": notebook("who")}
+    roster = roster_file(tmp_path, "student_id,canvas_id,canvas_anonymous_id\njsmith,48213,Q1w2e gX7kq\n"
+                                   "alovelace,48214,Rt4wp\n")
+    blind = tmp_path / "blind"
+    shutil.copytree(course, blind)
+    report = collect(download(files), str(course), roster=roster)
+    assert submitted(course, "jsmith", "02_backward").read_bytes() == notebook("john")  # one of several ids
+    assert submitted(course, "alovelace", "02_backward").read_bytes() == notebook("ada")
+    assert [i.why.startswith("late") for i in report.placed] == [i.student == "alovelace" for i in report.placed]
+    [unplaced] = report.unplaced
+    assert unplaced.source == "anon_Zz9aa_1177320_02_backward.ipynb"
+    assert unplaced.why.startswith("not on the roster: canvas-anonymous id 'Zz9aa' matches no canvas_anonymous_id; "
+                                   "Canvas hides who submitted it until the assignment's grades are posted")
+    report = collect(download(files), str(blind))  # no roster: graded blind, under the anonymous id
+    assert report.ok and {i.student for i in report.placed} == {"anon_gX7kq", "anon_Rt4wp", "anon_Zz9aa"}
 
 
 def test_blackboard_attempt_time_becomes_nbgraders_timestamp(course, download):

@@ -9,6 +9,10 @@ Roster CSV (``--roster``): header names are case-insensitive and only ``student_
 
     student_id  the folder name under submitted/ (and so the gradebook id) everything resolves to
     canvas_id   Canvas user id: the number after the name in Canvas file names
+    canvas_anonymous_id
+                the anonymous ids of the student's submissions (the "anon_<id>" of an anonymously
+                graded assignment's file names; one per assignment, separated by spaces). Without
+                it such files are placed as student anon_<id> (blind), or with a roster not at all
     moodle_id   Moodle participant id: the number after the full name (or "Participant" under blind
                 marking) in Moodle folder names; Moodle's grading worksheet lists it as "Participant <id>"
     username    Blackboard username, or the folder name of a plain per-student folder
@@ -82,6 +86,15 @@ class FileNaming:
 
 _BB_STAMP = r"\d{4}(?:-\d\d){5}"
 FILE_NAMINGS = (
+    # Canvas, the same get_filename, for an assignment that anonymizes students: no name, and
+    # "anon_" + the submission's anonymous id in place of the user id. That id is the submission's
+    # own (one per student and assignment), so the roster's canvas_anonymous_id may hold several.
+    FileNaming(
+        "canvas-anonymous", "Canvas 'Download Submissions' of an anonymously graded assignment: "
+        "[LATE_]anon_anonymousid_fileid_filename",
+        "LATE_anon_gX7kq_1177302_02_backward.ipynb",
+        re.compile(r"(?P<late>(?i:late)_)?anon_(?P<student>[A-Za-z0-9]+)_(?P<attempt>\d+)_(?P<filename>.+)"),
+        ("canvas_anonymous_id",)),
     # Canvas, lib/content_zipper.rb (instructure/canvas-lms): get_filename joins the student's sortable
     # name (lower case, only word characters), "LATE" when Canvas counts the submission late, and the
     # user id; add_upload_submission appends the file's attachment id and its display name. A later upload
@@ -127,7 +140,8 @@ FILE_NAMINGS = (
         ("student_id", "username", "login_id", "email", "name")),
 )
 MOODLE_BLIND_NAME = "Participant"  # get_string('participant', 'assign') in English
-ROSTER_COLUMNS = ("student_id", "canvas_id", "moodle_id", "username", "login_id", "email", "name")
+ROSTER_COLUMNS = ("student_id", "canvas_id", "canvas_anonymous_id", "moodle_id", "username", "login_id", "email",
+                  "name")
 
 
 class Item(NamedTuple):
@@ -201,7 +215,9 @@ class Roster:
         for row in self.rows:
             for column in columns:
                 cell = row.get(column, "").lower()
-                if cell and (cell == wanted or (column == "email" and cell.split("@")[0] == wanted)
+                if column == "canvas_anonymous_id" and wanted in cell.replace(",", " ").replace(";", " ").split():
+                    hits.add(row["student_id"])
+                elif cell and (cell == wanted or (column == "email" and cell.split("@")[0] == wanted)
                              or (column == "name" and _name_keys(cell) & _name_keys(wanted))):
                     hits.add(row["student_id"])
         return sorted(hits)
@@ -338,7 +354,7 @@ def _student(naming: FileNaming, match: re.Match, roster: Roster | None) -> tupl
     if naming.lms == "moodle" and name == MOODLE_BLIND_NAME:
         name = None  # blind marking: the participant id is all there is
     if roster is None:
-        safe = _folder_name(raw)
+        safe = _folder_name(f"anon_{raw}" if naming.lms == "canvas-anonymous" else raw)
         return (safe, "") if safe else (None, f"the student id {raw!r} cannot be made into a folder name")
     for value, columns in [(raw, naming.roster_columns)] + ([(name, ("name",))] if name else []):
         hits = roster.students_matching(value, columns)
@@ -346,8 +362,11 @@ def _student(naming: FileNaming, match: re.Match, roster: Roster | None) -> tupl
             return None, f"{value!r} fits several roster students ({', '.join(hits)})"
         if hits:
             return hits[0], ""
+    hidden = ("; Canvas hides who submitted it until the assignment's grades are posted: add the id to the "
+              "roster's canvas_anonymous_id, collect without a roster to grade it blind, or download again "
+              "once grades are posted") if naming.lms == "canvas-anonymous" else ""
     return None, (f"not on the roster: {naming.lms} id {raw!r}" + (f", name {name!r}" if name else "")
-                  + f" matches no {'/'.join(naming.roster_columns)}" + (" or name" if name else ""))
+                  + f" matches no {'/'.join(naming.roster_columns)}" + (" or name" if name else "") + hidden)
 
 
 class _Candidate(NamedTuple):
@@ -550,7 +569,7 @@ def add_arguments(parser) -> None:
                                                                  "or a folder of student folders")
     parser.add_argument("--lesson", help="the lesson every notebook in the download is for "
                                          "(default: read from each notebook's file name)")
-    parser.add_argument("--roster", help="CSV with student_id and any of canvas_id, moodle_id, username, login_id, "
+    parser.add_argument("--roster", help="CSV with student_id and any of canvas_id, canvas_anonymous_id, moodle_id, username, login_id, "
                                          "email, name: LMS ids are turned into student_id")
     parser.add_argument("--force", action="store_true", help="replace submitted notebooks that differ")
 
