@@ -10,9 +10,9 @@
 # **Time:** the core about 15 minutes; the whole lesson about 75 to 95.
 #
 # **Exercises.** Complete the function and run the cell below it: it says *correct*, *not
-# attempted*, or what is wrong in autograd terms. `check.NAME.hint()` gives a nudge (call it again
-# for more). The grader runs the same checks on new random inputs. An autograd error in a cell of
-# your own gets a line saying what it means and which section explains it.
+# attempted*, or what is wrong in autograd terms; `check.NAME.hint()` gives a nudge (call it
+# again for more). The grader runs the same checks on new random inputs. An autograd error in
+# your own cell gets a line saying what it means and which section explains it.
 
 # %%
 import torch
