@@ -22,8 +22,8 @@ QUESTIONS = {
         options=[("the gradient once", "backward() adds into .grad: it does not overwrite what the first call left."),
          "twice the gradient",
          ("None", "both calls reach x, a leaf that requires grad, so .grad is set."),
-         ("an error is raised", "retain_graph=True kept the graph for the second call; only a call after "
-                                "the last retained one would fail.")],
+         ("an error is raised", "retain_graph=True kept the graph for the second call: only a call after "
+                                "the last retained one can find it freed.")],
         answer_index=1,
         explanation="retain_graph=True keeps the graph so the second call works, and backward() adds into .grad: "
         "two calls, twice the gradient.",
