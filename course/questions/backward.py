@@ -7,8 +7,7 @@ QUESTIONS = {
         question="y = x * 2 for a tensor x of shape (3,) with requires_grad=True. Which call works?",
         options=[("y.backward()", "y has three elements: backward() without arguments needs a scalar (or gradient=)."),
          "y.sum().backward()",
-         ("y[0].grad", "reading .grad runs nothing: it is None until a backward() has run, and y[0] is "
-                       "not a leaf anyway."),
+         ("y[0].grad", "reading .grad runs nothing: it is None until a backward() has run."),
          ("x.backward()", "x is a vector too, and it is the input: backward() starts from the output you "
                           "want the gradient of.")],
         answer_index=1,
