@@ -427,6 +427,6 @@ ERROR_SECTIONS = {
     "freed_graph": "section 4, The graph is freed after backward()",
     "integer_requires_grad": "lesson 1, section 2",
     "flag_of_result": "lesson 1, section 7",
-    "unused_input": "section 8, torch.autograd.grad",
+    "unused_input": "section 9, torch.autograd.grad",
 }
 explain_errors_in_cells(ERROR_SECTIONS)

@@ -7,8 +7,7 @@ QUESTIONS = {
         question="y = x * 2 for a tensor x of shape (3,) with requires_grad=True. Which call works?",
         options=[("y.backward()", "y has three elements: backward() without arguments needs a scalar (or gradient=)."),
          "y.sum().backward()",
-         ("y[0].grad", "reading .grad runs nothing: it is None until a backward() has run, and y[0] is "
-                       "not a leaf anyway."),
+         ("y[0].grad", "reading .grad runs nothing: it is None until a backward() has run."),
          ("x.backward()", "x is a vector too, and it is the input: backward() starts from the output you "
                           "want the gradient of.")],
         answer_index=1,
@@ -22,8 +21,8 @@ QUESTIONS = {
         options=[("the gradient once", "backward() adds into .grad: it does not overwrite what the first call left."),
          "twice the gradient",
          ("None", "both calls reach x, a leaf that requires grad, so .grad is set."),
-         ("an error is raised", "retain_graph=True kept the graph for the second call; only a call after "
-                                "the last retained one would fail.")],
+         ("an error is raised", "retain_graph=True kept the graph for the second call: only a call after "
+                                "the last retained one can find it freed.")],
         answer_index=1,
         explanation="retain_graph=True keeps the graph so the second call works, and backward() adds into .grad: "
         "two calls, twice the gradient.",

@@ -1,28 +1,18 @@
 # %% [markdown]
 # # Lesson 2: `backward()` and gradients
 #
-# In lesson 1 you saw that PyTorch records a graph while it computes. This lesson is about the
-# other half: walking that graph backwards to get gradients.
+# Lesson 1 recorded a graph; this lesson walks it backwards to get gradients.
 #
-# **The core** (sections 1 to 4, two exercises): `backward()` fills the `.grad` of every leaf,
-# it starts from a scalar (or takes `gradient=`), only leaves keep `.grad`, and the graph is
-# freed after `backward()` unless you ask for `retain_graph=True`.
+# **The core** (sections 1 to 4, two exercises): `backward()` fills `.grad` of every leaf, starts
+# from a scalar (or takes `gradient=`), only leaves keep `.grad`, and the graph is freed unless
+# you pass `retain_graph=True`. **Going further** (sections 5 to 11) is optional, graded the same.
 #
-# **Going further** (sections 5 to 10, optional): explore graphs and slopes, `gradient=` as a
-# vector-Jacobian product, the gradient of an intermediate result, `torch.autograd.grad`, the
-# chain rule by hand, and gradients of gradients (`create_graph=True`), with five exercises and
-# a written answer. Do them now or on a second pass; they are graded like the core.
+# **Time:** the core about 15 minutes; the whole lesson about 75 to 95.
 #
-# **Time:** the core about 25 to 32 minutes, the whole lesson about 75 to 95 (measured by a
-# fresh reading of someone new to autograd).
-#
-# **How the exercises work.** Each exercise is a function for you to complete. Run the cell
-# below it to check your answer: it says *correct*, *not attempted*, or what is wrong in autograd
-# terms. Stuck? `check.NAME.hint()` gives a nudge; call it again for a bigger one. The grader
-# runs the same checks on fresh random inputs, so a number copied from an output here will not
-# pass, and its messages are the ones the check here gives. If a cell of your own raises one of
-# autograd's errors, a line under PyTorch's message says what it means and which section
-# explains it. The last cell, *Where am I*, lists which exercises pass so far, the core first.
+# **Exercises.** Complete the function and run the cell below it: it says *correct*, *not
+# attempted*, or what is wrong in autograd terms; `check.NAME.hint()` gives a nudge (call it
+# again for more). The grader runs the same checks on new random inputs. An autograd error in
+# your own cell gets a line saying what it means and which section explains it.
 
 # %%
 import torch
@@ -40,55 +30,22 @@ from course.visuals.slope_explorer import slope_explorer
 #
 # ## 1. `backward()` fills `.grad` of every leaf
 #
-# When a tensor has `requires_grad=True`, every operation on it is recorded. `backward()` walks
-# the recorded operations from the output back to the inputs, applying the chain rule at each
-# step. The result lands in the `.grad` of each *leaf* that requires grad: a tensor you created
-# yourself with `requires_grad=True`. A leaf that does not require grad gets no `.grad` at all.
-#
-# Take $y = x^2$ at $x = 3$. The derivative is $2x = 6$.
-
-# %%
-x = torch.tensor(3.0, requires_grad=True)
-y = x**2
-y.backward()
-x.grad
-
-# %% [markdown]
-# With two inputs, each leaf gets its own partial derivative. For $L = ab + b^2$ at $a = 2$,
-# $b = 4$: $\partial L / \partial a = b = 4$ and $\partial L / \partial b = a + 2b = 10$.
+# `backward()` walks the recorded graph from the output back to the inputs, applying the chain
+# rule at each step, and puts the result in the `.grad` of each *leaf* that requires grad (a
+# tensor you made with `requires_grad=True`). For $L = ab + b^2$ at $a = 2$, $b = 4$:
+# $\partial L / \partial a = b = 4$ and $\partial L / \partial b = a + 2b = 10$.
 
 # %%
 a = torch.tensor(2.0, requires_grad=True)
 b = torch.tensor(4.0, requires_grad=True)
 L = a * b + b**2
 L.backward()
-print("a.grad =", a.grad)
-print("b.grad =", b.grad)
+print("a.grad =", a.grad, "| b.grad =", b.grad)
 
 # %% [markdown]
-# Here is the graph that `backward()` walked, drawn from the output down to the leaves; after
-# `backward()`, each leaf shows the gradient that landed in its `.grad`. Note that `b` feeds two
-# operations: its gradient is the sum of what arrives along both paths.
-
-# %%
-draw_graph(L, names={"a": a, "b": b, "L": L}, title="L = a*b + b**2 after L.backward()")
-
-# %% [markdown]
-# The same holds for tensors of any shape: `.grad` has the shape of its leaf. For
-# $L = \sum_i w_i x_i$ the gradient with respect to $w$ is $x$ itself.
-
-# %%
-w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
-inputs = torch.tensor([1.0, 2.0, 3.0])
-(w * inputs).sum().backward()
-print("w.grad =", w.grad)
-print("equal to the inputs:", torch.equal(w.grad, inputs))
-
-# %% [markdown]
-# The exercises below give you an `x` that does *not* require grad, and ask you to leave it as it
-# was. Work on a copy: `x.detach().clone()` makes a new tensor with the same values, its own
-# memory and no history, and `.requires_grad_(True)` then switches recording on for that copy
-# only (the trailing `_` means "in place", here on the copy):
+# The exercises give you an `x` that does *not* require grad, to be left as it was. Work on a
+# copy, as lesson 1's `make_leaf` did: `x.detach().clone()` copies the values without history,
+# and `.requires_grad_(True)` turns recording on for the copy only:
 
 # %%
 x = torch.tensor([1.0, 2.0])          # given to you: it does not require grad
@@ -99,9 +56,8 @@ print("x:  requires_grad =", x.requires_grad, "(unchanged)")
 # %% [markdown]
 # ### Exercise 1: a gradient with `backward()`
 #
-# Complete `grad_via_backward(f, x)`: it gets a function `f` that returns a scalar and a tensor
-# `x` (which does *not* require grad), and returns $\partial f / \partial x$ at `x`, found with
-# `backward()`. Do not change `x` itself: work on a copy.
+# Complete `grad_via_backward(f, x)`: `f` returns a scalar, and `x` does *not* require grad.
+# Return $\partial f / \partial x$ at `x`, found with `backward()`, without changing `x`.
 
 # %% solution grad_via_backward
 def grad_via_backward(f, x):
@@ -117,9 +73,8 @@ def grad_via_backward(f, x):
 # %% [markdown]
 # ## 2. `backward()` starts from a scalar
 #
-# A gradient answers "how does *one number* change when each input moves?". Called without
-# arguments, `backward()` assumes its output is that one number. On an output with more than one
-# element it stops, and this is PyTorch's own message:
+# A gradient says how *one number* changes as each input moves. Without arguments, `backward()`
+# needs its output to be that number; on a larger output it stops:
 
 # %%
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -128,19 +83,15 @@ with shows_error(RuntimeError):
     y.backward()
 
 # %% [markdown]
-# There are two ways out. Reduce the output to one number first, with `.sum()` for instance. Or
-# pass `gradient=v`, a tensor of the output's shape: `y.backward(gradient=v)` gives the gradient
-# of the scalar $\sum_i v_i y_i$, each output weighted by its entry of `v`, without you building
-# that sum. `.sum()` is the case where every weight is 1.
+# Reduce the output to one number first (`.sum()`, say), or pass `gradient=v`, a tensor of the
+# output's shape: `y.backward(gradient=v)` gives the gradient of $\sum_i v_i y_i$ (`.sum()` is
+# `v` all ones).
 
 # %%
-v = torch.tensor([1.0, 0.1, 0.01])
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+v = torch.tensor([1.0, 0.1, 0.01])
 (x**2).backward(gradient=v)
-print("with gradient=v:        ", x.grad)     # 2x weighted: [2*1*1, 2*2*0.1, 2*3*0.01]
-x2 = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-((x2**2) * v).sum().backward()
-print("from ((x2**2) * v).sum():", x2.grad)
+print("x.grad =", x.grad)     # 2x weighted by v: [2*1*1, 2*2*0.1, 2*3*0.01]
 
 # %%
 ask("which_backward_call")
@@ -149,8 +100,8 @@ ask("which_backward_call")
 # ## 3. Only leaves keep `.grad`
 #
 # Intermediate results (tensors with a `grad_fn`) take part in backward, but autograd does not
-# keep their gradients: that would cost memory on every layer of a network. Reading `.grad` of a
-# non-leaf gives `None`, and PyTorch warns you (section 7, going further, shows how to keep one):
+# keep their gradients, to save memory: `.grad` of a non-leaf is `None`, with a warning
+# (section 8 shows how to keep one):
 
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -163,8 +114,8 @@ print("x.grad is", x.grad)
 # %% [markdown]
 # ## 4. The graph is freed after `backward()`
 #
-# To save memory, `backward()` frees the values the graph saved for the backward pass. A second
-# walk fails as soon as a node needs a value that was freed (most do):
+# To save memory, `backward()` frees what the graph saved for the backward pass: a second
+# `backward()` through the same graph fails (section 6 shows when it does not).
 
 # %%
 x = torch.tensor(2.0, requires_grad=True)
@@ -174,61 +125,19 @@ with shows_error(RuntimeError):
     y.backward()
 
 # %% [markdown]
-# Pass `retain_graph=True` to every call but the last. And remember that gradients **add up**
-# in `.grad`: the second call below adds to what the first left there.
+# Pass `retain_graph=True` to every call but the last. Gradients **add up** in `.grad`, which
+# `x.grad = None` resets. (`.grad` is updated in place: `x.grad.clone()` keeps a value.)
 
 # %%
 x = torch.tensor(2.0, requires_grad=True)
 y = x**3
 y.backward(retain_graph=True)
 print("after one backward: ", x.grad)    # 3x^2 = 12
-y.backward()
+y.backward()                             # the last call: the graph is freed now
 print("after two backwards:", x.grad)    # 12 + 12
-
-# %% [markdown]
-# To start again from nothing, reset the leaf's gradient: `x.grad = None` (or `x.grad.zero_()`,
-# which sets it to zeros in place). Then the next `backward()` fills it afresh:
-
-# %%
 x.grad = None
-y = x**3                     # the last backward() freed the old graph: build a new one
-y.backward()
-print("after a reset and one backward:", x.grad)   # 12 again
-
-# %% [markdown]
-# `.grad` is one tensor, which each `backward()` updates in place. A name you gave it earlier
-# (`g1 = x.grad`) is that same tensor, so it changes on the next `backward()` too; keep a
-# `.clone()` to hold on to a value:
-
-# %%
-x = torch.tensor(2.0, requires_grad=True)
-y = x**3
-y.backward(retain_graph=True)
-g1 = x.grad                  # the same tensor as x.grad
-kept = x.grad.clone()        # a copy of its value now
-y.backward()
-print("g1:", g1, "| kept:", kept, "| g1 is x.grad:", g1 is x.grad)
-
-# %% [markdown]
-# **A trap: a graph with nothing saved can be walked twice.** Not every node needs a saved
-# value. Addition passes the gradient on unchanged, so a graph made only of additions and sums
-# has nothing to free, and a second `backward()` *without* `retain_graph=True` does not fail.
-# It silently adds the gradient again:
-
-# %%
-x = torch.tensor([2.0, 1.0], requires_grad=True)
-y = (x + x).sum()            # AddBackward and SumBackward save no tensors
-y.backward()
-print("after one backward: ", x.grad)
-y.backward()                 # no error...
-print("after two backwards:", x.grad)    # ...and .grad doubled
-
-# %% [markdown]
-# So "it did not raise" does not mean "it computed once": reset `.grad` whenever you reuse a
-# leaf, and do not count on the error to catch a repeated `backward()`.
-
-# %%
-ask("backward_twice")
+(x**3).backward()                        # a new graph, from an empty .grad
+print("after a reset:      ", x.grad)    # 12 again
 
 # %% [markdown]
 # ### Exercise 2: two losses on one graph
@@ -253,14 +162,27 @@ def two_losses(x):
 # %% check two_losses points=2
 
 # %% [markdown]
-# **That is the core.** Run *Where am I* at the bottom to see your two core exercises. The
-# sections below are optional: they go further, and are graded the same way.
-#
+# **That is the core.** *Where am I*, at the bottom, shows your two core exercises. What
+# follows is optional.
+
+# %% [markdown]
 # # Going further (optional)
 #
-# ## 5. Explore: backward() step by step, your own graphs, slopes
+# ## 5. Explore: graphs, backward() step by step, slopes
 #
-# Type a function of `x` and `y` in the box and press Enter (you can use `+ - * / **` and
+# Here is section 1's graph, drawn from the output down to the leaves; after `backward()`, each
+# leaf shows the gradient that landed in its `.grad`. `b` feeds two operations: its gradient is
+# the sum of what arrives along both paths.
+
+# %%
+a = torch.tensor(2.0, requires_grad=True)
+b = torch.tensor(4.0, requires_grad=True)
+L = a * b + b**2
+L.backward()
+draw_graph(L, names={"a": a, "b": b, "L": L}, title="L = a*b + b**2 after L.backward()")
+
+# %% [markdown]
+# Now type a function of `x` and `y` in the box and press Enter (you can use `+ - * / **` and
 # `sin`, `cos`, `exp`, `log`, `sqrt`, `tanh`, ...). You see the graph autograd records for it,
 # and `x.grad`, `y.grad` after `backward()`. Try `x * x` (one leaf used twice: a single arrow,
 # marked ×2), or `x + 1` (what does `y.grad` say when `f` does not use `y`?).
@@ -282,6 +204,17 @@ L = a * b + b**2
 backward_steps(L, names={"a": a, "b": b, "L": L}, title="L = a*b + b**2")   # runs L.backward()
 
 # %% [markdown]
+# The same holds for a leaf of any shape, and `.grad` has that shape. For $L = \sum_i w_i x_i$
+# the gradient with respect to $w$ is $x$ itself:
+
+# %%
+w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+inputs = torch.tensor([1.0, 2.0, 3.0])
+(w * inputs).sum().backward()
+print("w.grad =", w.grad)
+print("equal to the inputs:", torch.equal(w.grad, inputs))
+
+# %% [markdown]
 # A gradient is a slope. Move the slider: the tangent touches $f(x) = \sin(x)\,x$ at the point
 # you choose, and its slope is the derivative autograd computes there: the number `x.grad` would
 # hold after `f(x).backward()` at that point.
@@ -290,7 +223,45 @@ backward_steps(L, names={"a": a, "b": b, "L": L}, title="L = a*b + b**2")   # ru
 slope_explorer(lambda t: torch.sin(t) * t, -4.0, 4.0, at=1.0)
 
 # %% [markdown]
-# ## 6. `gradient=` is a vector-Jacobian product
+# ## 6. Repeated `backward()`: what `.grad` holds
+#
+# `.grad` is one tensor, which each `backward()` updates in place. A name you gave it earlier
+# (`g1 = x.grad`) is that same tensor, so it changes on the next `backward()` too; a `.clone()`
+# holds on to the value:
+
+# %%
+x = torch.tensor(2.0, requires_grad=True)
+y = x**3
+y.backward(retain_graph=True)
+g1 = x.grad                  # the same tensor as x.grad
+kept = x.grad.clone()        # a copy of its value now
+y.backward()
+print("g1:", g1, "| kept:", kept, "| g1 is x.grad:", g1 is x.grad)
+
+# %% [markdown]
+# **A trap: a graph with nothing saved can be walked twice.** Section 4's second `backward()`
+# failed because a node needed a value that was freed. Not every node needs one: addition passes
+# the gradient on unchanged, so a graph made only of additions and sums has nothing to free, and
+# a second `backward()` *without* `retain_graph=True` does not fail. It silently adds the
+# gradient again:
+
+# %%
+x = torch.tensor([2.0, 1.0], requires_grad=True)
+y = (x + x).sum()            # AddBackward and SumBackward save no tensors
+y.backward()
+print("after one backward: ", x.grad)
+y.backward()                 # no error...
+print("after two backwards:", x.grad)    # ...and .grad doubled
+
+# %% [markdown]
+# So "it did not raise" does not mean "it computed once": reset `.grad` whenever you reuse a
+# leaf, and do not count on the error to catch a repeated `backward()`.
+
+# %%
+ask("backward_twice")
+
+# %% [markdown]
+# ## 7. `gradient=` is a vector-Jacobian product
 #
 # Some linear algebra first. A function $y = f(x)$ from $n$ inputs to $m$ outputs has one
 # partial derivative per pair (output $i$, input $j$). Arranged in a table with one row per
@@ -359,7 +330,7 @@ def vjp(f, x, v):
 # sensible choice, so PyTorch fills it in; for a vector it asks you, through gradient=v.
 
 # %% [markdown]
-# ## 7. Keeping an intermediate gradient: `retain_grad()`
+# ## 8. Keeping an intermediate gradient: `retain_grad()`
 #
 # Section 3 showed that a non-leaf keeps no `.grad`. To keep one, call `retain_grad()` on it
 # *before* `backward()`:
@@ -395,7 +366,7 @@ def grads_with_intermediate(x):
 # %% check grads_with_intermediate points=2
 
 # %% [markdown]
-# ## 8. `torch.autograd.grad`: gradients without `.grad`
+# ## 9. `torch.autograd.grad`: gradients without `.grad`
 #
 # `backward()` writes into `.grad` of every leaf, adding to what is there. `torch.autograd.grad`
 # instead *returns* the gradients of the inputs you name, and touches no leaf's `.grad`. It
@@ -413,7 +384,7 @@ print("x.grad:  ", x.grad)
 # %% [markdown]
 # ### Exercise 5: a Jacobian row by row
 #
-# Section 6 said that row $i$ of the Jacobian of $f: \mathbb{R}^n \to \mathbb{R}^m$ is the
+# Section 7 said that row $i$ of the Jacobian of $f: \mathbb{R}^n \to \mathbb{R}^m$ is the
 # gradient of the output $y_i$. Complete `jacobian_rows(f, x)` to return the $m \times n$
 # Jacobian at `x`, one `backward()` (or `torch.autograd.grad`) call per row. PyTorch's
 # `jacobian()` is off limits here. `x` does not require grad; do not change `x`: work on a copy.
@@ -435,7 +406,7 @@ def jacobian_rows(f, x):
 # %% check jacobian_rows points=2
 
 # %% [markdown]
-# ## 9. The chain rule by hand
+# ## 10. The chain rule by hand
 #
 # Autograd applies the chain rule for you; doing it once by hand shows what it computes.
 #
@@ -457,7 +428,7 @@ def hand_derivative(x):
 # %% check hand_derivative points=2
 
 # %% [markdown]
-# ## 10. Gradients of gradients: `create_graph=True`
+# ## 11. Gradients of gradients: `create_graph=True`
 #
 # A gradient is a tensor too, computed by the backward pass. Normally autograd does not record
 # that computation, so the gradient comes back with no `grad_fn`: it cannot be differentiated
@@ -487,7 +458,7 @@ with shows_error(RuntimeError):
 # For a function of many inputs the second derivative is the **Hessian** $H$, the $n \times n$
 # matrix of $\partial^2 f / \partial x_i \partial x_j$: the Jacobian of the gradient $g$. Like
 # the Jacobian, it is rarely built: what optimisers need is a **Hessian-vector product** $Hv$.
-# Since $H$ is the Jacobian of $g$, section 6 already says how to get such a product without the
+# Since $H$ is the Jacobian of $g$, section 7 already says how to get such a product without the
 # matrix: $Hv$ (for the symmetric $H$ of a smooth $f$) is the gradient of the scalar $g \cdot v$,
 # one more backward pass through the graph that `create_graph=True` kept. PyTorch's own
 # `hvp()` computes it; here it is for $f(x) = (\sum_i x_i^2)^2$, next to the full Hessian times
@@ -538,6 +509,8 @@ def hvp(f, x, v):
 #
 # Going further:
 #
+# - `.grad` is updated in place (keep a `.clone()`), and a graph with nothing saved can be walked
+#   twice without an error: reset `.grad` whenever you reuse a leaf.
 # - `gradient=v` is a vector-Jacobian product $v^\top J$, what the chain rule passes along.
 # - `retain_grad()` keeps a non-leaf's gradient.
 # - `torch.autograd.grad` returns gradients instead of accumulating them.
@@ -551,7 +524,7 @@ def hvp(f, x, v):
 #
 # Run this cell to see each exercise of this lesson, the core first: which pass, which are not
 # attempted yet, and, for the others, the first sentence of what their check says. The written
-# answer of section 6 is not listed: your instructor grades it by hand.
+# answer of section 7 is not listed: your instructor grades it by hand.
 
 # %%
 check.progress(globals())
