@@ -36,7 +36,7 @@ x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
 
 y = (w * x).sum()
-print("recorded:      requires_grad =", y.requires_grad, " grad_fn =", y.grad_fn.name())
+print("recorded:      requires_grad =", y.requires_grad, " grad_fn =", type(y.grad_fn).__name__)
 
 with torch.no_grad():
     y_off = (w * x).sum()
@@ -46,7 +46,7 @@ print("after the block: x.requires_grad =", x.requires_grad, " recording:", torc
 # %% [markdown]
 # `y_off` is a plain tensor, as if you had typed its value in. `no_grad()` is a mode of the
 # recorder, not a property of tensors: `x` and `w` still require grad, and the block puts back
-# the mode it found. `@torch.no_grad()` above a `def` does the same for every call. Use it to
+# the mode it found (`torch.is_grad_enabled()` tells the mode). `@torch.no_grad()` above a `def` does the same for every call. Use it to
 # evaluate a model, to log, or to update parameters by hand (section 5).
 
 # %%
@@ -98,7 +98,8 @@ def stop_gradient_product(x):
 # property of the tensor, and it lasts.
 #
 # An `nn.Sequential` runs its layers in order: `net[0]` is the first, `net[-1]` the last. An
-# `nn.Linear` holds a weight and a bias; an activation such as `nn.ReLU()` has no parameters.
+# `nn.Linear` holds a weight and a bias (`0.weight` below is `net[0].weight`); an activation
+# such as `nn.ReLU()` has no parameters.
 
 # %%
 torch.manual_seed(0)
@@ -288,9 +289,10 @@ inputs = torch.randn(3, 4)
 model.eval()
 out = model(inputs)
 print("after eval(): training =", model.training, " requires_grad =", out.requires_grad,
-      " grad_fn =", out.grad_fn.name())
+      " grad_fn =", type(out.grad_fn).__name__)
 
 # %% [markdown]
+# `model.train()` switches back, and `model.train(flag)` sets the mode you pass (False is eval).
 # And the other way round: `no_grad()` (or `inference_mode()`) does not put the model in eval
 # mode. In train mode Dropout still drops a random half of the units, so two runs on the same
 # input differ. To evaluate, you want both: eval mode for the layers, `no_grad()` for autograd.
@@ -309,9 +311,9 @@ ask("eval_and_autograd")
 #
 # Complete `evaluate(model, x)`: return `model(x)` computed in eval mode and without a graph:
 # autograd must record nothing during the forward pass (a graph recorded and then cut off with
-# `detach()` has already cost its memory). The caller's model may be in train
-# or eval mode: leave it as you found it, in the same mode (`model.training` tells you which)
-# and with its parameters still requiring grad. Leave autograd's mode as you found it too: a
+# `detach()` has already cost its memory). The caller's model may be in train or eval mode:
+# leave it as you found it, in the same mode (`model.training` tells you which) and with its
+# parameters still requiring grad. Leave autograd's mode as you found it too: a
 # validation loop may call you inside its own `no_grad()` (the check does so once).
 
 # %% solution evaluate
@@ -416,7 +418,7 @@ total_loss = 0
 for batch in range(3):
     loss = (w**2).sum() * (batch + 1)
     total_loss += loss
-print("total_loss.grad_fn =", total_loss.grad_fn.name())
+print("total_loss.grad_fn =", type(total_loss.grad_fn).__name__)
 draw_graph(total_loss, names={"w": w, "total_loss": total_loss})
 
 # %% [markdown]
