@@ -72,6 +72,16 @@ def fix_inplace_mask(x):
     return 3 * torch.tanh(2 * x + 1) * mask
 
 
+def freeze_output_by_loop(model):
+    for layer in list(model)[:-1]:
+        for p in layer.parameters():
+            p.requires_grad = False
+
+
+def freeze_output_by_slice(model):
+    model[:-1].requires_grad_(False)
+
+
 def freeze_by_loop(model):
     layers = [layer for layer in model if any(True for _ in layer.parameters())]
     for layer in layers[:-1]:
@@ -87,6 +97,9 @@ def freeze_by_loop(model):
     ("sgd_step", sgd_step_foreach),
     ("fix_inplace", fix_inplace_clone),
     ("fix_inplace", fix_inplace_mask),
+    ("freeze_all_but_output", freeze_output_by_loop),
+    ("freeze_all_but_output", freeze_output_by_slice),
+    ("freeze_all_but_output", freeze_by_loop),
     ("freeze_all_but_last", freeze_by_loop),
 ])
 def test_other_correct_answers_pass(name, answer, capsys):
@@ -136,6 +149,7 @@ def test_data_is_named_in_sgd_step_only_when_the_values_are_right():
     ("evaluate", {"cases": []}),
     ("to_numpy", {"results": []}),
     ("freeze_all_but_last", {"cases": []}),
+    ("freeze_all_but_output", {"cases": []}),
     ("sgd_step", {"none_grad_error": None, "grad_mode_left_off": False, "list_replaced": False,
                   "params": [], "version_moved": [], "grads": []}),
     ("fix_inplace", {"y": None, "dy_dx": None, "backward_error": None, "used_data": False}),
@@ -145,12 +159,37 @@ def test_made_up_observations_do_not_pass(name, made_up):
     assert not ex.verdict(round_trip(made_up), expected_values(ex, 11), 11).passed
 
 
-def test_freeze_judge_reads_the_flags_sent_not_the_grader_copy():
+@pytest.mark.parametrize("name", ["freeze_all_but_output", "freeze_all_but_last"])
+def test_freeze_judge_reads_the_flags_sent_not_the_grader_copy(name):
     """The judge's inputs are the grader's fresh model: all its parameters require grad."""
-    ex = exercise("03_no_grad", "freeze_all_but_last")
+    ex = exercise("03_no_grad", name)
     seen = ex.observe(lambda model: None, 11)
     result = ex.verdict(seen, expected_values(ex, 11), 11)
     assert result.kind == "not_frozen"
+
+
+def test_the_core_models_end_in_a_linear_with_hidden_layers_before_it():
+    """Freezing model[0] alone is not enough, and model[-1] is the layer to keep: what the text says."""
+    for seed in range(20):
+        for case in check.freeze_all_but_output.inputs(seed)["cases"]:
+            linears = [layer for layer in case["model"] if isinstance(layer, torch.nn.Linear)]
+            assert isinstance(case["model"][-1], torch.nn.Linear) and len(linears) >= 3
+
+
+def test_evaluate_sees_a_recorded_forward_pass_and_its_hooks_go():
+    """detach() after a recorded forward pass is named; the watcher leaves no hook on the model."""
+    def evaluate_detached(model, x):
+        was_training = model.training
+        model.eval()
+        out = model(x).detach()
+        model.train(was_training)
+        return out
+
+    assert graded("03_no_grad", "evaluate", evaluate_detached).kind == "recorded_then_detached"
+    ex = exercise("03_no_grad", "evaluate")
+    inputs = ex.inputs(11)
+    ex.call(SOLUTIONS.evaluate, inputs)
+    assert not any(m._forward_hooks for case in inputs["cases"] for m in case["model"].modules())
 
 
 def test_progress_lists_each_exercise():
@@ -167,6 +206,6 @@ def test_progress_lists_each_exercise():
     text = repr(check.progress(namespace)).splitlines()
     # the core apart, each part counted on its own: evaluate is a going-further exercise
     assert text[0] == "Core:" and text[1].split()[0] == check.CORE[0]
-    assert "Core: 0 of 2 correct." in text and "Going further: 1 of 4 correct." in text
-    assert text[-1] == "1 of 6 exercises correct."
+    assert "Core: 0 of 2 correct." in text and "Going further: 1 of 5 correct." in text
+    assert text[-1] == "1 of 7 exercises correct."
     assert list(check.EXERCISES)[:len(check.CORE)] == list(check.CORE)

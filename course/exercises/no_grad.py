@@ -8,7 +8,7 @@ parameters train...) are computed by the grader (``autograder/grading/references
 nothing here holds an answer.
 """
 
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 
 import numpy as np
 import torch
@@ -42,6 +42,28 @@ def _filled(model: nn.Module, rng) -> nn.Module:
         for p in model.parameters():
             p.copy_(rand.tensor(rng, p.shape, p.dtype, low=-1.0, high=1.0))
     return model
+
+
+@contextmanager
+def _forward_recorded(model: nn.Module):
+    """Notes, for every layer the answer runs, whether autograd recorded its output (it has a grad_fn).
+
+    An output without a graph can come from a forward pass that recorded nothing (no_grad()) or from
+    one that recorded a whole graph, then cut it off with detach(): only the layers see the difference.
+    The hooks sit on the model's own modules and go, whatever the answer did.
+    """
+    recorded: list[bool] = []
+
+    def note(module, args, output):
+        if isinstance(output, torch.Tensor):
+            recorded.append(output.grad_fn is not None)
+
+    handles = [m.register_forward_hook(note) for m in model.modules()]
+    try:
+        yield recorded
+    finally:
+        for handle in handles:
+            handle.remove()
 
 
 def _entries(seen, key: str, count: int) -> list:
@@ -101,9 +123,10 @@ def _evaluate_call(answer, inputs):
         before = [t.detach().clone() for t in names.values()]
         modes = [m.training for m in model.modules()]
         with torch.no_grad() if i == EVALUATE_INSIDE_NO_GRAD else nullcontext():
-            with grad_mode_watched() as grad_mode:
+            with grad_mode_watched() as grad_mode, _forward_recorded(model) as recorded:
                 out = answer(model, x)
         seen.append({"output": out, "grad_mode_left_off": grad_mode.left_off,
+                     "forward_recorded": any(recorded),
                      "grad_mode_turned_on": grad_mode.turned_on,
                      "frozen": [n for n, p in names.items() if n != "x" and not p.requires_grad],
                      "changed": _values_changed(names, before),
@@ -124,6 +147,11 @@ def _evaluate_judge(seen, expected, inputs):
             raise Mistake(f"the output carries a graph (grad_fn={flags.grad_fn}): model.eval() changes how "
                           "layers such as Dropout behave, not whether autograd records. Run the forward pass "
                           "inside `with torch.no_grad():`.", "graph_recorded")
+        if got["forward_recorded"] is not False:
+            raise Mistake("the forward pass was recorded and then thrown away: autograd built a graph through "
+                          "the model's layers, keeping their values for backward, and detach() only cut the "
+                          "result off it afterwards. Run the forward pass inside `with torch.no_grad():`, so "
+                          "that nothing is recorded at all.", "recorded_then_detached")
         if got["frozen"]:
             raise Mistake(f"evaluate() switched off requires_grad of {got['frozen'][0]}: freezing parameters "
                           "changes the model for good. no_grad() turns recording off without touching it.",
@@ -407,8 +435,8 @@ ACTIVATIONS = (nn.Tanh, nn.ReLU, nn.Sigmoid)
 TAILS = (0, 1, 2)
 
 
-def _mlp(rng, dtype, tail: int) -> nn.Sequential:
-    widths = [rand.integer(rng, 2, 5) for _ in range(rand.integer(rng, 3, 6))]
+def _mlp(rng, dtype, tail: int, linears: tuple[int, int] = (2, 5)) -> nn.Sequential:
+    widths = [rand.integer(rng, 2, 5) for _ in range(rand.integer(rng, linears[0] + 1, linears[1] + 1))]
     layers = []
     for i, (a, b) in enumerate(zip(widths, widths[1:])):
         last = i == len(widths) - 2
@@ -418,13 +446,23 @@ def _mlp(rng, dtype, tail: int) -> nn.Sequential:
     return _filled(nn.Sequential(*layers), rng)
 
 
-def _freeze_inputs(rng):
+def _models(rng, tails, linears=(2, 5)):
     dtype = rand.float_dtype(rng)
     cases = []
-    for tail in TAILS:
-        model = _mlp(rng, dtype, tail)
+    for tail in tails:
+        model = _mlp(rng, dtype, tail, linears)
         cases.append({"model": model, "x": rand.tensor(rng, (rand.integer(rng, 1, 4), model[0].in_features), dtype)})
     return {"cases": cases}
+
+
+def _freeze_output_inputs(rng):
+    """The core's models end in a Linear with weight and bias; at least three Linears, so freezing
+    model[0] alone (or everything but the first two) is not enough."""
+    return _models(rng, (0, 0), linears=(3, 5))
+
+
+def _freeze_inputs(rng):
+    return _models(rng, TAILS)
 
 
 def _freeze_call(answer, inputs):
@@ -446,19 +484,23 @@ def _freeze_call(answer, inputs):
     return {"cases": seen}
 
 
+def _freeze_output_judge(seen, expected, inputs):
+    _freeze_judge(seen, expected, inputs, name="freeze_all_but_output")
+
+
 def _listed(names: set[str], one: str, many: str) -> str:
     shown = sorted(names)[:3]
     more = f" and {len(names) - 3} more" if len(names) > 3 else ""
     return f"{', '.join(shown)}{more} {one if len(names) == 1 else many}"
 
 
-def _freeze_judge(seen, expected, inputs):
+def _freeze_judge(seen, expected, inputs, name="freeze_all_but_last"):
     cases = inputs["cases"]
     for case, got, keep, last in zip(cases, _entries(seen, "cases", len(cases)), expected["trainable"],
                                      expected["last"]):
         model, keep = case["model"], set(keep)
         names = list(_layer_names(model))
-        _grad_mode_judged(got, "freeze_all_but_last")
+        _grad_mode_judged(got, name)
         if got["replaced"] is not False:
             raise Mistake("the model's layers or parameters were replaced: freeze the existing parameters in "
                           "place, on the objects the model (and its optimizer) already hold.", "params_replaced")
@@ -489,7 +531,7 @@ def _freeze_judge(seen, expected, inputs):
 
 
 # --- Exercises -----------------------------------------------------------------------------------
-# In the lesson's order: the core first (stop_gradient_product, freeze_all_but_last), then the
+# In the lesson's order: the core first (stop_gradient_product, freeze_all_but_output), then the
 # going-further sections'.
 
 stop_gradient_product = Exercise(_x_requiring_grad, _stop_gradient_product_call, _stop_gradient_product_judge, [
@@ -497,11 +539,11 @@ stop_gradient_product = Exercise(_x_requiring_grad, _stop_gradient_product_call,
     "Only one of the two factors should be a constant; the other must stay the x you were given.",
     "With x**2 held constant, d(x * c)/dx = c = x**2: check that your z gives that, not 3x**2 or 2x**2.",
 ])
-freeze_all_but_last = Exercise(_freeze_inputs, _freeze_call, _freeze_judge, [
+freeze_all_but_output = Exercise(_freeze_output_inputs, _freeze_call, _freeze_output_judge, [
     "requires_grad_(False) on a parameter freezes it, and a module's requires_grad_ sets it on all of "
     "the module's parameters at once.",
-    "The last layer *with parameters* is not always model[-1], nor model[-2]: an activation has none, "
-    "and a model may end with several. How can you ask a layer whether it has parameters?",
+    "An nn.Sequential is indexed like a list, and each of its layers is a module with a requires_grad_() "
+    "of its own.",
     "Switching everything off and one layer back on is easier than the other way round.",
 ])
 sgd_step = Exercise(_sgd_step_inputs, _sgd_step_call, _sgd_step_judge, [
@@ -534,10 +576,16 @@ fix_inplace = Exercise(_fix_inplace_inputs, _fix_inplace_call, _fix_inplace_judg
     "Only the steps that change the saved tensor matter, and the saved value must stay as it was saved: "
     ".data only hides the change from autograd, and no_grad() does not even hide it.",
 ])
+freeze_all_but_last = Exercise(_freeze_inputs, _freeze_call, _freeze_judge, [
+    "As in freeze_all_but_output, except that the layer to keep is not always model[-1].",
+    "The last layer *with parameters* is not always model[-1], nor model[-2]: an activation has none, "
+    "and a model may end with several. How can you ask a layer whether it has parameters?",
+    "A last Linear may have no bias: work with the layer, not with its weight and bias by name.",
+])
 
 
 EXERCISES = name_exercises(globals())
-CORE = ("stop_gradient_product", "freeze_all_but_last")
+CORE = ("stop_gradient_product", "freeze_all_but_output")
 
 progress = lesson_progress(EXERCISES, core=CORE)
 

@@ -1,24 +1,16 @@
 # %% [markdown]
 # # Lesson 3: Turning autograd off
 #
-# Lesson 2 walked the graph backwards. This lesson is about the times you want *no* graph.
+# Lesson 2 walked the graph backwards. This lesson is about the times you want *no* graph:
+# `torch.no_grad()` for a block of code, `detach()` for one tensor, `requires_grad_(False)` for a
+# parameter.
 #
-# **The core** (sections 1 to 4, two short exercises): `torch.no_grad()` stops the recording
-# for a block of code, `detach()` cuts one tensor out of the graph, `requires_grad_(False)`
-# freezes a parameter; section 4 says when to use each.
+# **Time:** the core (sections 1 to 4, two exercises) about 15 minutes, the whole lesson about
+# 85. **Going further** (sections 5 to 11) is optional, and graded like the core.
 #
-# **Going further** (sections 5 to 10, optional, four exercises and a written answer): updating
-# parameters by hand, `set_grad_enabled()` and `inference_mode()`, why `model.eval()` is a
-# different switch, NumPy, why an in-place change can make `backward()` fail, and what a frozen
-# parameter keeps. Graded like the core, in this notebook.
-#
-# **Time:** about 20 to 25 minutes for the core, 80 for the whole lesson (measured by a fresh
-# reading of someone new to autograd, exercises and all).
-#
-# **How the exercises work.** Complete the function, then run the cell below it: it says
-# *correct*, *not attempted*, or what is wrong in autograd terms. `check.NAME.hint()` gives a
-# nudge (call it again for more). The grader runs the same checks on fresh random inputs, with
-# the same messages. *Where am I*, the last cell, lists what passes so far, the core apart.
+# **Exercises.** Complete the function, then run the cell below it: *correct*, *not attempted*,
+# or what is wrong in autograd terms. `check.NAME.hint()` gives a nudge; *Where am I*, the last
+# cell, lists what passes.
 
 # %%
 import torch
@@ -27,11 +19,12 @@ from torch import nn
 from course.visuals.draw_graph import draw_graph
 from course.exercises import no_grad as check
 from course.visuals.gradient_plot import plot_gradient
-from course.visuals.graph_text import graph_text
 from course.visuals.pitfall import shows_error
 from course.questions.no_grad import ask
 
 # %% [markdown]
+# # The core
+#
 # ## 1. `torch.no_grad()`: nothing is recorded
 #
 # Recording costs memory: every operation keeps the values its backward step will need. Inside
@@ -43,20 +36,18 @@ x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
 
 y = (w * x).sum()
-print("recorded:      requires_grad =", y.requires_grad, " grad_fn =", y.grad_fn.name())
+print("recorded:      requires_grad =", y.requires_grad, " grad_fn =", type(y.grad_fn).__name__)
 
 with torch.no_grad():
     y_off = (w * x).sum()
 print("under no_grad: requires_grad =", y_off.requires_grad, " grad_fn =", y_off.grad_fn)
-print(graph_text(y_off))
 print("after the block: x.requires_grad =", x.requires_grad, " recording:", torch.is_grad_enabled())
 
 # %% [markdown]
 # `y_off` is a plain tensor, as if you had typed its value in. `no_grad()` is a mode of the
 # recorder, not a property of tensors: `x` and `w` still require grad, and the block puts back
-# the mode it found when it ends. As a decorator, `@torch.no_grad()` does the same for every
-# call of a function. Its everyday uses: evaluating a model, logging, and updating parameters,
-# `with torch.no_grad(): p -= lr * p.grad` (section 5 shows why the update needs it).
+# the mode it found (`torch.is_grad_enabled()` tells the mode). `@torch.no_grad()` above a `def` does the same for every call. Use it to
+# evaluate a model, to log, or to update parameters by hand (section 5).
 
 # %%
 ask("flag_inside_no_grad")
@@ -64,9 +55,9 @@ ask("flag_inside_no_grad")
 # %% [markdown]
 # ## 2. `detach()`: one tensor out of the graph
 #
-# `no_grad()` stops the recording for a whole block. `detach()` is the fine-grained tool: it
-# returns a tensor with the same values and no history. Gradients stop there; to the graph it is
-# a constant.
+# `no_grad()` stops the recording for a whole block. `detach()` is the fine-grained tool:
+# `x.detach()` is a new tensor with the same values and no history. To the graph it is a
+# constant, and gradients stop there.
 
 # %%
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -77,27 +68,10 @@ print("w.grad =", w.grad)
 print("x.grad =", x.grad)
 
 # %% [markdown]
-# In the graph, `x` is gone: to autograd, `x.detach()` is a constant, and only `w` receives a
-# gradient.
+# Only `w` received a gradient. In the graph, `x` is gone:
 
 # %%
 draw_graph(y, names={"x": x, "w": w, "y": y})
-
-# %% [markdown]
-# `detach()` does not copy. The detached tensor shares storage with the original, so an
-# in-place change to one shows in the other. `detach().clone()` makes an independent copy.
-
-# %%
-x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-shared = x.detach()
-copied = x.detach().clone()
-with torch.no_grad():
-    x[0] = 100.0
-print("shared =", shared)
-print("copied =", copied)
-
-# %%
-ask("detach_shares_memory")
 
 # %% [markdown]
 # ### Exercise 1: a stop-gradient
@@ -105,7 +79,7 @@ ask("detach_shares_memory")
 # A *stop-gradient* keeps a value in the forward pass and hides it from the backward pass.
 # Complete `stop_gradient_product(x)`: `x` requires grad. Return $z = x \cdot x^2$ (elementwise)
 # with the $x^2$ factor detached, so that $z$ has the value $x^3$ but $dz/dx = x^2$, not
-# $3x^2$. The check calls backward on your `z`, so build it from the `x` you are given.
+# $3x^2$. Build `z` from the `x` you are given: the check runs backward through it.
 
 # %% solution stop_gradient_product
 def stop_gradient_product(x):
@@ -119,9 +93,13 @@ def stop_gradient_product(x):
 # %% [markdown]
 # ## 3. Freezing parameters
 #
-# Fine-tuning often trains only the last layer of a pretrained network. `requires_grad_(False)`
-# on a parameter freezes it: `backward()` computes no gradient for it and leaves its `.grad` at
-# None. Unlike `no_grad()`, this is a property of the tensor, and it lasts.
+# Fine-tuning often trains only the last layer of a network. `requires_grad_(False)` on a
+# parameter freezes it: `backward()` leaves its `.grad` at None. Unlike `no_grad()`, this is a
+# property of the tensor, and it lasts.
+#
+# An `nn.Sequential` runs its layers in order: `net[0]` is the first, `net[-1]` the last. An
+# `nn.Linear` holds a weight and a bias (`0.weight` below is `net[0].weight`); an activation
+# such as `nn.ReLU()` has no parameters.
 
 # %%
 torch.manual_seed(0)
@@ -133,30 +111,26 @@ for name, p in net.named_parameters():
     print(f"{name:9} requires_grad={p.requires_grad!s:5}  grad is None: {p.grad is None}")
 
 # %% [markdown]
-# `module.requires_grad_(flag)` sets the flag on all of a module's parameters at once, so
-# `net[0].requires_grad_(False)` does the loop above in one call. Backward stops early, since
-# nothing below the frozen layers needs a gradient. Hand only the trainable parameters to an
-# optimizer: `torch.optim.SGD([p for p in net.parameters() if p.requires_grad], lr=0.1)`.
+# A module's own `requires_grad_(False)` sets the flag on all its parameters at once:
+# `net[0].requires_grad_(False)` does the loop above.
 
 # %% [markdown]
-# ### Exercise 2: fine-tune the last layer
+# ### Exercise 2: fine-tune the output layer
 #
-# Complete `freeze_all_but_last(model)`: `model` is an `nn.Sequential` of `Linear` layers and
-# activations, of any depth. Freeze every parameter except those of the last layer that *has*
-# parameters, which must keep requiring grad. Careful: the model may end with one activation or
-# several, which have none. Change the model in place: the same layers and parameter objects,
-# with the same values; what the function returns is ignored.
+# Complete `freeze_all_but_output(model)`: `model` is an `nn.Sequential` of `Linear` layers and
+# activations that ends in an `nn.Linear`, `model[-1]`. Freeze every parameter except those of
+# `model[-1]`. Change the model in place (the same layers, the same values); what you return is
+# ignored.
 
-# %% solution freeze_all_but_last
-def freeze_all_but_last(model):
-    """Only the last layer with parameters keeps requires_grad=True."""
+# %% solution freeze_all_but_output
+def freeze_all_but_output(model):
+    """Only model[-1], the output layer, keeps requires_grad=True."""
     ### BEGIN SOLUTION
     model.requires_grad_(False)
-    with_parameters = [layer for layer in model if list(layer.parameters())]
-    with_parameters[-1].requires_grad_(True)
+    model[-1].requires_grad_(True)
     ### END SOLUTION
 
-# %% check freeze_all_but_last points=2
+# %% check freeze_all_but_output points=2
 
 # %% [markdown]
 # ## 4. Which tool when
@@ -165,17 +139,12 @@ def freeze_all_but_last(model):
 #
 # | tool | acts on | lasts | typical use |
 # |---|---|---|---|
-# | `with torch.no_grad():` | every operation in the block | until the block ends | parameter updates, evaluation, logging |
-# | `t.detach()` | one tensor (a new one, same storage) | for that tensor | a stop-gradient, values for NumPy or a log |
-# | `p.requires_grad_(False)` | a parameter itself | until switched back | freezing layers for fine-tuning |
-
-# %%
-ask("freeze_first_layer")
-
-# %% [markdown]
-# **That is the core.** `no_grad()` for a block, `detach()` for one tensor, `requires_grad_(False)`
-# for a parameter. Run *Where am I* (the last cell) to see your two exercises; the sections
-# below go further, in order: they use the tensors and the model the core made.
+# | `with torch.no_grad():` | every operation in the block | until the block ends | updates, evaluation, logging |
+# | `t.detach()` | one tensor (a new one) | for that tensor | a stop-gradient |
+# | `p.requires_grad_(False)` | the parameter itself | until switched back | fine-tuning |
+#
+# **That is the core.** *Where am I*, the last cell, shows your two exercises; the sections
+# below are optional.
 
 # %% [markdown]
 # # Going further (optional)
@@ -219,6 +188,11 @@ for step in range(40):
     losses.append(loss.item())   # .item(): the value as a plain number, without the graph
 print(f"slope = {slope.item():.2f}, bias = {bias.item():.2f}, still leaves: {slope.is_leaf and bias.is_leaf}")
 print(f"loss: {losses[0]:.3f} at the start, {losses[-1]:.4f} after 40 steps")
+
+# %% [markdown]
+# PyTorch's optimizers package this step: `optimizer = torch.optim.SGD(params, lr=0.2)` holds the
+# parameters, and `optimizer.step()` updates each one whose `.grad` is not None, in place and
+# without recording. Lesson 4 is about resetting `.grad` between steps.
 
 # %% [markdown]
 # ### Exercise 3: an in-place SGD step
@@ -315,9 +289,10 @@ inputs = torch.randn(3, 4)
 model.eval()
 out = model(inputs)
 print("after eval(): training =", model.training, " requires_grad =", out.requires_grad,
-      " grad_fn =", out.grad_fn.name())
+      " grad_fn =", type(out.grad_fn).__name__)
 
 # %% [markdown]
+# `model.train()` switches back, and `model.train(flag)` sets the mode you pass (False is eval).
 # And the other way round: `no_grad()` (or `inference_mode()`) does not put the model in eval
 # mode. In train mode Dropout still drops a random half of the units, so two runs on the same
 # input differ. To evaluate, you want both: eval mode for the layers, `no_grad()` for autograd.
@@ -334,10 +309,11 @@ ask("eval_and_autograd")
 # %% [markdown]
 # ### Exercise 4: evaluate a model
 #
-# Complete `evaluate(model, x)`: return `model(x)` computed in eval mode and without a graph
-# (the result must not require grad nor have a `grad_fn`). The caller's model may be in train
-# or eval mode: leave it as you found it, in the same mode (`model.training` tells you which)
-# and with its parameters still requiring grad. Leave autograd's mode as you found it too: a
+# Complete `evaluate(model, x)`: return `model(x)` computed in eval mode and without a graph:
+# autograd must record nothing during the forward pass (a graph recorded and then cut off with
+# `detach()` has already cost its memory). The caller's model may be in train or eval mode:
+# leave it as you found it, in the same mode (`model.training` tells you which) and with its
+# parameters still requiring grad. Leave autograd's mode as you found it too: a
 # validation loop may call you inside its own `no_grad()` (the check does so once).
 
 # %% solution evaluate
@@ -370,6 +346,23 @@ def evaluate(model, x):
 # %% [markdown]
 # ## 8. Getting numbers out: NumPy, `.item()`, and a stop-gradient at work
 #
+# First, what section 2 left out: `detach()` does not copy. The detached tensor shares memory
+# with the original, so an in-place change to one shows in the other. `detach().clone()` makes
+# an independent copy (lesson 2).
+
+# %%
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+shared = x.detach()
+copied = x.detach().clone()
+with torch.no_grad():
+    x[0] = 100.0
+print("shared =", shared)
+print("copied =", copied)
+
+# %%
+ask("detach_shares_memory")
+
+# %% [markdown]
 # NumPy knows nothing about graphs, so `.numpy()` refuses a tensor that requires grad:
 
 # %%
@@ -425,7 +418,7 @@ total_loss = 0
 for batch in range(3):
     loss = (w**2).sum() * (batch + 1)
     total_loss += loss
-print("total_loss.grad_fn =", total_loss.grad_fn.name())
+print("total_loss.grad_fn =", type(total_loss.grad_fn).__name__)
 draw_graph(total_loss, names={"w": w, "total_loss": total_loss})
 
 # %% [markdown]
@@ -589,13 +582,53 @@ def fix_inplace(x):
 # %% check fix_inplace points=2
 
 # %% [markdown]
-# ## 10. A frozen parameter keeps its old `.grad`
+# ## 10. Freezing any model
+#
+# First, section 4's table at work:
+
+# %%
+ask("freeze_first_layer")
+
+# %% [markdown]
+# In Exercise 2 the layer to keep training was `model[-1]`. Many models end otherwise: with an
+# activation (a `Sigmoid` for a probability, a `Tanh` to bound the output), or several. An
+# activation has no parameters, so the layer that trains is the last one that *has* some, and a
+# `Linear` made with `bias=False` has a weight alone:
+
+# %%
+head = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 1, bias=False), nn.Sigmoid())
+for i, layer in enumerate(head):
+    print(f"head[{i}] {type(layer).__name__:8} parameters: {[name for name, _ in layer.named_parameters()]}")
+
+# %% [markdown]
+# ### Exercise 7: freeze all but the last layer with parameters
+#
+# Complete `freeze_all_but_last(model)`: `model` is an `nn.Sequential` of `Linear` layers and
+# activations, of any depth. Freeze every parameter except those of the last layer that *has*
+# parameters, which must keep requiring grad. The model may end with one activation or several,
+# and that last `Linear` may have no bias. Change the model in place (the same layers and
+# parameters, with the same values); what you return is ignored.
+
+# %% solution freeze_all_but_last
+def freeze_all_but_last(model):
+    """Only the last layer with parameters keeps requires_grad=True."""
+    ### BEGIN SOLUTION
+    model.requires_grad_(False)
+    with_parameters = [layer for layer in model if list(layer.parameters())]
+    with_parameters[-1].requires_grad_(True)
+    ### END SOLUTION
+
+# %% check freeze_all_but_last points=2
+
+# %% [markdown]
+# ## 11. A frozen parameter keeps its old `.grad`
 #
 # `requires_grad_(False)` stops *new* gradients; it does not clear the one a parameter already
 # holds. An optimizer that still holds the parameter steps every tensor whose `.grad` is not
-# None, so a stale `.grad` is applied again at every step (and momentum adds to it). Here the
-# first layer is frozen after one ordinary step, and each later step resets only the gradients
-# of the layer that trains:
+# None (section 5), so a stale `.grad` is applied again at every step, and with `momentum`,
+# which adds a share of each earlier step to the next, the frozen weights keep speeding up.
+# Here the first layer is frozen after one ordinary step, and each later step resets only the
+# gradients of the layer that trains:
 
 # %%
 for clear_frozen in (False, True):
@@ -619,8 +652,9 @@ for clear_frozen in (False, True):
     print(f"old .grad cleared: {clear_frozen!s:5}  the frozen weights moved by up to {moved:.3f}")
 
 # %% [markdown]
-# So after freezing, hand the optimizer only the trainable parameters (as in section 3), or make
-# sure the frozen ones' `.grad` is None. Lesson 4 is all about resetting `.grad`.
+# So after freezing, hand the optimizer only the trainable parameters,
+# `torch.optim.SGD([p for p in net.parameters() if p.requires_grad], lr=0.1)`, or make sure the
+# frozen ones' `.grad` is None. Lesson 4 is all about resetting `.grad`.
 
 # %% [markdown]
 # ## Summary
@@ -629,9 +663,9 @@ for clear_frozen in (False, True):
 #
 # - `torch.no_grad()` (a `with` block or a decorator) records nothing: results have no
 #   `grad_fn`.
-# - `detach()` cuts one tensor out of the graph but shares its storage; `detach().clone()`
-#   copies.
-# - `requires_grad_(False)` freezes parameters for fine-tuning, for as long as it stays off.
+# - `detach()` cuts one tensor out of the graph: to autograd it is a constant.
+# - `requires_grad_(False)` freezes parameters for fine-tuning, for as long as it stays off; a
+#   module's `requires_grad_()` sets it on all of the module's parameters.
 #
 # Going further:
 #
@@ -640,13 +674,15 @@ for clear_frozen in (False, True):
 # - `torch.set_grad_enabled(flag)` is `no_grad()` when `flag` is False; as a plain call it does
 #   not restore the mode. `torch.inference_mode()` is stricter: its results are inference
 #   tensors, which autograd cannot save for backward or change in place outside it.
-# - `model.eval()` changes how layers compute, not whether autograd records; evaluate with both.
-# - `.numpy()` needs `detach()` first and shares memory; copy for a snapshot. Log losses with
+# - `model.eval()` changes how layers compute, not whether autograd records; evaluate with both,
+#   so that the forward pass records nothing at all.
+# - `detach()` and `.numpy()` share memory with the original; copy for a snapshot. Log losses with
 #   `.item()`, not by adding tensors.
 # - In-place operations move a tensor's version counter (`no_grad()` included, `.data` not).
 #   If a tensor autograd saved for backward has moved on, `backward()` refuses: the message
 #   names who saved it and the versions; make that step out of place, or work on a clone.
 #   Prefer `detach()` to `.data`, which can silently give wrong gradients.
+# - The layer to keep training is the last one *with* parameters: activations have none.
 # - Freezing does not clear an old `.grad`: hand the optimizer only the trainable parameters.
 #
 # Next, lesson 4: reading and zeroing `.grad`.

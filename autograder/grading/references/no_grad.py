@@ -55,3 +55,7 @@ def freeze_all_but_last(inputs):
         trainable.append(sorted(n for n, p in _layer_names(model).items() if p.requires_grad))
         last.append(index)
     return {"trainable": trainable, "last": last}
+
+
+# The core's models end in a Linear, so the last layer with parameters is model[-1]: the same expectation.
+freeze_all_but_output = freeze_all_but_last

@@ -1,0 +1,6 @@
+# expect: still require
+# detach() returns a new tensor; the model's parameters keep requiring grad.
+def freeze_all_but_output(model):
+    for layer in list(model)[:-1]:
+        for p in layer.parameters():
+            p = p.detach()
