@@ -12,7 +12,7 @@ for folder in (".", "/tmp", "/var/tmp", "/dev/shm"):
     try:
         for k in range(64):
             with open(os.path.join(folder, f"{MARKER}-fills_disk-{{k}}"), "wb") as handle:
-                handle.write(os.urandom(64 * 2**20))
+                handle.write(bytes(64 * 2**20))
             written += 64
     except OSError as error:
         print(folder, error)
