@@ -6,7 +6,7 @@
 #
 # **The core**, sections 1 to 3 with two exercises, takes about 15 minutes. **Going further**,
 # sections 4 to 9 with five exercises and a written answer, is optional and graded the same way:
-# about 60 minutes more.
+# about 60 minutes more, 75 for the whole lesson.
 #
 # **Exercises.** Complete the function, then run the cell below it: it says *correct*, *not
 # attempted*, or what is wrong in autograd terms. `check.NAME.hint()` gives a nudge (call it
