@@ -59,9 +59,10 @@ print("after = None: ", x.grad)
 print("next backward:", x.grad, "| same tensor:", x.grad is first)
 
 # %% [markdown]
-# A model has many parameters: `optimizer.zero_grad()` resets all those the optimizer holds
-# (`model.zero_grad()`, those of the module). Its `set_to_none` defaults to `True`: afterwards
-# every `.grad` is `None`, not zeros.
+# A model has many parameters. An optimizer such as `torch.optim.SGD` holds them and, in its
+# `step()`, updates each from its `.grad`; `optimizer.zero_grad()` resets them all
+# (`model.zero_grad()`, a module's). Its `set_to_none` defaults to `True`: afterwards every
+# `.grad` is `None`, not zeros.
 
 # %%
 model = nn.Linear(3, 1)
