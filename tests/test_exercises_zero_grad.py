@@ -62,12 +62,18 @@ def clip_with_torch_clamp(model, max_value):
     return tuple(handles)
 
 
+def clip_a_copy_in_place(model, max_value):
+    """Clamping in place is fine on a tensor of the hook's own: the one it was handed stays as it was."""
+    return [p.register_hook(lambda g: g.clone().clamp_(-max_value, max_value)) for p in model.parameters()]
+
+
 @pytest.mark.parametrize("name, answer", [
     ("train_step", train_step_reset_at_both_ends),
     ("accumulated_grads", accumulated_with_grad_none),
     ("grad_norm", grad_norm_as_float),
     ("fit_linear", fit_linear_with_init),
     ("clip_with_hook", clip_with_torch_clamp),
+    ("clip_with_hook", clip_a_copy_in_place),
 ])
 def test_other_correct_answers_pass(name, answer, capsys):
     exercise(LESSON, name)(answer)
@@ -129,6 +135,20 @@ def test_accumulation_that_never_calls_backward_says_so():
 def test_fit_linear_returning_none_names_the_missing_return():
     result = graded(LESSON, "fit_linear", lambda x, y, steps, lr: None)
     assert result.kind == "not_a_model" and "missing `return`" in result.message
+
+
+@pytest.mark.parametrize("returns", [True, False])
+def test_a_hook_changing_its_argument_in_place_is_named_on_every_seed(returns):
+    """.grad comes out right either way; the caller's hook, holding the same tensor, sees the change."""
+    def clamps_in_place(model, max_value):
+        def clip(grad):
+            grad.clamp_(-max_value, max_value)
+            return grad if returns else None
+        return [p.register_hook(clip) for p in model.parameters()]
+
+    for seed in range(12):
+        result = graded(LESSON, "clip_with_hook", clamps_in_place, seeds=[seed])
+        assert result.kind == "hook_in_place" and "changed the gradient it was given in place" in result.message
 
 
 def test_the_self_check_shows_the_graders_message():

@@ -43,7 +43,7 @@ IDEAS = (
           "grad_reset_at_end", "grad_reset", "not_divided", "not_full_batch")),
     Idea("A complete training loop", "04_zero_grad §8", ("no_step", "params_changed", "uphill")),
     Idea("Hooks: a gradient before it lands in .grad", "04_zero_grad §9",
-         ("no_handles", "not_clipped", "grad_replaced", "grad_aliased", "grad_changed")),
+         ("no_handles", "not_clipped", "hook_in_place", "grad_replaced", "grad_aliased", "grad_changed")),
     Idea("The value itself: sign, shape, dtype, a missing return", "every lesson",
          ("wrong_sign", "wrong_shape", "wrong_dtype", "wrong_value", "wrong_answer", "all_zeros", "pair_swapped",
           "none_returned", "forbidden_shortcut")),

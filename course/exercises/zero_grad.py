@@ -557,9 +557,16 @@ def _clip_with_hook_call(answer, inputs):
     model, batches = inputs["model"], inputs["batches"]
     params = list(model.parameters())
     start = [p.detach().clone() for p in params]
+    # The caller's own hook on every parameter, registered first, as a gradient logger would be: it
+    # holds the very tensor autograd hands to the hooks, so a later hook changing it in place shows.
+    logged = [[] for _ in params]
+    for p, log in zip(params, logged):
+        p.register_hook(lambda grad, log=log: log.append((grad, grad.detach().clone())))
+    theirs = [len(p._backward_hooks or ()) for p in params]
     handles = answer(model, inputs["max_value"])
     moved = any(not torch.equal(s, p.detach()) for s, p in zip(start, params))
-    hooked = [bool(p._backward_hooks) for p in params]  # where register_hook put a hook
+    hooked = [len(p._backward_hooks or ()) > n for p, n in zip(params, theirs)]  # where register_hook put one
+    changed = [False] * len(params)
     seen = []
     for i, ((x, y), scale) in enumerate(zip(batches, inputs["scales"])):
         if i == 2:  # the caller removes the hooks, and starts from an empty .grad
@@ -572,8 +579,13 @@ def _clip_with_hook_call(answer, inputs):
                 p.grad = None
         (scale * nn.functional.mse_loss(model(x), y)).backward()
         seen.append(_grads(params))
+        changed = [was or any(not torch.equal(grad, values) for grad, values in log)
+                   for was, log in zip(changed, logged)]
+        for log in logged:
+            log.clear()
     return {"first": seen[0], "second": seen[1], "after_remove": seen[2], "moved": moved,
             "handles": type(handles).__name__, "removable": removable, "hooked": hooked,
+            "argument_changed": changed,
             "replaced": _replaced(params, list(model.parameters()))}
 
 
@@ -613,10 +625,18 @@ def _clip_with_hook_judge(seen, expected, inputs):
     if wrong and all(close(got, raw) for _, got, _, raw, *_ in wrong):
         raise Mistake(f"after one backward(), `{wrong[0][0]}.grad` holds the unclipped gradient, though a hook "
                       "is registered on it: the clamp never reached .grad. A hook registered with register_hook "
-                      "changes the gradient only by returning the new one.", "not_clipped")
+                      "changes the gradient by returning the new one, which autograd uses in its place.",
+                      "not_clipped")
     for name, got, want, *_ in wrong:
         what = f"`{name}.grad` after one backward()"
         require(diagnose_gradient(want, got, what))
+    for name, changed in zip(names, _listed(seen["argument_changed"], count, "parameters")):
+        if changed is not False:
+            raise Mistake(f"your hook changed the gradient it was given in place: the caller's own hook on "
+                          f"`{name}`, registered before yours, holds that same tensor, and its values changed "
+                          "after your hook ran. Autograd may hand one gradient tensor to several hooks and "
+                          "nodes, so a hook must leave its argument as it is and return the clipped gradient "
+                          "as a new tensor, which autograd then uses in its place.", "hook_in_place")
     for name, got, want, total in zip(names, second, expected["second"], expected["clip_total"]):
         what = f"`{name}.grad` after a second backward() without a reset"
         require(diagnose_tensor(want, got, what))

@@ -1,26 +1,16 @@
 # %% [markdown]
 # # Lesson 4: Reading and zeroing `.grad`
 #
-# In lesson 2 you saw that `backward()` *adds* into `.grad`. This lesson is about living with
-# that: reading `.grad`, resetting it, and putting the reset in the right place in a training loop.
+# In lesson 2 you saw that `backward()` *adds* into `.grad`. Here you learn to reset it, and
+# where the reset goes in a training step.
 #
-# **The core** (sections 1 to 3, two exercises): `.grad` starts as `None` and then adds up, the
-# two ways to reset it and what `optimizer.zero_grad()` does by default, and where the reset
-# goes in a training loop.
+# **The core**, sections 1 to 3 with two exercises, takes about 15 minutes. **Going further**,
+# sections 4 to 9 with five exercises and a written answer, is optional and graded the same way:
+# about 60 minutes more, 75 for the whole lesson.
 #
-# **Going further** (sections 4 to 9, optional, five exercises and a written answer): watching
-# `.grad` add up, `None` and zeros to an optimizer, micro-batches, the global gradient norm, a
-# complete training loop, and hooks that see or change a gradient during `backward()`. Graded
-# like the core, in this notebook.
-#
-# **Time:** about 20 to 25 minutes for the core, 80 for the whole lesson (measured by a fresh
-# reading of someone new to autograd, exercises and all).
-#
-# **How the exercises work.** Complete the function, then run the cell below it: it says
-# *correct*, *not attempted*, or what is wrong in autograd terms. `check.NAME.hint()` gives a
-# nudge (call it again for more). The grader runs the same checks on fresh random inputs, with
-# the same messages; some put leftover values in `.grad` first, as an earlier training step
-# would. *Where am I*, the last cell, lists what passes so far, the core apart.
+# **Exercises.** Complete the function, then run the cell below it: it says *correct*, *not
+# attempted*, or what is wrong in autograd terms. `check.NAME.hint()` gives a nudge (call it
+# again for more). *Where am I*, the last cell, lists what passes so far.
 
 # %%
 import torch
@@ -36,24 +26,16 @@ from course.questions.zero_grad import ask
 # %% [markdown]
 # ## 1. `.grad` starts as `None`, then adds up
 #
-# A leaf, a tensor you make or a fresh layer's parameter, has no gradient until a backward pass
-# reaches it: `.grad` is `None`, not zeros. The first `backward()` stores a new tensor there.
-
-# %%
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-layer = nn.Linear(3, 2)
-print("before backward:", x.grad, "| weight.grad:", layer.weight.grad)
-(x**2).sum().backward()
-print("after backward: ", x.grad)
-
-# %% [markdown]
-# After that, `backward()` adds to `.grad`. For $y = x^2$ at $x = 1.5$ each call on a new forward
-# pass adds $2x = 3$: only the first of these numbers is the derivative.
+# A leaf (a tensor you make, or a layer's parameter) has no gradient until a backward pass
+# reaches it: `.grad` is `None`, not zeros. The first `backward()` stores a tensor there; each
+# later one *adds* to it. For $y = x^2$ at $x = 1.5$ each call adds $2x = 3$: only the first
+# number printed is the derivative.
 
 # %%
 x = torch.tensor(1.5, requires_grad=True)
+print("before backward:", x.grad)
 for call in range(1, 4):
-    (x**2).backward()
+    (x**2).backward()                 # a new forward pass each time
     print(f"after backward #{call}: x.grad = {x.grad.item()}")
 
 # %%
@@ -62,9 +44,8 @@ ask("two_backwards_add_up")
 # %% [markdown]
 # ## 2. Resetting `.grad`: `zero_()`, `None`, and `zero_grad()`
 #
-# `x.grad.zero_()` fills the existing gradient with zeros, in place: the same tensor, the same
-# memory. `x.grad = None` drops the tensor; the next `backward()` then stores a new one instead
-# of adding to zeros, which skips one addition and frees the memory in between.
+# `x.grad.zero_()` fills the gradient with zeros, in place: the same tensor, the same memory.
+# `x.grad = None` drops the tensor; the next `backward()` stores a new one.
 
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -78,9 +59,10 @@ print("after = None: ", x.grad)
 print("next backward:", x.grad, "| same tensor:", x.grad is first)
 
 # %% [markdown]
-# In a model you reset every parameter at once: `optimizer.zero_grad()` resets the parameters the
-# optimizer was given, `model.zero_grad()` those of the module. Both take `set_to_none`, and its
-# default is `True`: after `zero_grad()`, every `.grad` is `None`, not zeros.
+# A model has many parameters. An optimizer such as `torch.optim.SGD` holds them and, in its
+# `step()`, updates each from its `.grad`; `optimizer.zero_grad()` resets them all
+# (`model.zero_grad()`, a module's). Its `set_to_none` defaults to `True`: afterwards every
+# `.grad` is `None`, not zeros.
 
 # %%
 model = nn.Linear(3, 1)
@@ -93,15 +75,12 @@ model(torch.ones(2, 3)).sum().backward()
 optimizer.zero_grad(set_to_none=False)
 print("with set_to_none=False: ", model.weight.grad)
 
-# %%
-ask("after_zero_grad")
-
 # %% [markdown]
 # ### Exercise 1: reset a list of parameters
 #
-# Complete `reset_grads(params, set_to_none)`: for every tensor in `params`, reset its `.grad` to
+# Complete `reset_grads(params, set_to_none)`: for every tensor in `params`, set its `.grad` to
 # `None` when `set_to_none` is true, or zero the existing gradient **in place** when it is false.
-# Some parameters may have no gradient yet (`.grad is None`): leave those alone.
+# A parameter may have no gradient yet (`.grad is None`): leave it alone.
 
 # %% solution reset_grads
 def reset_grads(params, set_to_none):
@@ -120,13 +99,13 @@ def reset_grads(params, set_to_none):
 # %% [markdown]
 # ## 3. Where `zero_grad()` goes in a training loop
 #
-# One training step is four calls: reset the gradients, compute the loss (the forward pass), fill
-# `.grad` with `loss.backward()`, and let `optimizer.step()` apply it. `backward()` writes the
-# gradient and `step()` reads it, so the reset may go anywhere **except between those two**. At
-# the top of the step is the usual place; at the end, after `step()`, works too.
+# A training step is four calls: reset the gradients, compute the loss (the forward pass),
+# `loss.backward()` to fill `.grad`, and `optimizer.step()` to apply it. `backward()` writes the
+# gradient and `step()` reads it, so the reset may go anywhere **except between those two**. The
+# top of the step is the usual place.
 #
-# Forget the reset and each step applies the sum of all gradients so far. With a loss whose
-# gradient is the same at every step, the moves grow: twice the step, then three times.
+# Forget the reset and each step applies the sum of all gradients so far. Here the gradient is
+# the same at every step, and the moves grow:
 
 # %%
 c = torch.tensor([1.0, -2.0])
@@ -140,8 +119,7 @@ for step in range(1, 4):
 
 # %% [markdown]
 # Reset between `backward()` and `step()`, and the step finds nothing to apply. No error, no
-# warning: the parameters just do not move. (With the reset at the top, every step would move
-# `w` by the same `lr` times the gradient.)
+# warning: the parameters just do not move.
 
 # %%
 w = torch.zeros(2, requires_grad=True)
@@ -152,16 +130,12 @@ for step in range(1, 4):
     optimizer.step()
     print(f"step {step}: w = {w.detach()}")
 
-# %%
-ask("wrong_step_order")
-
 # %% [markdown]
 # ### Exercise 2: one training step
 #
-# Complete `train_step(model, optimizer, x, y, loss_fn)`: one step of training on the batch
-# `(x, y)` with the `optimizer` you are given, and return the loss of that batch (computed
-# before the step) as a Python float. The check fills `.grad` with leftovers, as a previous step
-# would leave them: reset the leftover gradients first.
+# Complete `train_step(model, optimizer, x, y, loss_fn)`: one training step on the batch
+# `(x, y)` with the `optimizer` given, returning the batch's loss (computed before the step) as
+# a Python float. The check leaves old values in `.grad`, as a previous step would.
 
 # %% solution train_step
 def train_step(model, optimizer, x, y, loss_fn):
@@ -177,10 +151,9 @@ def train_step(model, optimizer, x, y, loss_fn):
 # %% check train_step points=2
 
 # %% [markdown]
-# **That is the core.** `.grad` adds up, `zero_grad()` drops it (`None`) by default, and the
-# reset goes anywhere but between `backward()` and `step()`. Run *Where am I* (the last cell) to
-# see your two exercises; the sections below go further, in order: they use the model the
-# core made.
+# **That is the core.** `.grad` adds up, `zero_grad()` sets it to `None` by default, and the
+# reset goes anywhere but between `backward()` and `step()`. *Where am I* (the last cell) shows
+# your two exercises. The optional sections below use the `model` of section 2.
 
 # %% [markdown]
 # # Going further (optional)
@@ -200,7 +173,8 @@ plot_gradient(lambda t: t**2, -0.5, 3.0, at=1.5)
 # A leaf used twice does not rely on this adding. In $y = 3x + x^2$, the leaf `x` feeds two
 # operations, and each path sends its part of the gradient back ($3$ and $2x$). Within one pass,
 # autograd first sums what arrives along every path ($3 + 2 \cdot 1.5 = 6$), then `AccumulateGrad`
-# runs once and adds that sum into `x.grad`.
+# runs once and adds that sum into `x.grad`: the graph has one `AccumulateGrad` for `x`, where
+# both paths end. (Section 9's hooks let you watch what arrives there.)
 
 # %%
 x = torch.tensor(1.5, requires_grad=True)
@@ -211,20 +185,6 @@ y.backward()
 print("x.grad =", x.grad)
 draw_graph(y, names={"x": x, "a": a, "b": b, "y": y},
            title="x is used twice: both paths end in one AccumulateGrad")
-
-# %% [markdown]
-# You can watch it happen. A *prehook* registered on `x`'s `AccumulateGrad` node (reached through
-# `next_functions`, lesson 1) runs just before the node, and sees what the node receives:
-
-# %%
-x = torch.tensor(1.5, requires_grad=True)
-a = x * 3
-y = a + x**2
-received = []
-a.grad_fn.next_functions[0][0].register_prehook(lambda grads: received.append(grads[0].item()))
-y.backward()
-print("AccumulateGrad ran", len(received), "time, and received", received)
-print("x.grad =", x.grad)
 
 # %% [markdown]
 # The plot records one entry of `.grad` after each call: three backward passes add up, `zero_()`
@@ -299,6 +259,9 @@ for set_to_none in (True, False):
     momentum_sgd.zero_grad(set_to_none=set_to_none)
     momentum_sgd.step()                                  # no new backward() in between
     print(f"set_to_none={set_to_none}: after the second step w = {w.item():.3f}")
+
+# %%
+ask("after_zero_grad")
 
 # %% [markdown]
 # ## 6. Gradient accumulation: a big batch in small pieces
@@ -421,7 +384,11 @@ def grad_norm(model):
 # %% [markdown]
 # ## 8. A complete training loop
 #
-# Time to put it together: linear regression, trained by gradient descent.
+# Time to put it together: linear regression, trained by gradient descent. First, the order of
+# one step once more (section 3):
+
+# %%
+ask("wrong_step_order")
 
 # %% [markdown]
 # ### Exercise 6: fit a line
@@ -473,9 +440,11 @@ print("x.grad:", x.grad)
 
 # %% [markdown]
 # A hook may also *return* a tensor: it then replaces the gradient, and everything downstream
-# (here: `.grad` of the leaf) sees the new one. Registering returns a *handle*; `handle.remove()`
-# takes the hook away again. With $y = \sum x^3$ the gradient is $3x^2 = [3, 12, 27]$; a hook that
-# clamps it to $[-5, 5]$ changes what lands in `.grad`:
+# (here: `.grad` of the leaf) sees the new one. That is the only way a hook should change a
+# gradient: it must not modify the tensor it receives in place, because autograd may hand that
+# same tensor to other hooks and nodes, which would see the change too. Registering returns a
+# *handle*; `handle.remove()` takes the hook away again. With $y = \sum x^3$ the gradient is
+# $3x^2 = [3, 12, 27]$; a hook that returns it clamped to $[-5, 5]$ changes what lands in `.grad`:
 
 # %%
 x = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)
@@ -488,8 +457,17 @@ x.grad = None
 print("after handle.remove:", x.grad)
 
 # %% [markdown]
-# A hook on a leaf runs *before* `AccumulateGrad`: it sees one pass's gradient, not what `.grad`
-# already holds. Two passes are each clipped, then added, so `.grad` can exceed the clip value:
+# A hook on a leaf runs just *before* its `AccumulateGrad`, with what that node receives. On
+# section 4's $y = 3x + x^2$ it runs once, with both paths already summed ($3 + 2 \cdot 1.5$):
+
+# %%
+x = torch.tensor(1.5, requires_grad=True)
+x.register_hook(lambda grad: print("arriving at x:", grad))
+(x * 3 + x**2).backward()
+
+# %% [markdown]
+# So the hook sees one pass's gradient, not what `.grad` already holds. Two passes are each
+# clipped, then added, so `.grad` can exceed the clip value:
 
 # %%
 x = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)
@@ -540,6 +518,8 @@ ask("hook_runs_each_pass")
 # - register on every parameter of `model` (weights and biases alike) a hook with
 #   `register_hook` that limits each entry of the arriving gradient to `[-max_value, max_value]`,
 #   so that each backward pass's gradient is clipped before it is added into `.grad`;
+# - let the hook return the clipped gradient and leave the tensor it receives unchanged: the
+#   check has its own hook on each parameter, registered before yours, that holds that tensor;
 # - leave the parameters' values as they are;
 # - return the list of handles that the registrations gave you.
 #
@@ -575,8 +555,9 @@ def clip_with_hook(model, max_value):
 #   gradient but step a zero one (momentum, weight decay).
 # - To accumulate over $k$ micro-batches, divide each loss by $k$ and step once every $k$.
 # - The global gradient norm reads every `.grad` that is not `None`, as one long vector.
-# - `t.register_hook(fn)` sees (and may replace, by returning it) each gradient as it flows, before
-#   it is added into `.grad`; `register_post_accumulate_grad_hook` runs after. Both return a
+# - `t.register_hook(fn)` sees each gradient as it flows, before it is added into `.grad`, and may
+#   replace it by returning a new one (never by changing it in place);
+#   `register_post_accumulate_grad_hook` runs after. Both return a
 #   handle whose `remove()` takes the hook away.
 #
 # That is the whole course: you can now read a training loop and say what autograd records
