@@ -314,7 +314,8 @@ draw_graph(y, names={"x": x, "y": y}, title="scale = x.detach().mean(): one path
 
 # %% [markdown]
 # The weights of a model are `nn.Parameter`s: leaves that always require grad, whatever the
-# tensor you wrap, unless you pass `requires_grad=False`. That is why, in lesson 2, `backward()` on a loss will fill every layer's `.grad`.
+# tensor you wrap, unless you pass `requires_grad=False`. That is why, in lesson 2, `backward()`
+# on a loss will fill every layer's `.grad`.
 
 # %%
 weight = nn.Parameter(torch.zeros(2, 3))
