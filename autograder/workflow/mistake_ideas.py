@@ -16,7 +16,7 @@ class Idea(NamedTuple):
 
 
 IDEAS = (
-    Idea("Recording starts with requires_grad; leaves and results", "01_graph §1-2, §5, §7",
+    Idea("Recording starts with requires_grad; leaves and results", "01_graph §1-2, §5, §7, §9",
          ("not_leaf", "not_recorded", "graph_recorded", "nodes_not_names")),
     Idea(".grad is None until backward() reaches a leaf that requires grad", "02_backward §1, §3, 04_zero_grad §1",
          ("grad_none", "grad_none_no_backward", "grad_none_no_requires_grad", "grad_none_not_leaf",
