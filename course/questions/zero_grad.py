@@ -34,8 +34,8 @@ QUESTIONS = {
         options=[("zero_grad(), forward, backward(), step()",
           "the usual order: the reset clears the last step's gradient before backward() adds the new one."),
          ("forward, backward(), step(), zero_grad()",
-          "the reset comes after step() has used the gradient, so the next step's backward() starts from None "
-          "just the same: fine."),
+          "in a loop where every step ends so, the next step's backward() starts from None just the same: "
+          "fine (only the very first step relies on .grad starting empty)."),
          "forward, backward(), zero_grad(), step()",
          ("forward, zero_grad(), backward(), step()",
           "the forward pass does not touch .grad, so resetting after it and before backward() is fine.")],
