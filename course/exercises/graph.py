@@ -569,7 +569,7 @@ predict_flags = Exercise(_predict_flags_inputs, _predict_flags_call, _predict_fl
 EXERCISES = name_exercises(globals())
 CORE = ("make_leaf", "grad_fn_names")  # the first pass: the lesson's essentials
 
-progress = lesson_progress(EXERCISES, core=CORE)
+progress = lesson_progress(EXERCISES, core=CORE, written={"dynamic_graph": 2})
 
 # Where this lesson explains each autograd error a student's own cell may raise.
 ERROR_SECTIONS = {
