@@ -612,7 +612,7 @@ make_leaf = Exercise(_make_leaf_inputs, _make_leaf_call, _make_leaf_judge, [
 EXERCISES = name_exercises(globals())
 CORE = ("leaf_from_list", "grad_fn_names")  # the first pass: the lesson's essentials
 
-progress = lesson_progress(EXERCISES, core=CORE)
+progress = lesson_progress(EXERCISES, core=CORE, written={"dynamic_graph": 2})
 
 # Where this lesson explains each autograd error a student's own cell may raise.
 ERROR_SECTIONS = {

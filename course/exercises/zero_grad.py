@@ -719,7 +719,7 @@ clip_with_hook = Exercise(_clip_with_hook_inputs, _clip_with_hook_call, _clip_wi
 
 EXERCISES = name_exercises(globals())
 CORE = ("reset_grads", "train_step")
-progress = lesson_progress(EXERCISES, core=CORE)  # the lesson's last cell: check.progress(globals())
+progress = lesson_progress(EXERCISES, core=CORE, written={"why_accumulate": 2})  # the lesson's last cell: check.progress(globals())
 
 # Where this lesson (or an earlier one) explains each autograd error a student's own cell may raise.
 ERROR_SECTIONS = {
