@@ -9,7 +9,7 @@ QUESTIONS = {
         options=[("5", "5 is what one call leaves, the derivative 2x + 1 at x = 2. The second call adds its 5 on top: "
                "backward() adds into .grad, it never overwrites it."),
          "10",
-         ("4", '4 is the derivative of x * x alone; the "+ x" adds 1 per call, and there are two calls.'),
+         ("4", "4 is what one call's x * x part gives (2x at x = 2); the '+ x' adds 1 to it, and the second call adds it all again."),
          ("None: the second call replaces the first",
           "a new forward pass builds a new graph, but .grad belongs to the leaf x, which both graphs share: "
           "the second backward() adds to what the first left there.")],

@@ -102,8 +102,7 @@ def reset_grads(params, set_to_none):
 # A training step is four calls: reset the gradients, compute the loss (the forward pass),
 # `loss.backward()` to fill `.grad`, and `optimizer.step()` to apply it. `backward()` adds the
 # gradient in and `step()` reads it, so the reset comes **before `backward()`**: at the top of
-# the step, it also clears whatever an earlier step left behind. (Resetting after `step()` works
-# only if every step before did so too.)
+# the step, it also clears whatever an earlier step left behind.
 #
 # Forget the reset and each step applies the sum of all gradients so far. Here the gradient is
 # the same at every step, and the moves grow:
@@ -135,8 +134,8 @@ for step in range(1, 4):
 # ### Exercise 2: one training step
 #
 # Complete `train_step(model, optimizer, x, y, loss_fn)`: one training step on the batch
-# `(x, y)` with the `optimizer` given, returning the batch's loss (computed before the step) as
-# a Python float. The check leaves old values in `.grad`, as a previous step would.
+# `(x, y)` with the `optimizer` given (the forward pass is `loss_fn(model(x), y)`), returning
+# the batch's loss (computed before the step) as a Python float. The check leaves old values in `.grad`, as a previous step would.
 
 # %% solution train_step
 def train_step(model, optimizer, x, y, loss_fn):
