@@ -535,7 +535,8 @@ def _freeze_judge(seen, expected, inputs, name="freeze_all_but_last"):
                 raise Mistake(f"model[{last}], the last layer with parameters, was frozen too: every parameter is "
                               f"frozen, so nothing can train. The model ends with {', '.join(tail)}, which "
                               f"{'has' if len(tail) == 1 else 'have'} no parameters.", "all_frozen")
-            raise Mistake("every parameter is frozen, so nothing can train.", "all_frozen")
+            raise Mistake(f"every parameter is frozen, so nothing can train: model[{last}], the last layer "
+                          "with parameters, should keep requires_grad=True.", "all_frozen")
         if keep - trainable:
             raise Mistake(f"{_listed(keep - trainable, 'no longer requires', 'no longer require')} grad: the last "
                           f"layer with parameters, model[{last}], is the one that should keep training.",

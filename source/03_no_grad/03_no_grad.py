@@ -110,8 +110,8 @@ for name, p in net.named_parameters():
     print(f"{name:9} requires_grad={p.requires_grad!s:5}  grad is None: {p.grad is None}")
 
 # %% [markdown]
-# Without the call, `net[0].requires_grad = True` only sets a plain Python attribute on the
-# module and changes no parameter: for a module, `requires_grad_()` is the call.
+# Assigning `net[0].requires_grad = False` instead of calling `requires_grad_(False)` only sets
+# a plain Python attribute on the module and changes no parameter: for a module, call it.
 
 # %% [markdown]
 # ### Exercise 2: fine-tune the output layer
