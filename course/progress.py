@@ -2,7 +2,9 @@
 
 The last cell of each lesson calls ``check.progress(globals())`` and sees one row per exercise:
 Correct, Incorrect (the first sentence of why) or Not attempted, the lesson's core first and
-apart from its optional "going further" exercises, so a first pass knows when it is done.
+apart from its optional "going further" exercises, so a first pass knows when it is done. A line
+above the total names the points of the lesson's written answers, which only an instructor grades,
+so the lesson's points are all in view.
 """
 import contextlib
 import html
@@ -19,9 +21,11 @@ CORE, FURTHER = "Core", "Going further"
 class Progress:
     """One row per exercise: Correct, Incorrect (the first sentence of why) or Not attempted."""
 
-    def __init__(self, rows: list[tuple[str, str, str]], core: tuple[str, ...] = ()):
+    def __init__(self, rows: list[tuple[str, str, str]], core: tuple[str, ...] = (),
+                 written: dict[str, int] | None = None):
         self.rows = rows  # (exercise, status, detail)
         self.core = tuple(core)
+        self.written = dict(written or {})  # written answer -> its points, graded by hand
 
     def part(self, name: str) -> str:
         return CORE if name in self.core or not self.core else FURTHER
@@ -33,6 +37,10 @@ class Progress:
             for part in (CORE, FURTHER):
                 rows = [status for name, status, _ in self.rows if self.part(name) == part]
                 lines.append(f"{part}: {sum(s == 'Correct' for s in rows)} of {len(rows)} correct.")
+        if self.written:
+            points = sum(self.written.values())
+            lines.append(f"Written answer{'s' if len(self.written) > 1 else ''}, graded by hand: "
+                         f"{points} point{'s' if points != 1 else ''}.")
         return lines + [f"{done} of {len(self.rows)} exercises correct."]
 
     def __repr__(self):
@@ -82,18 +90,21 @@ def _status(exercise: Exercise, answer) -> tuple[str, str]:
     return "Incorrect", _first_sentence(result.message)
 
 
-def progress_of(exercises: dict[str, Exercise], namespace: dict, core: tuple[str, ...] = ()) -> Progress:
+def progress_of(exercises: dict[str, Exercise], namespace: dict, core: tuple[str, ...] = (),
+                written: dict[str, int] | None = None) -> Progress:
     unknown = set(core) - set(exercises)
     if unknown:
         raise ValueError(f"the core names exercises the lesson does not have: {sorted(unknown)}")
     order = [name for name in exercises if name in core] + [name for name in exercises if name not in core]
-    return Progress([(name, *_status(exercises[name], namespace.get(name))) for name in order], core)
+    return Progress([(name, *_status(exercises[name], namespace.get(name))) for name in order], core, written)
 
 
-def lesson_progress(exercises: dict[str, Exercise], core: tuple[str, ...] = ()):
+def lesson_progress(exercises: dict[str, Exercise], core: tuple[str, ...] = (),
+                    written: dict[str, int] | None = None):
     """A lesson's ``progress(globals())``: 'Where am I', from the student's own functions, its core
-    (the exercises of the first pass) listed first and apart."""
+    (the exercises of the first pass) listed first and apart, and the points of its written answers
+    (``written``: answer cell -> points, as in the lesson script), which no self-check can judge."""
     def progress(namespace: dict) -> Progress:
         """Each exercise of this lesson, self-checked quietly on your own functions (pass globals())."""
-        return progress_of(exercises, namespace, core)
+        return progress_of(exercises, namespace, core, written)
     return progress

@@ -36,7 +36,7 @@ def test_stale_grad_is_recognised():
     said = diagnose_gradient(EXPECTED, EXPECTED + stale, stale=stale)
     assert "what .grad held before" in said
     # on a tensor the reset is .grad = None or .grad.zero_(); zero_grad() belongs to models and optimizers
-    assert "x.grad = None or x.grad.zero_() on a tensor" in said and "zero_grad() on a model" in said
+    assert "p.grad = None or p.grad.zero_() on each tensor p" in said and "zero_grad() on a model" in said
 
 
 def test_none_gradient_is_explained_by_the_tensor_flags():

@@ -48,6 +48,20 @@ def test_where_am_i_lists_each_part_in_the_notebooks_order(lesson):
 
 
 @pytest.mark.parametrize("lesson", LESSONS)
+def test_where_am_i_names_the_points_of_the_notebooks_written_answers(lesson):
+    """The hand-graded written answers are part of the lesson's points: Where am I names them, as the
+    notebook grades them."""
+    cells = source_notebook(ASSIGNMENT[lesson]).cells
+    in_notebook = {c.metadata["nbgrader"]["grade_id"]: c.metadata["nbgrader"]["points"] for c in cells
+                   if c.cell_type == "markdown" and c.metadata.get("nbgrader", {}).get("grade")}
+    report = importlib.import_module(f"course.exercises.{lesson}").progress({})
+    assert report.written == in_notebook
+    if in_notebook:
+        points = sum(in_notebook.values())
+        assert repr(report).splitlines()[-2].endswith(f"graded by hand: {points} point{'s' if points != 1 else ''}.")
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
 def test_stored_self_check_values_are_current(lesson):
     assert expectations.stale(lesson) == [], \
         f"run `autograd-course build` to store lesson {lesson}'s self-check values again"

@@ -18,6 +18,10 @@ from course.visuals.graph_walk import walk_graph
 from trial import GRADER_SEEDS, graded
 
 
+def leaf_from_list(values):
+    return torch.as_tensor(values, dtype=torch.float64).requires_grad_()
+
+
 def make_leaf(data):
     return torch.tensor(data, dtype=torch.float64).requires_grad_() if not isinstance(data, torch.Tensor) \
         else data.detach().to(torch.float64, copy=True).requires_grad_()
@@ -52,7 +56,7 @@ def build_f(x):
     return torch.log(x.abs()) * 2 * torch.sin(x) + x.reciprocal()
 
 
-OTHER_CORRECT_ANSWERS = {"make_leaf": make_leaf, "grad_fn_names": grad_fn_names, "count_nodes": count_nodes,
+OTHER_CORRECT_ANSWERS = {"leaf_from_list": leaf_from_list, "make_leaf": make_leaf, "grad_fn_names": grad_fn_names, "count_nodes": count_nodes,
                          "predict_flags": predict_flags, "build_f": build_f}
 
 
@@ -75,6 +79,19 @@ def test_chain_names_agree_with_a_walk():
         for _, y, _ in check._chains_inputs(generator(seed))["chains"]:
             walked = [type(node.grad_fn).__name__ for node in walk_graph(y).nodes]
             assert reference._chain_names(y) == walked and walked[-1] == "AccumulateGrad"
+
+
+def test_core_chains_hold_a_constant_and_never_first():
+    """The core's chains: a None entry to skip is always there, but after the node to follow, so the
+    walk of section 3 (next_functions[0]) is enough; count_nodes is where constants come first."""
+    for seed in range(100):
+        for _, y, _ in check._chains_inputs(generator(seed))["chains"]:
+            node, saw_none = y.grad_fn, False
+            while node.next_functions:
+                assert node.next_functions[0][0] is not None
+                saw_none = saw_none or any(n is None for n, _ in node.next_functions)
+                node = node.next_functions[0][0]
+            assert saw_none
 
 
 def test_shared_graph_counts_agree_with_a_walk():
@@ -140,7 +157,7 @@ def test_predictions_cannot_build_tensors_by_any_route():
 
 
 @pytest.mark.parametrize("name, sent", [
-    ("make_leaf", {"cases": []}), ("grad_fn_names", {"names": []}), ("count_nodes", {"counts": []}),
+    ("make_leaf", {"cases": []}), ("leaf_from_list", {"cases": []}), ("grad_fn_names", {"names": []}), ("count_nodes", {"counts": []}),
     ("predict_flags", {"predictions": []}), ("build_f", {"f": None}),
     ("predict_flags", {"predictions": "aaaa"}), ("count_nodes", {"counts": [True, True]}),
 ])
@@ -170,11 +187,12 @@ def test_the_self_check_says_what_is_wrong():
 def test_where_am_i_lists_each_exercise_state():
     def stub(*args):
         raise NotImplementedError()
-    table = check.progress({"make_leaf": make_leaf, "grad_fn_names": lambda y: ["SumBackward0"],
-                            "count_nodes": stub, "build_f": build_f})
+    table = check.progress({"leaf_from_list": leaf_from_list, "make_leaf": make_leaf,
+                            "grad_fn_names": lambda y: ["SumBackward0"], "count_nodes": stub, "build_f": build_f})
     rows = {name: (status, why) for name, status, why in table.rows}
-    assert rows["make_leaf"] == ("Correct", "") and rows["build_f"] == ("Correct", "")
+    assert [name for name, _, _ in table.rows][:2] == ["leaf_from_list", "grad_fn_names"]  # the core first
+    assert rows["leaf_from_list"] == rows["make_leaf"] == rows["build_f"] == ("Correct", "")
     assert rows["grad_fn_names"][0] == "Incorrect" and rows["grad_fn_names"][1].startswith("your list goes wrong at position 0")
     assert rows["count_nodes"][0] == rows["predict_flags"][0] == "Not attempted"
-    assert "2 of 5 exercises correct." in repr(table) and "<table>" in table._repr_html_()
+    assert "3 of 6 exercises correct." in repr(table) and "<table>" in table._repr_html_()
     assert graded("01_graph", "make_leaf", make_leaf).outcome == CORRECT

@@ -303,7 +303,7 @@ def test_report_groups_mistakes_by_idea_and_leaves_attempts_apart(report_page):
     assert _table_rows(by_idea) == [
         ["The value itself: sign, shape, dtype, a missing return", "every lesson", "3", "3", "02_backward · vjp",
          WRONG_SIGN],  # wrong_sign twice, none_returned once; first line of the first message
-        ["Recording starts with requires_grad; leaves and results", "01_graph §1-2, §5, §7", "1", "1",
+        ["Recording starts with requires_grad; leaves and results", "01_graph §1-2, §5, §7, §9", "1", "1",
          "01_graph · count_nodes", "Incorrect: `y` is not a leaf, it has a grad_fn."],
     ]
     assert _table_rows(by_kind) == [

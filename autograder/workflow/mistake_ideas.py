@@ -16,7 +16,7 @@ class Idea(NamedTuple):
 
 
 IDEAS = (
-    Idea("Recording starts with requires_grad; leaves and results", "01_graph §1-2, §5, §7",
+    Idea("Recording starts with requires_grad; leaves and results", "01_graph §1-2, §5, §7, §9",
          ("not_leaf", "not_recorded", "graph_recorded", "nodes_not_names")),
     Idea(".grad is None until backward() reaches a leaf that requires grad", "02_backward §1, §3, 04_zero_grad §1",
          ("grad_none", "grad_none_no_backward", "grad_none_no_requires_grad", "grad_none_not_leaf",
@@ -37,7 +37,8 @@ IDEAS = (
     Idea("In-place updates, the version counter, inputs left unchanged", "03_no_grad §9",
          ("inplace_saved", "rebound_not_in_place", "data_bypass", "params_replaced", "input_changed")),
     Idea("Freezing parameters", "03_no_grad §3, §10-11", ("all_frozen", "not_frozen", "last_frozen",
-                                                          "freeze_all_but_output", "freeze_all_but_last")),
+                                                          "plain_requires_grad", "freeze_all_but_output",
+                                                          "freeze_all_but_last")),
     Idea(".grad adds up: zero it, and where zero_grad() goes", "04_zero_grad §2-4, §6",
          ("grad_accumulated", "never_zeroed", "grad_not_zero", "grad_not_reset", "reset_in_loop", "stale_grad",
           "grad_reset_at_end", "grad_reset", "not_divided", "not_full_batch")),

@@ -62,7 +62,7 @@ KNOWN_ERRORS = [
 # set_to_none=True is the default) surfaces as one of these plain Python/PyTorch errors.
 _GRAD_IS_NONE = ("a tensor was None here. If it was a .grad: it is None until backward() reaches "
                  "the tensor, for frozen or unused parameters, and after zero_grad() (set_to_none=True "
-                 "is the default). Skip those with `if p.grad is not None`.")
+                 "is the default). Check for None before using it.")
 KNOWN_ERRORS += [KnownError("grad_none", fragment, _GRAD_IS_NONE) for fragment in (
     "must be Tensor, not NoneType",
     "'NoneType' object has no attribute 'zero_'",

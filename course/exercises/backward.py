@@ -481,7 +481,7 @@ hvp = Exercise(_hvp_inputs, _hvp_call, _hvp_judge, [
 EXERCISES = name_exercises(globals())
 CORE = ("grad_via_backward", "two_losses")  # the first pass: the lesson's essentials
 
-progress = lesson_progress(EXERCISES, core=CORE)
+progress = lesson_progress(EXERCISES, core=CORE, written={"why_scalar": 2})
 
 # Where this lesson explains each autograd error a student's own cell may raise.
 ERROR_SECTIONS = {

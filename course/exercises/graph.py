@@ -29,7 +29,64 @@ def _same_length(got, want: list, what: str) -> list:
     return got
 
 
-# ---------------------------------------------------------------- make_leaf
+# ---------------------------------------------------------------- leaf_from_list and make_leaf
+
+LEAF_FROM_LIST_CASES = ["a list of ints", "a list of floats"]
+
+
+def _leaf_from_list_inputs(rng):
+    """The two lists a learner meets first: ints (an integer tensor unless told otherwise) and floats
+    with more digits than float32 keeps."""
+    ints = torch.randint(-9, 10, (rand.integer(rng, 2, 6),), generator=rng).tolist()
+    floats = rand.tensor(rng, (rand.integer(rng, 2, 6),), torch.float64, -3.0, 3.0).tolist()
+    return {"cases": [ints, floats]}
+
+
+def _leaf_from_list_call(answer, inputs):
+    seen = []
+    for values in inputs["cases"]:
+        try:
+            got = answer(list(values))
+        except (NotImplementedError, Mistake):
+            raise
+        except Exception as error:  # said for the case that raised, which the judge reaches in order
+            seen.append({"raised": explain_error(error), "kind": type(error).__name__})
+            continue
+        seen.append({"tensor": got})
+    return {"cases": seen}
+
+
+def _judge_new_leaf(what: str, got, want: torch.Tensor) -> None:
+    """What both leaf exercises ask of the tensor made: float64, data's values, requires grad, a leaf."""
+    if isinstance(got, torch.Tensor) and got.dtype != torch.float64:
+        raise Mistake(f"{what} has dtype {got.dtype}: make it torch.float64, whatever the data's own "
+                      "dtype (choose the dtype when you create or convert it).", "wrong_dtype")
+    require(diagnose_tensor(want, got, what))
+    flags = flags_of(got)
+    if not flags.requires_grad:
+        raise Mistake(f"{what} does not require grad: switch requires_grad on for the new tensor.",
+                      "no_requires_grad")
+    if not flags.is_leaf:
+        raise Mistake(f"{what} is not a leaf: it has a grad_fn ({flags.grad_fn}), so its .grad would stay "
+                      "None. An operation after requires_grad (such as .double() or .to()) is recorded; "
+                      "convert the dtype first, then require grad.", "not_leaf")
+    if not torch.equal(got, want):
+        if torch.equal(got, want.float().double()):
+            raise Mistake(f"{what} has the values rounded to float32: the data went through float32 "
+                          "(PyTorch's default) before float64. Choose float64 when you first make "
+                          "the tensor.", "rounded_float32")
+        error, index = largest_difference(got, want)
+        raise Mistake(f"{what} does not hold data's values (largest difference {error:.3g} at index "
+                      f"{index}): copy the values you were given.", "wrong_values")
+
+
+def _leaf_from_list_judge(seen, expected, inputs):
+    cases = _same_length(seen["cases"], expected["values"], "results")
+    for description, case, want in zip(LEAF_FROM_LIST_CASES, cases, expected["values"]):
+        if "raised" in case:
+            raise Mistake(f"for {description}, your code raised {case['raised']}", str(case.get("kind"))[:40])
+        _judge_new_leaf(f"for {description}, your tensor", case["tensor"], want)
+
 
 MAKE_LEAF_CASES = [
     "a list of floats",
@@ -43,7 +100,7 @@ MAKE_LEAF_CASES = [
 
 
 def _make_leaf_inputs(rng):
-    """Data of the kinds a learner meets first, one per entry of MAKE_LEAF_CASES."""
+    """Data of every kind a learner meets, one per entry of MAKE_LEAF_CASES."""
     shape = rand.shape(rng)
     floats = rand.tensor(rng, shape, torch.float64, -3.0, 3.0).tolist()
     ints = torch.randint(-9, 10, (rand.integer(rng, 2, 6),), generator=rng).tolist()
@@ -84,7 +141,6 @@ def _make_leaf_judge(seen, expected, inputs):
         what = f"for {description}, your tensor"
         if "raised" in case:
             raise Mistake(f"for {description}, your code raised {case['raised']}", str(case.get("kind"))[:40])
-        got = case["tensor"]
         if case["shares_memory"] is not False:
             raise Mistake(f"{what} shares its memory with the tensor you were given: changing one would "
                           "change the other. Make a new tensor with clone() (after detach()).", "shares_memory")
@@ -92,45 +148,27 @@ def _make_leaf_judge(seen, expected, inputs):
             raise Mistake(f"for {description}, your code changed the tensor it was given (its values or "
                           "its requires_grad). make_leaf must leave data as it was: build the new tensor "
                           "from a copy.", "input_changed")
-        if isinstance(got, torch.Tensor) and got.dtype != torch.float64:
-            raise Mistake(f"{what} has dtype {got.dtype}: make it torch.float64, whatever the data's own "
-                          "dtype (choose the dtype when you create or convert it).", "wrong_dtype")
-        require(diagnose_tensor(want, got, what))
-        flags = flags_of(got)
-        if not flags.requires_grad:
-            raise Mistake(f"{what} does not require grad: switch requires_grad on for the new tensor.",
-                          "no_requires_grad")
-        if not flags.is_leaf:
-            raise Mistake(f"{what} is not a leaf: it has a grad_fn ({flags.grad_fn}), so its .grad would stay "
-                          "None. An operation after requires_grad (such as .double() or .to()) is recorded; "
-                          "convert the dtype first, then require grad.", "not_leaf")
-        if not torch.equal(got, want):
-            if torch.equal(got, want.float().double()):
-                raise Mistake(f"{what} has the values rounded to float32: the data went through float32 "
-                              "(PyTorch's default) before float64. Choose float64 when you first make "
-                              "the tensor.", "rounded_float32")
-            error, index = largest_difference(got, want)
-            raise Mistake(f"{what} does not hold data's values (largest difference {error:.3g} at index "
-                          f"{index}): copy the values you were given.", "wrong_values")
+        _judge_new_leaf(what, case["tensor"], want)
 
 
 # ---------------------------------------------------------------- grad_fn_names
 
 # (text with {} for the input, function of (t, c) with c a constant tensor of t's shape)
+# The core's chains keep the input that requires grad first: a constant (c, or the 1 of t + 1) is the
+# operation's second input, its (None, 0) after the node to follow. count_nodes (going further) meets
+# constants on either side.
+WITH_CONSTANT = [
+    ("({} + 1)", lambda t, c: t + 1),
+    ("({} * c)", lambda t, c: t * c),
+    ("({} - c)", lambda t, c: t - c),
+]
 CHAIN_OPS = [
     ("exp({})", lambda t, c: torch.exp(t)),
     ("sin({})", lambda t, c: torch.sin(t)),
     ("tanh({})", lambda t, c: torch.tanh(t)),
     ("sigmoid({})", lambda t, c: torch.sigmoid(t)),
     ("{}**2", lambda t, c: t**2),
-    ("({} + 1)", lambda t, c: t + 1),
-    ("({} * c)", lambda t, c: t * c),
-    ("({} - c)", lambda t, c: t - c),
-]
-# The constant comes first: this node's next_functions start with (None, 0).
-CONSTANT_FIRST = [
-    ("(c * {})", lambda t, c: c * t),
-    ("(c - {})", lambda t, c: c - t),
+    *WITH_CONSTANT,
 ]
 
 
@@ -140,8 +178,8 @@ def _random_chain(rng):
     c = rand.tensor(rng, x.shape, x.dtype)
     length = rand.integer(rng, 2, 6)
     ops = [CHAIN_OPS[rand.integer(rng, 0, len(CHAIN_OPS) - 1)] for _ in range(length - 1)]
-    # Never right above x, so "stopped at the None" and "left out AccumulateGrad" look different.
-    ops.insert(rand.integer(rng, 1, len(ops)), CONSTANT_FIRST[rand.integer(rng, 0, 1)])
+    # At least one constant, so an answer that follows the wrong entry of next_functions steps onto None.
+    ops.insert(rand.integer(rng, 1, len(ops)), WITH_CONSTANT[rand.integer(rng, 0, len(WITH_CONSTANT) - 1)])
     t, text = x, "x"
     for template, op in ops:
         t, text = op(t, c), template.format(text)
@@ -195,9 +233,9 @@ def _grad_fn_names_judge(seen, expected, inputs):
             raise Mistake(f"your list stops before AccumulateGrad: the walk ends at the node that writes into "
                           f"x.grad, and it belongs in the list too {chain}.", "stops_before_leaf")
         if len(got) < len(want) and got == want[:len(got)]:
-            raise Mistake(f"your list stops after {got[-1] if got else 'nothing'}, but the graph goes on: an "
-                          "input that does not require grad (the constant c) shows up in next_functions as "
-                          f"(None, 0). Skip those entries and follow the other one {chain}.", "stopped_at_none")
+            raise Mistake(f"your list stops after {got[-1] if got else 'nothing'}, but the graph goes on: keep "
+                          "stepping to the node in next_functions (not a None entry, which is a constant) "
+                          f"until you have recorded AccumulateGrad {chain}.", "stopped_early")
         first = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w), min(len(got), len(want)))
         raise Mistake(f"your list goes wrong at position {first}"
                       f"{f' ({got[first]!r})' if first < len(got) else ' (it ends there)'}: the chain has "
@@ -525,21 +563,17 @@ def _build_f_judge(seen, expected, inputs):
     require(diagnose_gradient(expected["grad"], grad, "the gradient of f at x"))
 
 
-make_leaf = Exercise(_make_leaf_inputs, _make_leaf_call, _make_leaf_judge, [
-    "Three things must hold for the result: dtype float64, requires_grad True, and no grad_fn (a leaf). "
-    "The order of the steps decides the last one.",
-    "Any operation on a tensor that already requires grad is recorded and gives a result, not a leaf. "
-    "Settle the dtype and make the copy while nothing requires grad, and switch requires_grad on last.",
-    "data belongs to the caller, and a conversion that changes nothing (.double() of a tensor that is "
-    "already float64) hands back data itself, not a copy. Which of your steps still act on data rather "
-    "than on a copy made with detach().clone()?",
+leaf_from_list = Exercise(_leaf_from_list_inputs, _leaf_from_list_call, _leaf_from_list_judge, [
+    "Three things must hold for the tensor: dtype float64, requires_grad True, and no grad_fn (a leaf).",
+    "A list of ints gives an integer tensor, and only floating-point tensors can require grad. "
+    "torch.tensor can be told both the dtype and requires_grad when it makes the tensor; a conversion "
+    "afterwards is a recorded operation.",
 ])
 grad_fn_names = Exercise(_chains_inputs, _grad_fn_names_call, _grad_fn_names_judge, [
     "Start at y.grad_fn and keep stepping to the next node until there is none, writing down each "
     "node's class name on the way.",
-    "node.next_functions holds one (node, index) pair per input of the operation. In a chain exactly one "
-    "pair holds a node; the others hold None (inputs that do not require grad), and the None can come "
-    "first.",
+    "node.next_functions holds one (node, index) pair per input of the operation. In a chain one pair "
+    "holds the next node; a constant's pair holds None, and a None is not a node to step onto.",
     "type(node).__name__ is the name. The AccumulateGrad node at the bottom has an empty next_functions: "
     "record it, then stop.",
 ], closes=("walk_graph",))
@@ -565,11 +599,20 @@ predict_flags = Exercise(_predict_flags_inputs, _predict_flags_call, _predict_fl
     "Write each expression's requires_grad in terms of a_requires and b_requires first (some ignore both); "
     "is_leaf then follows from whether anything was recorded.",
 ])
+make_leaf = Exercise(_make_leaf_inputs, _make_leaf_call, _make_leaf_judge, [
+    "Three things must hold for the result: dtype float64, requires_grad True, and no grad_fn (a leaf). "
+    "The order of the steps decides the last one.",
+    "Any operation on a tensor that already requires grad is recorded and gives a result, not a leaf. "
+    "Settle the dtype and make the copy while nothing requires grad, and switch requires_grad on last.",
+    "data belongs to the caller, and a conversion that changes nothing (.double() of a tensor that is "
+    "already float64) hands back data itself, not a copy. Which of your steps still act on data rather "
+    "than on a copy made with detach().clone()?",
+])
 
 EXERCISES = name_exercises(globals())
-CORE = ("make_leaf", "grad_fn_names")  # the first pass: the lesson's essentials
+CORE = ("leaf_from_list", "grad_fn_names")  # the first pass: the lesson's essentials
 
-progress = lesson_progress(EXERCISES, core=CORE)
+progress = lesson_progress(EXERCISES, core=CORE, written={"dynamic_graph": 2})
 
 # Where this lesson explains each autograd error a student's own cell may raise.
 ERROR_SECTIONS = {

@@ -478,7 +478,12 @@ def _freeze_call(answer, inputs):
         requires = {n: bool(p.requires_grad) for n, p in names.items()}
         if any(requires.values()) and not replaced:
             model(x).sum().backward()   # the frozen ones must get no gradient at all
-        seen.append({"grad_mode_left_off": grad_mode.left_off, "replaced": replaced,
+        # On a module, `.requires_grad = True` is a plain Python attribute: it changes no parameter.
+        # Named as a learner writes them: the last layer as model[-1].
+        plain = [where for where, module in (("model", model), *(
+                     (f"model[{i if i < len(model) - 1 else -1}]", m) for i, m in enumerate(model)))
+                 if "requires_grad" in vars(module)]
+        seen.append({"grad_mode_left_off": grad_mode.left_off, "replaced": replaced, "plain_flag": plain,
                      "changed": _values_changed(names, before), "requires_grad": requires,
                      "grad_is_none": {n: p.grad is None for n, p in names.items()}})
     return {"cases": seen}
@@ -492,6 +497,17 @@ def _listed(names: set[str], one: str, many: str) -> str:
     shown = sorted(names)[:3]
     more = f" and {len(names) - 3} more" if len(names) > 3 else ""
     return f"{', '.join(shown)}{more} {one if len(names) == 1 else many}"
+
+
+def _plain_flag_judged(plain, frozen: set[str], training: set[str]) -> None:
+    """The likeliest slip, named: `model[-1].requires_grad = True` on a module sets a plain attribute."""
+    if not isinstance(plain, list) or not plain or not all(isinstance(where, str) for where in plain):
+        return
+    wrong = (_listed(frozen, "is still frozen", "are still frozen") if frozen
+             else _listed(training, "still requires grad", "still require grad"))
+    raise Mistake(f"`{plain[0]}.requires_grad = ...` set a plain Python attribute on the module and changed none "
+                  f"of its parameters (a module has no requires_grad flag of its own), so {wrong}. For a module, "
+                  "requires_grad_() is the call that sets the flag on its parameters.", "plain_requires_grad")
 
 
 def _freeze_judge(seen, expected, inputs, name="freeze_all_but_last"):
@@ -511,11 +527,15 @@ def _freeze_judge(seen, expected, inputs, name="freeze_all_but_last"):
         if sorted(requires) != sorted(names):
             raise Mistake("the check could not read the model's parameters back.", "unreadable")
         trainable = {n for n in names if requires[n] is True}
+        if trainable != keep:
+            _plain_flag_judged(got.get("plain_flag"), keep - trainable, trainable - keep)
         if not trainable:
             tail = [type(layer).__name__ for layer in list(model)[last + 1:]]
-            why = f" The model ends with {', '.join(tail)}, which {'has' if len(tail) == 1 else 'have'} no " \
-                  f"parameters: the last layer that has some is model[{last}]." if tail else ""
-            raise Mistake(f"every parameter is frozen, so nothing can train.{why}", "all_frozen")
+            if tail:
+                raise Mistake(f"model[{last}], the last layer with parameters, was frozen too: every parameter is "
+                              f"frozen, so nothing can train. The model ends with {', '.join(tail)}, which "
+                              f"{'has' if len(tail) == 1 else 'have'} no parameters.", "all_frozen")
+            raise Mistake("every parameter is frozen, so nothing can train.", "all_frozen")
         if keep - trainable:
             raise Mistake(f"{_listed(keep - trainable, 'no longer requires', 'no longer require')} grad: the last "
                           f"layer with parameters, model[{last}], is the one that should keep training.",
@@ -587,7 +607,7 @@ freeze_all_but_last = Exercise(_freeze_inputs, _freeze_call, _freeze_judge, [
 EXERCISES = name_exercises(globals())
 CORE = ("stop_gradient_product", "freeze_all_but_output")
 
-progress = lesson_progress(EXERCISES, core=CORE)
+progress = lesson_progress(EXERCISES, core=CORE, written={"eval_and_no_grad": 2})
 
 # Where this lesson (or an earlier one) explains each autograd error a student's own cell may raise.
 ERROR_SECTIONS = {

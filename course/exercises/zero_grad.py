@@ -585,6 +585,7 @@ def _clip_with_hook_call(answer, inputs):
             log.clear()
     return {"first": seen[0], "second": seen[1], "after_remove": seen[2], "moved": moved,
             "handles": type(handles).__name__, "removable": removable, "hooked": hooked,
+            "handle_count": len(handles) if isinstance(handles, (list, tuple)) else None,
             "argument_changed": changed,
             "replaced": _replaced(params, list(model.parameters()))}
 
@@ -646,6 +647,10 @@ def _clip_with_hook_judge(seen, expected, inputs):
                           "parameter tensor itself), so two passes can add up to more than max_value.",
                           "clipped_total")
         require(diagnose_gradient(want, got, what))
+    if seen["removable"] is not True and seen.get("handle_count") == 0:
+        raise Mistake(f"your function returned an empty {seen['handles']}: the hooks were registered, but "
+                      "the caller got none of their handles and cannot remove them. Keep each handle "
+                      "register_hook gives you, one per parameter, and return them all.", "no_handles")
     if seen["removable"] is not True:
         raise Mistake(f"your function returned a {seen['handles']}: return the list of handles register_hook "
                       "gave you, so the caller can remove the hooks.", "no_handles")
@@ -671,8 +676,8 @@ reset_grads = Exercise(_reset_grads_inputs, _reset_grads_call, _reset_grads_judg
 ])
 train_step = Exercise(_train_step_inputs, _train_step_call, _train_step_judge, [
     "One training step is section 3's four calls, each once, with the optimizer you were given.",
-    "backward() writes the gradient and step() reads it: the reset may go anywhere except between "
-    "those two. The check leaves old values in .grad, so reset before backward().",
+    "backward() adds the gradient in and step() reads it. The check leaves old values in .grad: "
+    "where must the reset be, so that backward() starts from nothing?",
     "The loss is a tensor with a graph; the exercise wants its value as a plain Python number, "
     "taken from that tensor (the graph must not travel back to the caller).",
 ])
@@ -714,7 +719,7 @@ clip_with_hook = Exercise(_clip_with_hook_inputs, _clip_with_hook_call, _clip_wi
 
 EXERCISES = name_exercises(globals())
 CORE = ("reset_grads", "train_step")
-progress = lesson_progress(EXERCISES, core=CORE)  # the lesson's last cell: check.progress(globals())
+progress = lesson_progress(EXERCISES, core=CORE, written={"why_accumulate": 2})  # the lesson's last cell: check.progress(globals())
 
 # Where this lesson (or an earlier one) explains each autograd error a student's own cell may raise.
 ERROR_SECTIONS = {

@@ -9,7 +9,7 @@ QUESTIONS = {
         options=[("5", "5 is what one call leaves, the derivative 2x + 1 at x = 2. The second call adds its 5 on top: "
                "backward() adds into .grad, it never overwrites it."),
          "10",
-         ("4", '4 is the derivative of x * x alone; the "+ x" adds 1 per call, and there are two calls.'),
+         ("4", "4 is what one call's x * x part gives (2x at x = 2); the '+ x' adds 1 to it, and the second call adds it all again."),
          ("None: the second call replaces the first",
           "a new forward pass builds a new graph, but .grad belongs to the leaf x, which both graphs share: "
           "the second backward() adds to what the first left there.")],
@@ -34,8 +34,8 @@ QUESTIONS = {
         options=[("zero_grad(), forward, backward(), step()",
           "the usual order: the reset clears the last step's gradient before backward() adds the new one."),
          ("forward, backward(), step(), zero_grad()",
-          "the reset comes after step() has used the gradient, so the next step's backward() starts from None "
-          "just the same: fine."),
+          "in a loop where every step ends so, the next step's backward() starts from None just the same: "
+          "fine (only the very first step relies on .grad starting empty)."),
          "forward, backward(), zero_grad(), step()",
          ("forward, zero_grad(), backward(), step()",
           "the forward pass does not touch .grad, so resetting after it and before backward() is fine.")],

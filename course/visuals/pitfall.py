@@ -7,6 +7,8 @@ teaching something that is no longer true.
 import warnings
 from contextlib import contextmanager
 
+import torch
+
 
 @contextmanager
 def shows_error(expected: type[BaseException] = Exception):
@@ -27,3 +29,20 @@ def shows_warning():
         raise AssertionError("this example was meant to warn, but it did not")
     for warning in caught:
         print(f"{warning.category.__name__}: {warning.message}")
+
+
+@contextmanager
+def shows_anomaly(expected: type[BaseException] = RuntimeError):
+    """A failing backward() run in anomaly mode, shown as a learner needs it: the error, then the
+    first line of anomaly mode's warning and the last line of its traceback (the forward line that
+    made the tensor in question), without the warning machinery in the lesson's cell."""
+    with warnings.catch_warnings(record=True) as caught, torch.autograd.set_detect_anomaly(True):
+        warnings.simplefilter("always")
+        with shows_error(expected):
+            yield
+    reports = [str(w.message).splitlines() for w in caught if "Traceback of forward call" in str(w.message)]
+    if not reports:
+        raise AssertionError("this example was meant to show anomaly mode's traceback, but it gave none")
+    lines = [line for line in reports[0] if line.strip() and not line.strip().startswith("(Triggered internally")]
+    print(lines[0])
+    print("   ", lines[-1].strip())

@@ -1,28 +1,17 @@
 # %% [markdown]
 # # Lesson 1: `requires_grad` and the computational graph
 #
-# PyTorch finds gradients by remembering how each result was made. This lesson is about that
-# memory: the graph autograd records while your code runs.
+# PyTorch finds gradients by remembering how each result was made: the graph autograd records
+# while your code runs.
 #
-# **The core** (sections 1 to 4, two exercises): when PyTorch records operations, what a
-# *leaf* is, how to walk the recorded graph from an output back to its inputs, and why an
-# ordinary Python `if` is fine in a forward pass. That is all lesson 2 needs.
+# **The core** (sections 1 to 4, about 15 minutes, two exercises): when operations are recorded,
+# leaves and results, walking the graph back to its inputs, a new graph on every pass: all that
+# lesson 2 needs. **Going further** (sections 5 to 9, optional, graded the same way) takes the
+# whole lesson to about 60 to 80 minutes.
 #
-# **Going further** (sections 5 to 8, optional): a function of your own in a graph, a value used
-# twice is still one node, `detach()` and `nn.Parameter`, and loops in a forward pass, with
-# three exercises and a written answer. Do them now or on a second pass; they are graded like
-# the core.
-#
-# **Time:** the core about 25 to 35 minutes, the whole lesson about 60 to 80 (measured by a
-# fresh reading of someone new to autograd).
-#
-# **How the exercises work.** Each exercise is a function for you to complete. Run the cell
-# below it to check your answer: it says *correct*, *not attempted*, or what is wrong in autograd
-# terms. Stuck? `check.NAME.hint()` gives a nudge; call it again for a bigger one. The grader
-# runs the same checks on fresh random inputs, so a number copied from an output here will not
-# pass, and its messages are the ones the check here gives. If a cell of your own raises one of
-# autograd's errors, a line under PyTorch's message says what it means and which section
-# explains it. The last cell, *Where am I*, lists which exercises pass so far, the core first.
+# **Exercises.** Complete the function, then run the cell below it: it says *correct*, *not
+# attempted*, or what is wrong. `check.NAME.hint()` gives a nudge (again for a bigger one).
+# *Where am I*, at the bottom, lists what passes.
 
 # %%
 import torch
@@ -42,27 +31,17 @@ from course.questions.graph import ask
 # ## 1. Recording starts with `requires_grad`
 #
 # A tensor you create does not require grad unless you ask. Operations on it are computed and
-# forgotten: the result has no `grad_fn`, the attribute where a tensor would remember its origin.
+# forgotten: the result has no `grad_fn`, the attribute where a tensor remembers its origin.
 
 # %%
 a = torch.tensor([1.0, 2.0, 3.0])
 b = a * 2
-print("a.requires_grad:", a.requires_grad)
-print("b.grad_fn:", b.grad_fn)
+print("a.requires_grad:", a.requires_grad, "| b.grad_fn:", b.grad_fn)
 
 # %% [markdown]
-# Ask with `requires_grad=True`, and every operation that uses the tensor is recorded. The result
-# keeps the operation that made it in `grad_fn`: a *backward node*, named after the operation.
-
-# %%
-a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-b = a * 2
-print("b.requires_grad:", b.requires_grad)
-print("b.grad_fn:", type(b.grad_fn).__name__)
-
-# %% [markdown]
-# One input that requires grad is enough: a result requires grad if *any* of its inputs does.
-# Below, `data` is plain data, but `w` requires grad, so `out` is recorded.
+# Ask with `requires_grad=True`, and every operation that uses the tensor is recorded: the result
+# keeps a *backward node*, named after the operation, in `grad_fn`. One input that requires grad
+# is enough. Below, `data` is plain, but `w` requires grad:
 
 # %%
 w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
@@ -73,12 +52,10 @@ print("out.requires_grad:", out.requires_grad, "| made by", type(out.grad_fn).__
 # %% [markdown]
 # ## 2. Leaves and results
 #
-# A tensor you create yourself is a **leaf**: no recorded operation made it, so its `grad_fn` is
-# `None`. A tensor made by a recorded operation is a **result**: its `grad_fn` is set and
-# `is_leaf` is `False`. A tensor that does not require grad is always a leaf, even if you
-# computed it: nothing was recorded. Below, `c` is computed, yet it is a leaf.
-#
-# Gradients (lesson 2) are stored only in leaves: they are the inputs you want to adjust.
+# A tensor you create is a **leaf**: its `grad_fn` is `None`. A tensor made by a recorded
+# operation is a **result**: its `grad_fn` is set, `is_leaf` is `False`. A tensor that does not
+# require grad is a leaf even if computed (`c` below): nothing was recorded. Gradients (lesson 2)
+# are stored only in leaves, the inputs you want to adjust.
 
 # %%
 x = torch.tensor(2.0, requires_grad=True)
@@ -89,113 +66,59 @@ for name, t in [("x", x), ("y", y), ("c", c)]:
     print(f"{name}: is_leaf={t.is_leaf}, grad_fn={made_by}")
 
 # %% [markdown]
-# Only floating-point (and complex) tensors can require grad: a gradient is a rate of change,
-# and an integer cannot change by a little. PyTorch refuses, and a float dtype chosen when you
-# create the tensor fixes it:
+# Only floating-point tensors can require grad (a gradient is a rate of change), and a list of
+# ints makes an integer tensor. So give `torch.tensor` the dtype as well as `requires_grad=True`:
+# a conversion afterwards is a recorded operation, and gives a result:
 
 # %%
-with shows_error(RuntimeError):
-    counts = torch.tensor([1, 2, 3], requires_grad=True)
-counts = torch.tensor([1, 2, 3], dtype=torch.float64, requires_grad=True)
-print(counts.dtype, "| is_leaf:", counts.is_leaf)
-
-# %% [markdown]
-# The order of the steps matters. Here `torch.rand(...)` makes a float32 leaf that requires grad,
-# but `.double()` is an operation on it. It is recorded, so `x` is a result, not a leaf:
-
-# %%
-torch.manual_seed(0)
-x = torch.rand(3, requires_grad=True).double()
+x = torch.tensor([1.0, 2.0], requires_grad=True).double()
 print("is_leaf:", x.is_leaf, "| grad_fn:", type(x.grad_fn).__name__)
 
 # %% [markdown]
-# You will meet `backward()` properly in lesson 2. Here it only shows where a gradient lands:
-# `x.sum().backward()` computes the gradient of the sum and stores it in the `.grad` of the
-# *leaves*. The leaf is the float32 tensor, which nobody kept a name for. `x.grad` stays `None`,
-# and PyTorch warns when you read it:
-
-# %%
-x.sum().backward()
-with shows_warning():
-    print("x.grad is", x.grad)
-
-# %% [markdown]
-# Choose the dtype first, then ask for gradients, and `x` is a leaf again:
-
-# %%
-torch.manual_seed(0)
-x = torch.rand(3, dtype=torch.float64, requires_grad=True)
-x.sum().backward()
-print("is_leaf:", x.is_leaf, "| x.grad:", x.grad)
-
-# %%
-ask("grad_of_a_copy")
-
-# %% [markdown]
-# ### Exercise 1: a float64 leaf from any data
+# ### Exercise 1: a float64 leaf from a list
 #
-# Complete `make_leaf(data)`. `data` is a list of numbers or a tensor of any dtype; it may even be
-# a result with a `grad_fn`, or a leaf that requires grad. Return a **new** float64 tensor with
-# the same values that requires grad and is a leaf. It must not share memory with a tensor you
-# were given, nor change it (its values, its `requires_grad`, its `grad_fn`).
-#
-# Tip: `t.detach().clone()` gives an independent copy without history.
+# Complete `leaf_from_list(values)`. `values` is a list of numbers, ints or floats. Return a
+# `torch.float64` tensor with those values that requires grad and is a leaf.
 
-# %% solution make_leaf
-def make_leaf(data):
-    """A new float64 leaf tensor with data's values, requiring grad."""
+# %% solution leaf_from_list
+def leaf_from_list(values):
+    """A float64 leaf holding values, requiring grad."""
     ### BEGIN SOLUTION
-    x = torch.as_tensor(data, dtype=torch.float64)
-    return x.detach().clone().requires_grad_(True)
+    return torch.tensor(values, dtype=torch.float64, requires_grad=True)
     ### END SOLUTION
 
-# %% check make_leaf points=1
+# %% check leaf_from_list points=1
 
 # %% [markdown]
 # ## 3. Walking the graph
 #
-# Each backward node lists where the gradient goes next in `next_functions`: one entry per input
-# of the operation. An entry is a pair `(node, index)`. `node` is the backward node of that
-# input, the gradient's next stop. `index` says which of that node's outputs the input was: an
-# operation such as `torch.split` makes several outputs, but almost every node makes one, so the
-# index is almost always 0 and you can ignore it here. An input that does not require grad shows
-# up as `(None, 0)`: no gradient goes there. Here the `None` is the constant `3`.
+# A backward node lists where the gradient goes next in `next_functions`: one `(node, index)`
+# pair per input of the operation. `node` is that input's backward node (ignore `index`, almost
+# always 0). An input that does not require grad, like the `3` below, shows up as `(None, 0)`.
 
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True)
 y = torch.sin(x * 3).sum()
-print(y.grad_fn.next_functions)
 node = y.grad_fn
 for _ in range(3):
-    print(type(node).__name__, "->", [type(n).__name__ if n is not None else None
-                                      for n, _ in node.next_functions])
+    print(type(node).__name__, "->", node.next_functions)
     node = node.next_functions[0][0]
 
 # %% [markdown]
-# The walk ends at an `AccumulateGrad` node, one per leaf. It is the node that will add the
-# gradient into the leaf's `.grad`, and it keeps the leaf itself in `.variable`:
+# The walk ends at an `AccumulateGrad` node, one per leaf, with no `next_functions`. It will add
+# the gradient into the leaf's `.grad`, and keeps the leaf in `.variable`:
 
 # %%
 print(type(node).__name__, "| next_functions:", node.next_functions)
 print("node.variable is x:", node.variable is x)
 
 # %% [markdown]
-# The course's `graph_text` does the whole walk for you and prints it as a tree, output first.
-# The names you pass label the tensors you know. Use it anywhere in the lesson, but not in your
-# answers to Exercises 2 and 4: while those are checked, `graph_text` and `draw_graph` are
-# switched off (an answer that calls them fails), because they would be the answer.
-
-# %%
-print(graph_text(y, names={"x": x, "y": y}))
-
-# %% [markdown]
 # ### Exercise 2: the names along a chain
 #
-# In a *chain* every operation has exactly one input that requires grad, like `y` above.
-# Complete `grad_fn_names(y)` to return the class names of the nodes from `y.grad_fn` down to the
-# leaf's `AccumulateGrad`, included. For the `y` above that is
-# `['SumBackward0', 'SinBackward0', 'MulBackward0', 'AccumulateGrad']`. Constants can sit on
-# either side of an operation, so the `None` entry can come first.
+# In a *chain*, like `y` above, every operation has one input that requires grad. Complete
+# `grad_fn_names(y)` to return the class names of the nodes from `y.grad_fn` down to the leaf's
+# `AccumulateGrad`, included. For the `y` above:
+# `['SumBackward0', 'SinBackward0', 'MulBackward0', 'AccumulateGrad']`.
 
 # %% solution grad_fn_names
 def grad_fn_names(y):
@@ -216,7 +139,9 @@ def grad_fn_names(y):
 # ## 4. A new graph on every forward pass
 #
 # Autograd records what actually ran, and each run records a new graph. So an ordinary Python
-# `if` decides what gets recorded, and a branch that was not taken leaves no trace:
+# `if` decides what is recorded, and a branch not taken leaves no trace. The course's
+# `graph_text` prints a graph as a tree, output first (it is off while Exercises 2 and 4 are
+# checked):
 
 # %%
 def forward(x):
@@ -230,8 +155,8 @@ for values in ([1.0, 2.0], [-1.0, -2.0]):
     print(graph_text(forward(x), names={"x": x}), end="\n\n")
 
 # %% [markdown]
-# **That is the core.** Run *Where am I* at the bottom to see your two core exercises. The
-# sections below are optional: they go further into the same graph, and are graded the same way.
+# **That is the core.** *Where am I*, at the bottom, shows your two core exercises. The sections
+# below are optional, and graded the same way.
 #
 # # Going further (optional)
 #
@@ -389,7 +314,8 @@ draw_graph(y, names={"x": x, "y": y}, title="scale = x.detach().mean(): one path
 
 # %% [markdown]
 # The weights of a model are `nn.Parameter`s: leaves that always require grad, whatever the
-# tensor you wrap, unless you pass `requires_grad=False`. That is why, in lesson 2, `backward()` on a loss will fill every layer's `.grad`.
+# tensor you wrap, unless you pass `requires_grad=False`. That is why, in lesson 2, `backward()`
+# on a loss will fill every layer's `.grad`.
 
 # %%
 weight = nn.Parameter(torch.zeros(2, 3))
@@ -467,14 +393,74 @@ print(graph_text(power(x, 3), names={"x": x}))
 # A branch that was not taken records nothing, so no gradient flows through it on that pass.
 
 # %% [markdown]
+# ## 9. A leaf from any data
+#
+# Section 2 made a leaf from a list. Code is often handed a tensor instead: an integer one, a
+# result with a `grad_fn`, or a leaf that already requires grad. An integer tensor cannot require
+# grad at all (an integer cannot change by a little); a float dtype chosen when you create it fixes
+# that:
+
+# %%
+with shows_error(RuntimeError):
+    counts = torch.tensor([1, 2, 3], requires_grad=True)
+counts = torch.tensor([1, 2, 3], dtype=torch.float64, requires_grad=True)
+print(counts.dtype, "| is_leaf:", counts.is_leaf)
+
+# %% [markdown]
+# Section 2 showed that a conversion after `requires_grad` gives a result. Here is what that does
+# to the gradient. `x.sum().backward()` (lesson 2) computes the gradient of the sum and stores it
+# in the `.grad` of the *leaves*. The leaf below is the float32 tensor, which nobody kept a name
+# for. `x.grad` stays `None`, and PyTorch warns when you read it:
+
+# %%
+torch.manual_seed(0)
+x = torch.rand(3, requires_grad=True).double()
+x.sum().backward()
+with shows_warning():
+    print("x.grad is", x.grad)
+
+# %% [markdown]
+# Choose the dtype first, then ask for gradients, and `x` is a leaf again:
+
+# %%
+torch.manual_seed(0)
+x = torch.rand(3, dtype=torch.float64, requires_grad=True)
+x.sum().backward()
+print("is_leaf:", x.is_leaf, "| x.grad:", x.grad)
+
+# %%
+ask("grad_of_a_copy")
+
+# %% [markdown]
+# ### Exercise 6: a float64 leaf from any data
+#
+# Complete `make_leaf(data)`. `data` is a list of numbers or a tensor of any dtype; it may even be
+# a result with a `grad_fn`, or a leaf that requires grad. Return a **new** float64 tensor with
+# the same values that requires grad and is a leaf. It must not share memory with a tensor you
+# were given, nor change it (its values, its `requires_grad`, its `grad_fn`).
+#
+# Tip: `detach()` alone shares the storage (section 7); `t.detach().clone()` gives an independent
+# copy without history.
+
+# %% solution make_leaf
+def make_leaf(data):
+    """A new float64 leaf tensor with data's values, requiring grad."""
+    ### BEGIN SOLUTION
+    x = torch.as_tensor(data, dtype=torch.float64)
+    return x.detach().clone().requires_grad_(True)
+    ### END SOLUTION
+
+# %% check make_leaf points=1
+
+# %% [markdown]
 # ## Summary
 #
 # The core:
 #
 # - Operations are recorded only when some input requires grad; the result then requires grad too.
 # - Leaves have `grad_fn is None`: tensors you create, and every tensor that does not require
-#   grad. Results have a `grad_fn`. Only leaves get `.grad`, so convert the dtype *before*
-#   `requires_grad`. Only floating-point and complex tensors can require grad.
+#   grad. Results have a `grad_fn`. Only leaves get `.grad`, so give the dtype when you create the
+#   tensor, not after `requires_grad`. Only floating-point and complex tensors can require grad.
 # - `grad_fn.next_functions` leads from the output to the `AccumulateGrad` node of each leaf.
 # - The graph is rebuilt on every forward pass, so Python control flow is fine.
 #
@@ -485,6 +471,8 @@ print(graph_text(power(x, 3), names={"x": x}))
 # - `detach()` makes a new leaf with no history that shares its storage; `nn.Parameter` always
 #   requires grad (unless you pass `requires_grad=False`); only leaves can change their
 #   `requires_grad`.
+# - A new leaf from any data: settle the dtype and make a copy (`detach().clone()`) first, switch
+#   `requires_grad` on last, and leave the caller's tensor as it was.
 #
 # Next, lesson 2: walking the graph backwards with `backward()`.
 

@@ -19,7 +19,7 @@ from torch import nn
 from course.visuals.draw_graph import draw_graph
 from course.exercises import no_grad as check
 from course.visuals.gradient_plot import plot_gradient
-from course.visuals.pitfall import shows_error
+from course.visuals.pitfall import shows_anomaly, shows_error
 from course.questions.no_grad import ask
 
 # %% [markdown]
@@ -36,18 +36,18 @@ x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
 
 y = (w * x).sum()
-print("recorded:      requires_grad =", y.requires_grad, " grad_fn =", type(y.grad_fn).__name__)
+print("recorded:        y.requires_grad =", y.requires_grad, " grad_fn =", type(y.grad_fn).__name__)
 
 with torch.no_grad():
     y_off = (w * x).sum()
-print("under no_grad: requires_grad =", y_off.requires_grad, " grad_fn =", y_off.grad_fn)
-print("after the block: x.requires_grad =", x.requires_grad, " recording:", torch.is_grad_enabled())
+    print("in the block:    x.requires_grad =", x.requires_grad, " recording:", torch.is_grad_enabled())
+print("under no_grad:   y_off.requires_grad =", y_off.requires_grad, " grad_fn =", y_off.grad_fn)
+print("after the block: recording:", torch.is_grad_enabled())
 
 # %% [markdown]
-# `y_off` is a plain tensor, as if you had typed its value in. `no_grad()` is a mode of the
-# recorder, not a property of tensors: `x` and `w` still require grad, and the block puts back
-# the mode it found (`torch.is_grad_enabled()` tells the mode). `@torch.no_grad()` above a `def` does the same for every call. Use it to
-# evaluate a model, to log, or to update parameters by hand (section 5).
+# `no_grad()` is a mode of the recorder, not a property of tensors: `x` and `w` still require
+# grad, and the block puts back the mode it found (`torch.is_grad_enabled()` tells the mode).
+# `@torch.no_grad()` above a `def` does the same for every call.
 
 # %%
 ask("flag_inside_no_grad")
@@ -94,25 +94,24 @@ def stop_gradient_product(x):
 # ## 3. Freezing parameters
 #
 # Fine-tuning often trains only the last layer of a network. `requires_grad_(False)` on a
-# parameter freezes it: `backward()` leaves its `.grad` at None. Unlike `no_grad()`, this is a
-# property of the tensor, and it lasts.
+# parameter freezes it: `backward()` leaves its `.grad` at None, until the flag is switched back.
 #
 # An `nn.Sequential` runs its layers in order: `net[0]` is the first, `net[-1]` the last. An
 # `nn.Linear` holds a weight and a bias (`0.weight` below is `net[0].weight`); an activation
-# such as `nn.ReLU()` has no parameters.
+# such as `nn.ReLU()` has no parameters. A module's own `requires_grad_(False)` sets the flag on
+# all its parameters at once:
 
 # %%
 torch.manual_seed(0)
 net = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
-for p in net[0].parameters():
-    p.requires_grad_(False)
+net[0].requires_grad_(False)           # net[0].weight and net[0].bias
 net(torch.randn(5, 3)).sum().backward()
 for name, p in net.named_parameters():
     print(f"{name:9} requires_grad={p.requires_grad!s:5}  grad is None: {p.grad is None}")
 
 # %% [markdown]
-# A module's own `requires_grad_(False)` sets the flag on all its parameters at once:
-# `net[0].requires_grad_(False)` does the loop above.
+# Without the call, `net[0].requires_grad = True` only sets a plain Python attribute on the
+# module and changes no parameter: for a module, `requires_grad_()` is the call.
 
 # %% [markdown]
 # ### Exercise 2: fine-tune the output layer
@@ -231,6 +230,7 @@ def run_batch(w, x, train):
         return (w * x).sum()
 
 w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+x = torch.tensor([1.0, 2.0, 3.0])
 print("train=True: ", run_batch(w, x, train=True).requires_grad)
 print("train=False:", run_batch(w, x, train=False).requires_grad)
 print("recording now:", torch.is_grad_enabled())
@@ -240,9 +240,10 @@ print("recording now:", torch.is_grad_enabled())
 # switch it on again, for every cell that follows; and `torch.set_grad_enabled(True)` switches it
 # on even where the caller had it off. Prefer the `with` form: it puts back whatever it found.
 #
-# `torch.inference_mode()` also stops the recording, and goes further: it skips bookkeeping that
-# autograd needs before it can save a tensor for backward. That makes it a little faster, and
-# marks its results for good as *inference tensors*.
+# `torch.inference_mode()` also stops the recording, and goes further: its results, *inference
+# tensors*, get no version counter (section 9) and no record of which tensor they are a view of,
+# the bookkeeping autograd needs before it can save a tensor for backward. That makes it a little
+# faster, and such a tensor can never be used in a recorded computation later.
 
 # %%
 with torch.inference_mode():
@@ -482,20 +483,14 @@ with shows_error(RuntimeError):
 # autograd records where each operation was called, and the failure comes with a warning whose
 # traceback ends at the forward line of the operation that saved the tensor. The in-place step
 # to change is on its result, on that line or later. (Anomaly mode slows everything down: use it
-# to debug, then switch it off.) The warning's first line and the last line of its traceback:
+# to debug, then switch it off.) The course's `shows_anomaly()` runs its block in anomaly mode
+# and prints the error, then the warning's first line and the last line of its traceback:
 
 # %%
-import warnings
-
-with warnings.catch_warnings(record=True) as caught, torch.autograd.set_detect_anomaly(True):
-    warnings.simplefilter("always")
+with shows_anomaly():
     e = torch.exp(a)
     e /= e.sum()
-    with shows_error(RuntimeError):
-        (e * weights).sum().backward()
-report = str(caught[0].message).splitlines()
-print(report[0])
-print("   ", report[-2].strip())
+    (e * weights).sum().backward()
 
 # %% [markdown]
 # `no_grad()` is no way out: the counter still moves, and the saved value is still wrong.
@@ -566,7 +561,9 @@ with shows_error(RuntimeError):
 # `squash_in_place(x)`, computed so that `backward()` through the result works and gives the
 # right gradient. Keep every step a tensor operation that autograd records (no `detach()`, no
 # `.data`, no NumPy): the check runs backward on your result with a random weighting of its
-# elements. Which in-place steps must go, and which are harmless?
+# elements. Which in-place steps must go, and which are harmless? A step matters only if it
+# changes a tensor some backward step saved. The version in the message counts every such step
+# since; once one is made out of place, the steps after it change the new tensor instead.
 
 # %% solution fix_inplace
 def fix_inplace(x):
@@ -692,7 +689,8 @@ for clear_frozen in (False, True):
 #
 # This cell runs each exercise's self-check quietly on your own functions and lists which pass,
 # which fail (with the first words of the mistake) and which you have not attempted yet: the
-# core's two exercises first, then the going-further ones.
+# core's two exercises first, then the going-further ones. The written answer (section 7) is
+# graded by hand, so it is listed only by its points.
 
 # %%
 check.progress(globals())

@@ -60,9 +60,9 @@ print("next backward:", x.grad, "| same tensor:", x.grad is first)
 
 # %% [markdown]
 # A model has many parameters. An optimizer such as `torch.optim.SGD` holds them and, in its
-# `step()`, updates each from its `.grad`; `optimizer.zero_grad()` resets them all
-# (`model.zero_grad()`, a module's). Its `set_to_none` defaults to `True`: afterwards every
-# `.grad` is `None`, not zeros.
+# `step()`, updates each from its `.grad`; `optimizer.zero_grad()` resets them all (a module
+# has the same method: `model.zero_grad()`). Its `set_to_none` defaults to `True`: afterwards
+# every `.grad` is `None`, not zeros.
 
 # %%
 model = nn.Linear(3, 1)
@@ -100,9 +100,9 @@ def reset_grads(params, set_to_none):
 # ## 3. Where `zero_grad()` goes in a training loop
 #
 # A training step is four calls: reset the gradients, compute the loss (the forward pass),
-# `loss.backward()` to fill `.grad`, and `optimizer.step()` to apply it. `backward()` writes the
-# gradient and `step()` reads it, so the reset may go anywhere **except between those two**. The
-# top of the step is the usual place.
+# `loss.backward()` to fill `.grad`, and `optimizer.step()` to apply it. `backward()` adds the
+# gradient in and `step()` reads it, so the reset comes **before `backward()`**: at the top of
+# the step, it also clears whatever an earlier step left behind.
 #
 # Forget the reset and each step applies the sum of all gradients so far. Here the gradient is
 # the same at every step, and the moves grow:
@@ -112,7 +112,7 @@ c = torch.tensor([1.0, -2.0])
 w = torch.zeros(2, requires_grad=True)
 optimizer = torch.optim.SGD([w], lr=0.1)
 for step in range(1, 4):
-    before = w.detach().clone()
+    before = w.detach().clone()       # a copy: step() changes w in place
     (w * c).sum().backward()          # no zero_grad(): .grad keeps adding up
     optimizer.step()
     print(f"step {step}: w moved by {w.detach() - before}")
@@ -134,8 +134,8 @@ for step in range(1, 4):
 # ### Exercise 2: one training step
 #
 # Complete `train_step(model, optimizer, x, y, loss_fn)`: one training step on the batch
-# `(x, y)` with the `optimizer` given, returning the batch's loss (computed before the step) as
-# a Python float. The check leaves old values in `.grad`, as a previous step would.
+# `(x, y)` with the `optimizer` given (the forward pass is `loss_fn(model(x), y)`), returning
+# the batch's loss (computed before the step) as a Python float. The check leaves old values in `.grad`, as a previous step would.
 
 # %% solution train_step
 def train_step(model, optimizer, x, y, loss_fn):
@@ -152,8 +152,8 @@ def train_step(model, optimizer, x, y, loss_fn):
 
 # %% [markdown]
 # **That is the core.** `.grad` adds up, `zero_grad()` sets it to `None` by default, and the
-# reset goes anywhere but between `backward()` and `step()`. *Where am I* (the last cell) shows
-# your two exercises. The optional sections below use the `model` of section 2.
+# reset goes at the top of the step, before `backward()`. *Where am I* (the last cell) shows
+# your two exercises. Section 5 uses the `model` of section 2.
 
 # %% [markdown]
 # # Going further (optional)
@@ -234,7 +234,7 @@ def grad_history(f, x, k):
 #
 # `None` is not a tensor. Code that reads or updates `.grad` after a reset to `None` stops with a
 # `TypeError`. Old code was often written for zeros, when that was the default (before PyTorch
-# 2.0); here a hand-written weight-decay term, added before `backward()`:
+# 2.0); here a hand-written weight-decay term that adds to each `.grad` right after a reset:
 
 # %%
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
@@ -544,8 +544,8 @@ def clip_with_hook(model, max_value):
 # - `.grad` is `None` until a backward pass reaches the leaf; after that, `backward()` **adds** into it.
 # - Reset with `.grad.zero_()` (same tensor, zeros) or `.grad = None` (no tensor);
 #   `optimizer.zero_grad()` and `model.zero_grad()` default to `set_to_none=True`.
-# - In a training step, reset anywhere except between `backward()` and `step()`; forgetting it
-#   applies the sum of all past gradients.
+# - In a training step, reset at the top, before `backward()` (never between `backward()` and
+#   `step()`); forgetting it applies the sum of all past gradients.
 #
 # Going further:
 #
