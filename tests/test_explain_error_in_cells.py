@@ -32,7 +32,7 @@ def test_a_freed_graph_in_a_cell_is_explained_with_the_lessons_section(shell, ca
 
 
 @pytest.mark.parametrize("cell, words", [
-    ("torch.ones(3, requires_grad=True).mul(2).backward()", "needs a scalar"),
+    ("torch.ones(3, requires_grad=True).mul(2).backward()", "start from a scalar"),
     ("torch.ones(2, requires_grad=True).numpy()", "NumPy cannot carry the graph"),
     ("w = torch.ones(2, requires_grad=True)\nw += 1", "belong inside `with torch.no_grad():`"),
     ("a = torch.ones(2, requires_grad=True)\nb = a.exp()\nb.add_(1)\nb.sum().backward()", "changed in place"),
@@ -78,7 +78,8 @@ def test_other_errors_show_as_always(shell, capfd):
 def test_a_self_checks_verdict_is_not_explained_twice(shell, capfd):
     explain_errors_in_cells(backward.ERROR_SECTIONS, shell)
     shell.push({"check": backward})
-    shell.run_cell("def grad_via_backward(f, x):\n    f(x).backward()\n    return x.grad\n"
+    shell.run_cell("def grad_via_backward(f, x):\n    x = x.detach().clone().requires_grad_(True)\n"
+                   "    f(x).expand(2).backward()\n    return x.grad\n"
                    "check.grad_via_backward(grad_via_backward)")
     out, err = capfd.readouterr()
     assert "Incorrect" in out + err and (out + err).count("In autograd terms") == 1

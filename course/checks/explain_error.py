@@ -21,7 +21,8 @@ KNOWN_ERRORS = [
                "the first backward() freed the graph; pass retain_graph=True to every call but the last, "
                "or rebuild the graph with a new forward pass."),
     KnownError("non_scalar", "grad can be implicitly created only for scalar outputs",
-               "backward() without arguments needs a scalar: reduce with .sum(), or pass gradient=v."),
+               "backward() and torch.autograd.grad() start from a scalar: reduce the output (.sum()), or pass "
+               "weights v of its shape, as gradient=v to backward() or grad_outputs=v to torch.autograd.grad()."),
     KnownError("no_graph", "does not require grad and does not have a grad_fn",
                "this tensor is not part of any graph: was it made under no_grad(), detached, or created "
                "without requires_grad=True?"),

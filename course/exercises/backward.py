@@ -70,6 +70,21 @@ class _WhereEvaluated:
         """Whether backward() filled the .grad of a leaf f was called on (the answer's copy of x)."""
         return any(t.is_leaf and t.grad is not None for t in self.given)
 
+    def no_graph(self, given_x: torch.Tensor) -> str | None:
+        """Why backward() found no graph, when f was only ever called on tensors that do not require grad.
+
+        PyTorch's error says only that some tensor has no grad_fn; which tensor f got tells the slip:
+        the caller's own x (the copy was made but not used), or a copy that never required grad.
+        """
+        if not self.given or any(t.requires_grad for t in self.given):
+            return None
+        if any(t is given_x for t in self.given):
+            return ("backward() found no graph: f was called on the x you were given, which does not require "
+                    "grad. Call f on a copy of x that requires grad, and read that copy's .grad.")
+        return ("backward() found no graph: f was called on a tensor that does not require grad (a copy made "
+                "without .requires_grad_(True), or a .detach() or .data of one). Call f on a copy of x that "
+                "requires grad.")
+
 
 FINITE_DIFFERENCE = ("your answer evaluates f at points other than x, as a finite difference "
                      "(f(x + h) - f(x - h)) / 2h does: that estimates {what} instead of letting autograd "
@@ -107,7 +122,13 @@ def _grad_via_backward_call(answer, inputs):
     for _, f in SCALAR_FUNCTIONS:
         watched = _WhereEvaluated(f, x)
         with forbidden(torch.autograd, "grad", NO_AUTOGRAD_GRAD), counting(torch.autograd, "backward") as ran:
-            seen.append(answer(watched, x))
+            try:
+                seen.append(answer(watched, x))
+            except RuntimeError as error:
+                why = "does not require grad and does not have a grad_fn" in str(error) and watched.no_graph(x)
+                if why:
+                    raise Mistake(why, "f_not_on_copy") from None
+                raise
         inputs_kept(before, [x], ["x"])
         calls.append(len(ran))
         elsewhere.append(watched.elsewhere)
@@ -183,7 +204,7 @@ def _grads_with_intermediate_judge(seen, expected, inputs):
     calls = seen["backward_calls"]
     require(diagnose_swapped((expected["dy_dx"], expected["dy_dh"]), seen["result"], ("dy_dx", "dy_dh")))
     if dy_dh is None and calls:
-        raise Mistake("dy_dh is None: h is not a leaf, so autograd frees its gradient. "
+        raise Mistake("dy_dh is None: h is not a leaf, so autograd does not keep its gradient. "
                       "Call h.retain_grad() before backward().", "grad_none_not_leaf")
     require(diagnose_gradient(expected["dy_dx"], dy_dx, "dy_dx", backward_calls=calls))
     require(diagnose_gradient(expected["dy_dh"], dy_dh, "dy_dh", backward_calls=calls))
@@ -200,14 +221,33 @@ FREED_BETWEEN_LOSSES = ("the second backward() found the graph freed (RuntimeErr
                         "the graph a second time): the first backward() frees it. h is computed only once here, "
                         "so keep the graph for the second call: pass retain_graph=True to the first backward().")
 
+class _SinWatch(TorchCalls):
+    """The torch calls, noting whether sin was applied to the very x the answer was given (no copy)."""
+
+    def __init__(self, given: torch.Tensor):
+        super().__init__()
+        self.given, self.on_given = given, False
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        if getattr(func, "__name__", "") == "sin" and args and args[0] is self.given:
+            self.on_given = True
+        return super().__torch_function__(func, types, args, kwargs)
+
+
+H_FROM_GIVEN_X = ("backward() found no graph: h was computed from the x you were given, which does not require "
+                  "grad. Compute h from a copy of x that requires grad, and read that copy's .grad.")
+
+
 def _two_losses_call(answer, inputs):
     x = inputs["x"]
     before = snapshot(x)
     stack, ran = _watching_backward()
     try:
-        with TorchCalls() as torch_calls, stack:
+        with _SinWatch(x) as torch_calls, stack:
             got = answer(x)
     except RuntimeError as error:
+        if torch_calls.on_given and "does not require grad and does not have a grad_fn" in str(error):
+            raise Mistake(H_FROM_GIVEN_X, "f_not_on_copy") from None
         if "backward through the graph a second time" not in str(error):
             raise
         raise Mistake(FREED_BETWEEN_LOSSES, "graph_freed") from None
@@ -324,9 +364,25 @@ def _hand_derivative_judge(seen, expected, inputs):
 # --- hvp ----------------------------------------------------------------------------------------
 
 NO_SHORTCUT_HVP = "build H v yourself: differentiate twice with create_graph=True, not with PyTorch's {}()."
+# The second differentiation started from g itself: PyTorch's message is the same for both calls.
+UNWEIGHTED_SECOND = ("your second differentiation started from the first derivative g, a tensor of several elements, "
+                     "with no weights: {call} needs a scalar output or {argument}. The weights are what make the "
+                     "result H v: differentiating g.sum() instead would give H times a vector of ones.")
 NO_CREATE_GRAPH = ("your second differentiation found no graph: the first derivative was computed without "
                    "create_graph=True, so it is a plain tensor with no history. Pass create_graph=True to the "
                    "first torch.autograd.grad (or backward()) call.")
+
+
+def _raised_in(error: BaseException) -> str | None:
+    """"backward" or "grad": which of torch.autograd's two entry points raised ``error`` (the innermost)."""
+    found, tb = None, error.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_name in ("backward", "grad") and code.co_filename.endswith(("autograd/__init__.py",
+                                                                                 "autograd\\__init__.py")):
+            found = code.co_name
+        tb = tb.tb_next
+    return found
 
 
 def _hvp_inputs(rng):
@@ -352,6 +408,10 @@ def _hvp_call(answer, inputs):
                 second = len(ran["backward"]) + len(ran["grad"]) >= 2
                 if second and "does not require grad and does not have a grad_fn" in str(error):
                     raise Mistake(NO_CREATE_GRAPH, "no_create_graph") from None
+                if second and "implicitly created only for scalar outputs" in str(error):
+                    call, argument = (("backward()", "gradient=") if _raised_in(error) == "backward" else
+                                      ("torch.autograd.grad()", "grad_outputs="))
+                    raise Mistake(UNWEIGHTED_SECOND.format(call=call, argument=argument), "v_ignored") from None
                 raise
         inputs_kept(before, [x, v], ["x", "v"])
         calls.append(len(ran["backward"]))
@@ -362,13 +422,17 @@ def _hvp_call(answer, inputs):
 def _hvp_judge(seen, expected, inputs):
     _finite_difference(seen, "H v from gradients at nearby points", "H v differentiates the first derivative once "
                        "more, through the graph create_graph=True keeps: evaluate f at x only.")
-    for (description, _), got, want, grad in zip(HVP_FUNCTIONS, seen["hvps"], expected["hvps"], expected["grads"],
-                                                 strict=True):
-        if isinstance(got, torch.Tensor) and got.shape == want.shape and got.dtype == want.dtype and \
-                close(got, grad) and not close(want, grad):
+    for (description, _), got, want, grad, ones in zip(HVP_FUNCTIONS, seen["hvps"], expected["hvps"],
+                                                       expected["grads"], expected["h_ones"], strict=True):
+        comparable = isinstance(got, torch.Tensor) and got.shape == want.shape and got.dtype == want.dtype
+        if comparable and close(got, grad) and not close(want, grad):
             raise Mistake(f"for f = {description}, your result is the gradient of f, the first derivative: "
                           "H v differentiates (gradient · v) once more, through the graph that "
                           "create_graph=True keeps.", "first_derivative")
+        if comparable and close(got, ones) and not close(want, ones):
+            raise Mistake(f"for f = {description}, your result is H times a vector of ones, as from differentiating "
+                          "g.sum(): v was left out. H v weights the first derivative g by v before the second "
+                          "differentiation.", "v_ignored")
         require(diagnose_gradient(want, got, f"H v for f = {description}", stale=grad))
 
 
@@ -384,7 +448,7 @@ vjp = Exercise(_vjp_inputs, _vjp_call, _vjp_judge, [
     "copy of x that requires grad.",
 ])
 grads_with_intermediate = Exercise(_x_any_shape, _grads_with_intermediate_call, _grads_with_intermediate_judge, [
-    "h is not a leaf, so its .grad is freed unless you ask autograd to keep it.",
+    "h is not a leaf, so autograd does not keep its .grad unless you ask it to.",
     "The method that keeps a non-leaf's gradient must be called before backward() runs.",
     "After one backward() from y, read .grad of both the copy of x and h.",
 ])

@@ -7,7 +7,7 @@ QUESTIONS = {
         question="y = x * 2 for a tensor x of shape (3,) with requires_grad=True. Which call works?",
         options=[("y.backward()", "y has three elements: backward() without arguments needs a scalar (or gradient=)."),
          "y.sum().backward()",
-         ("y[0].grad", "reading .grad runs nothing: it is None until a backward() has run."),
+         ("y[0].grad", "reading .grad computes nothing: only a backward() call fills gradients."),
          ("x.backward()", "x is a vector too, and it is the input: backward() starts from the output you "
                           "want the gradient of.")],
         answer_index=1,
@@ -15,17 +15,19 @@ QUESTIONS = {
         "which here puts 2 in every entry of x.grad.",
     ),
     "backward_twice": dict(
-        question="x is a leaf that requires grad, and loss is computed from it. You call "
-        "loss.backward(retain_graph=True) and then loss.backward() again on the same graph. "
-        "What does x.grad hold?",
-        options=[("the gradient once", "backward() adds into .grad: it does not overwrite what the first call left."),
-         "twice the gradient",
-         ("None", "both calls reach x, a leaf that requires grad, so .grad is set."),
-         ("an error is raised", "retain_graph=True kept the graph for the second call: only a call after "
-                                "the last retained one can find it freed.")],
+        question="x is a leaf that requires grad. For which y does calling y.backward() twice, without "
+        "retain_graph=True, raise an error?",
+        options=[("y = (x + x).sum()", "additions and sums save no tensors: nothing is freed, so the second call "
+                                       "runs and silently adds the gradient again."),
+         "y = (x * x).sum()",
+         ("y = (x + 1).sum()", "adding a constant passes the gradient on unchanged and saves nothing: the second "
+                               "call runs and doubles .grad."),
+         ("all three", "only a node that saved a value for the backward pass can find it freed, and additions "
+                       "and sums save none.")],
         answer_index=1,
-        explanation="retain_graph=True keeps the graph so the second call works, and backward() adds into .grad: "
-        "two calls, twice the gradient.",
+        explanation="x * x saved x for the backward pass (the gradient of each factor is the other factor); "
+        "the first backward() freed it, so the second raises. The other two save nothing: their second call "
+        "runs without an error and adds the gradient again.",
     ),
 }
 

@@ -4,15 +4,15 @@
 # Lesson 1 recorded a graph; this lesson walks it backwards to get gradients.
 #
 # **The core** (sections 1 to 4, two exercises): `backward()` fills `.grad` of every leaf, starts
-# from a scalar (or takes `gradient=`), only leaves keep `.grad`, and the graph is freed unless
-# you pass `retain_graph=True`. **Going further** (sections 5 to 11) is optional, graded the same.
+# from a scalar, only leaves keep `.grad`, and the graph is freed unless you pass
+# `retain_graph=True`. **Going further** (sections 5 to 11) is optional, graded the same.
 #
 # **Time:** the core about 15 minutes; the whole lesson about 75 to 95.
 #
 # **Exercises.** Complete the function and run the cell below it: it says *correct*, *not
 # attempted*, or what is wrong in autograd terms; `check.NAME.hint()` gives a nudge (call it
 # again for more). The grader runs the same checks on new random inputs. An autograd error in
-# your own cell gets a line saying what it means and which section explains it.
+# your own cell gets a line of explanation.
 
 # %%
 import torch
@@ -125,26 +125,30 @@ with shows_error(RuntimeError):
     y.backward()
 
 # %% [markdown]
-# Pass `retain_graph=True` to every call but the last. Gradients **add up** in `.grad`, which
-# `x.grad = None` resets. (`.grad` is updated in place: `x.grad.clone()` keeps a value.)
+# Pass `retain_graph=True` to every call but the last. Gradients **add up** in `.grad`, in
+# place: a name for it (`g1 = x.grad`) changes too, a `.clone()` keeps the value. `x.grad = None`
+# resets it.
 
 # %%
 x = torch.tensor(2.0, requires_grad=True)
 y = x**3
-y.backward(retain_graph=True)
-print("after one backward: ", x.grad)    # 3x^2 = 12
+y.backward(retain_graph=True)            # x.grad = 3x^2 = 12
+g1 = x.grad                              # the .grad tensor itself
+kept = x.grad.clone()                    # a copy of its value now
 y.backward()                             # the last call: the graph is freed now
-print("after two backwards:", x.grad)    # 12 + 12
+print("x.grad:", x.grad, "| g1:", g1, "| kept:", kept)   # 12 + 12, and g1 with it
 x.grad = None
 (x**3).backward()                        # a new graph, from an empty .grad
-print("after a reset:      ", x.grad)    # 12 again
+print("after a reset:", x.grad)          # 12 again
 
 # %% [markdown]
 # ### Exercise 2: two losses on one graph
 #
 # For $h = \sin(x) \cdot x$, `loss1 = h.sum()` and `loss2 = (h**2).mean()`, complete
 # `two_losses(x)` to return the pair (gradient of `loss1`, gradient of `loss2`) with respect to
-# `x`, computing `h` only once. `x` does not require grad; do not change `x`: work on a copy.
+# `x`, computing `h` only once. Return two separate tensors: the second `backward()` must not
+# change the first gradient, and what `.grad` holds after the first `backward()` must not leak
+# into the second. Leave `x` unchanged: work on a copy.
 
 # %% solution two_losses
 def two_losses(x):
@@ -162,8 +166,8 @@ def two_losses(x):
 # %% check two_losses points=2
 
 # %% [markdown]
-# **That is the core.** *Where am I*, at the bottom, shows your two core exercises. What
-# follows is optional.
+# **That is the core.** What follows is optional; *Where am I*, at the bottom, shows your
+# progress.
 
 # %% [markdown]
 # # Going further (optional)
@@ -223,27 +227,12 @@ print("equal to the inputs:", torch.equal(w.grad, inputs))
 slope_explorer(lambda t: torch.sin(t) * t, -4.0, 4.0, at=1.0)
 
 # %% [markdown]
-# ## 6. Repeated `backward()`: what `.grad` holds
+# ## 6. A trap: a graph with nothing saved can be walked twice
 #
-# `.grad` is one tensor, which each `backward()` updates in place. A name you gave it earlier
-# (`g1 = x.grad`) is that same tensor, so it changes on the next `backward()` too; a `.clone()`
-# holds on to the value:
-
-# %%
-x = torch.tensor(2.0, requires_grad=True)
-y = x**3
-y.backward(retain_graph=True)
-g1 = x.grad                  # the same tensor as x.grad
-kept = x.grad.clone()        # a copy of its value now
-y.backward()
-print("g1:", g1, "| kept:", kept, "| g1 is x.grad:", g1 is x.grad)
-
-# %% [markdown]
-# **A trap: a graph with nothing saved can be walked twice.** Section 4's second `backward()`
-# failed because a node needed a value that was freed. Not every node needs one: addition passes
-# the gradient on unchanged, so a graph made only of additions and sums has nothing to free, and
-# a second `backward()` *without* `retain_graph=True` does not fail. It silently adds the
-# gradient again:
+# Section 4's second `backward()` failed because a node needed a value that was freed. Not every
+# node needs one: addition passes the gradient on unchanged, so a graph made only of additions
+# and sums has nothing to free, and a second `backward()` *without* `retain_graph=True` does not
+# fail. It silently adds the gradient again:
 
 # %%
 x = torch.tensor([2.0, 1.0], requires_grad=True)
@@ -504,13 +493,13 @@ def hvp(f, x, v):
 # - On a non-scalar output, reduce it first or pass `gradient=v` (the gradient of
 #   $\sum_i v_i y_i$).
 # - Non-leaf tensors keep no `.grad`.
-# - The graph is freed after `backward()`; `retain_graph=True` keeps it for another call. Reset
-#   `.grad` before reusing a leaf.
+# - The graph is freed after `backward()`; `retain_graph=True` keeps it for another call. `.grad`
+#   is updated in place (keep a `.clone()`); reset it before reusing a leaf.
 #
 # Going further:
 #
-# - `.grad` is updated in place (keep a `.clone()`), and a graph with nothing saved can be walked
-#   twice without an error: reset `.grad` whenever you reuse a leaf.
+# - A graph with nothing saved can be walked twice without an error: reset `.grad` whenever you
+#   reuse a leaf.
 # - `gradient=v` is a vector-Jacobian product $v^\top J$, what the chain rule passes along.
 # - `retain_grad()` keeps a non-leaf's gradient.
 # - `torch.autograd.grad` returns gradients instead of accumulating them.

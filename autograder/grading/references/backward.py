@@ -54,9 +54,11 @@ def hand_derivative(inputs):
 
 
 def hvp(inputs):
-    """H v from PyTorch's own hvp(), and the first derivative, which a wrong answer may return."""
-    x, hvps, grads = inputs["x"].detach().clone(), [], []
+    """H v from PyTorch's own hvp(), and what wrong answers may return: the first derivative, and H
+    times a vector of ones (the second differentiation from g.sum(), v left out)."""
+    x, hvps, grads, ones = inputs["x"].detach().clone(), [], [], []
     for (_, f), v in zip(HVP_FUNCTIONS, inputs["vs"]):
         hvps.append(torch.autograd.functional.hvp(f, x, v)[1])
         grads.append(_grad(f, x))
-    return {"hvps": hvps, "grads": grads}
+        ones.append(torch.autograd.functional.hvp(f, x, torch.ones_like(v))[1])
+    return {"hvps": hvps, "grads": grads, "h_ones": ones}

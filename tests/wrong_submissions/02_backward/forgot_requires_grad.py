@@ -1,4 +1,4 @@
-# expect: does not require grad
+# expect: f was called on the x you were given
 def grad_via_backward(f, x):
     y = f(x)
     y.backward()

@@ -1,4 +1,4 @@
-# expect: does not require grad
+# expect: a .detach() or .data of one
 # .data hands back a tensor with no history, so backward() has nothing to walk.
 def grad_via_backward(f, x):
     x = x.detach().clone().requires_grad_(True)
