@@ -438,8 +438,8 @@ def _hvp_judge(seen, expected, inputs):
 
 grad_via_backward = Exercise(_x_any_shape, _grad_via_backward_call, _grad_via_backward_judge, [
     "Work on a copy of x that requires grad, so the caller's x stays as it was.",
-    "backward() fills .grad only of leaves that require grad: your copy has to be one (lesson 1's "
-    "make_leaf made such a leaf).",
+    "backward() fills .grad only of leaves that require grad: your copy has to be one (lesson 1, "
+    "section 2, made such a leaf).",
     "backward() returns None: what it computed is stored on a tensor, not returned. Which tensor?",
 ])
 vjp = Exercise(_vjp_inputs, _vjp_call, _vjp_judge, [

@@ -44,8 +44,8 @@ print("a.grad =", a.grad, "| b.grad =", b.grad)
 
 # %% [markdown]
 # The exercises give you an `x` that does *not* require grad, to be left as it was. Work on a
-# copy, as lesson 1's `make_leaf` did: `x.detach().clone()` copies the values without history,
-# and `.requires_grad_(True)` turns recording on for the copy only:
+# copy: `x.detach().clone()` copies the values without history, and `.requires_grad_(True)`
+# turns recording on for the copy only (lesson 1, section 9, does it for any data):
 
 # %%
 x = torch.tensor([1.0, 2.0])          # given to you: it does not require grad
