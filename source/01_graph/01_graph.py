@@ -120,8 +120,7 @@ print("node.variable is x:", node.variable is x)
 # `grad_fn_names(y)` to return the class names of the nodes from `y.grad_fn` down to the leaf's
 # `AccumulateGrad`, included. For the `y` above:
 # `['SumBackward0', 'SinBackward0', 'MulBackward0', 'AccumulateGrad']`.
-# The walk ends at `AccumulateGrad`, whose `next_functions` is empty. While this check runs,
-# `graph_text` and `draw_graph` are switched off, since they walk the graph for you.
+# The walk ends at `AccumulateGrad`, whose `next_functions` is empty.
 
 # %% solution grad_fn_names
 def grad_fn_names(y):
