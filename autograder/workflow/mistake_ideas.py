@@ -18,6 +18,10 @@ class Idea(NamedTuple):
 IDEAS = (
     Idea("Recording starts with requires_grad; leaves and results", "01_graph §1-2, §5, §7, §9",
          ("not_leaf", "not_recorded", "graph_recorded", "nodes_not_names")),
+    Idea("Walking next_functions: each leaf's AccumulateGrad ends it, a constant is (None, 0), a shared node "
+         "is one node", "01_graph §3, §6",
+         ("past_accumulate_grad", "missing_pair", "stepped_on_none", "stopped_early", "stops_before_leaf",
+          "counted_per_path", "deduped_by_name", "skipped_accumulate_grad", "course_helper_used")),
     Idea(".grad is None until backward() reaches a leaf that requires grad", "02_backward §1, §3, 04_zero_grad §1",
          ("grad_none", "grad_none_no_backward", "grad_none_no_requires_grad", "grad_none_not_leaf",
           "grad_none_not_reached", "grad_none_not_skipped", "grad_not_none", "grad_created", "f_not_on_copy")),

@@ -3,6 +3,7 @@
 ``walk_graph`` (and the printouts and drawings built on it) walks a graph exactly as
 ``grad_fn_names`` and ``count_nodes`` ask the student to: it stays free to use everywhere in the
 lesson, but an answer that calls it while its own exercise runs fails with a message saying so.
+Each helper refuses under the name the notebook calls it by, so the message names what the answer called.
 """
 import contextlib
 import contextvars
@@ -27,6 +28,6 @@ def closing(exercise: str, helpers):
 def refuse_if_closed(helper: str) -> None:
     """Called first by each helper that does an exercise's work."""
     if helper in _closed.get():
-        raise Mistake(f"your answer calls the course's {helper}(), which does this exercise's work for "
-                      f"you, so it is closed while `{_checked.get()}` is checked: write the walk yourself "
-                      "with grad_fn and next_functions.", "course_helper_used")
+        raise Mistake(f"your answer calls the course's {helper}(), which walks the graph for you, so it is "
+                      f"switched off while `{_checked.get()}` is checked: write the walk yourself with "
+                      "grad_fn and next_functions.", "course_helper_used")

@@ -153,6 +153,10 @@ def _make_leaf_judge(seen, expected, inputs):
 
 # ---------------------------------------------------------------- grad_fn_names
 
+# The course helpers that walk a graph for the student (each refuses under its own name, so the message
+# names what the answer called), switched off while grad_fn_names and count_nodes are checked.
+WALKS_THE_GRAPH = ("graph_text", "draw_graph", "backward_steps", "walk_graph")
+
 # (text with {} for the input, function of (t, c) with c a constant tensor of t's shape)
 # The core's chains keep the input that requires grad first: a constant (c, or the 1 of t + 1) is the
 # operation's second input, its (None, 0) after the node to follow. count_nodes (going further) meets
@@ -202,7 +206,7 @@ def _names_sent(got):
 
 
 def _grad_fn_names_call(answer, inputs):
-    with _none_entries_explained():
+    with _walk_errors_explained("a constant has no backward node: follow the pair that holds one."):
         return {"names": [_names_sent(answer(y)) for _, y, _ in inputs["chains"]]}
 
 
@@ -244,17 +248,48 @@ def _grad_fn_names_judge(seen, expected, inputs):
                       f"chain {chain}.", "wrong_names")
 
 
+def _nodes_where_raised(error: BaseException) -> list:
+    """The backward nodes held by the innermost frame of the answer's traceback that holds any: the node
+    the walk was standing on when it went wrong."""
+    frames = []
+    tb = error.__traceback__
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    for frame in reversed(frames):
+        nodes = [v for v in frame.f_locals.values()
+                 if not isinstance(v, torch.Tensor) and isinstance(getattr(v, "next_functions", None), tuple)]
+        if nodes:
+            return nodes
+    return []
+
+
 @contextlib.contextmanager
-def _none_entries_explained():
-    """A walk that steps onto a None entry of next_functions fails with a plain Python error; say why."""
+def _walk_errors_explained(about_none: str):
+    """The plain Python errors a walk of next_functions runs into, said in autograd terms: indexing the
+    empty next_functions of AccumulateGrad (the likeliest first walk), a pair a node does not have, and a
+    constant's None used as a node (``about_none`` says what to do about it in this exercise)."""
     try:
         yield
+    except IndexError as error:
+        if "tuple index out of range" not in str(error):
+            raise
+        nodes = _nodes_where_raised(error)
+        if not nodes or any(n.next_functions == () for n in nodes):
+            meaning = ("AccumulateGrad is the last node: its next_functions is empty, so there is no pair to "
+                       "step to. Stop after recording it.")
+            kind = "past_accumulate_grad"
+        else:
+            meaning = ("your walk asked a node for a pair it does not have: next_functions holds one pair per "
+                       "input of the operation (one for sin or sum, two for *).")
+            kind = "missing_pair"
+        raise Mistake(f"your code raised {explain_error(error)}\n  In autograd terms: {meaning}", kind) from None
     except (AttributeError, TypeError) as error:
         if "'NoneType' object" not in str(error):
             raise
-        raise Mistake("your walk stepped onto a None entry of next_functions and used it as a node "
-                      f"({type(error).__name__}: {error}). An input that does not require grad (a "
-                      "constant) shows up as (None, 0): skip the None entries.", "stepped_on_none") from None
+        raise Mistake(f"your code raised {explain_error(error)}\n  In autograd terms: your walk stepped onto "
+                      "a None entry of next_functions and used it as a node. An input that does not require "
+                      f"grad (a constant) shows up as (None, 0), and {about_none}", "stepped_on_none") from None
 
 
 # ---------------------------------------------------------------- count_nodes
@@ -326,7 +361,7 @@ def _count_nodes_inputs(rng):
 
 
 def _count_nodes_call(answer, inputs):
-    with _none_entries_explained():
+    with _walk_errors_explained("a constant has no backward node: skip the None entries."):
         return {"counts": [answer(y) for y, _ in inputs["graphs"]]}
 
 
@@ -448,7 +483,7 @@ def _predict_flags_judge(seen, expected, inputs):
                 raise Mistake(f"your prediction for `{key}` is wrong for a_requires={a_requires}, "
                               f"b_requires={b_requires} (the rest of your table is right): you said "
                               f"requires_grad={said[0]}, is_leaf={said[1]}. Ask whether an operation was "
-                              f"recorded there? What decides it is in {FLAG_SECTIONS[key]}.", "wrong_prediction")
+                              f"recorded there: what decides it is in {FLAG_SECTIONS[key]}.", "wrong_prediction")
         if expected["one_expression"][key].matches(without(table, key)):
             raise Mistake(f"your predictions for `{key}` are wrong (the other four expressions are right): work "
                           f"out its requires_grad for each case first, then is_leaf. What decides them is in "
@@ -570,13 +605,14 @@ leaf_from_list = Exercise(_leaf_from_list_inputs, _leaf_from_list_call, _leaf_fr
     "afterwards is a recorded operation.",
 ])
 grad_fn_names = Exercise(_chains_inputs, _grad_fn_names_call, _grad_fn_names_judge, [
-    "Start at y.grad_fn and keep stepping to the next node until there is none, writing down each "
-    "node's class name on the way.",
-    "node.next_functions holds one (node, index) pair per input of the operation. In a chain one pair "
-    "holds the next node; a constant's pair holds None, and a None is not a node to step onto.",
-    "type(node).__name__ is the name. The AccumulateGrad node at the bottom has an empty next_functions: "
-    "record it, then stop.",
-], closes=("walk_graph",))
+    "Start at y.grad_fn and write down each node's class name as you step down the chain, the way the "
+    "section 3 cell steps three times. The last node, AccumulateGrad, has nowhere to step to.",
+    "node.next_functions holds one (node, index) pair per input of the operation. In these chains the "
+    "input that requires grad comes first, so the next node is in the first pair; a constant's "
+    "(None, 0) comes after it.",
+    "type(node).__name__ is the name. AccumulateGrad's next_functions is empty, so indexing it fails: "
+    "record AccumulateGrad, then stop before stepping on.",
+], closes=WALKS_THE_GRAPH)
 build_f = Exercise(_build_f_inputs, _build_f_call, _build_f_judge, [
     "Use torch functions on x itself (x already requires grad): every operation you apply is recorded.",
     "math.log and math.sin work on Python numbers only, and NumPy cannot carry a graph: torch has its own "
@@ -589,7 +625,7 @@ count_nodes = Exercise(_count_nodes_inputs, _count_nodes_call, _count_nodes_judg
     "you have already counted and skip them when you reach them again.",
     "Remember nodes by identity, not by name: two different nodes can both be MulBackward0, and each "
     "leaf has its own AccumulateGrad.",
-], closes=("walk_graph",))
+], closes=WALKS_THE_GRAPH)
 predict_flags = Exercise(_predict_flags_inputs, _predict_flags_call, _predict_flags_judge, [
     "Two rules decide most of it: a result requires grad if any input does, and a tensor is a leaf "
     "exactly when it has no grad_fn (nothing recorded it).",

@@ -20,6 +20,7 @@ import matplotlib.pyplot as plt
 import torch
 from matplotlib.patches import FancyBboxPatch
 
+from course.checks.closed_helpers import refuse_if_closed
 from course.visuals.draw_graph import _attachment_points, draw_graph, layout  # same layout, same arrows
 from course.visuals.graph_text import format_values
 from course.visuals.graph_walk import Graph, walk_graph
@@ -254,4 +255,5 @@ class BackwardSteps:
 
 def backward_steps(output: torch.Tensor, names: dict | None = None, gradient=None, title: str | None = None):
     """Call ``output.backward()`` and step through it node by node; make it the last line of a cell."""
+    refuse_if_closed("backward_steps")
     return BackwardSteps(output, names, gradient, title)

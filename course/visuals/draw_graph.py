@@ -16,6 +16,7 @@ from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Patch
 from matplotlib.path import Path
 from matplotlib.textpath import TextToPath
 
+from course.checks.closed_helpers import refuse_if_closed
 from course.visuals.graph_text import describe, format_shape
 from course.visuals.graph_walk import Graph, layers, walk_graph
 
@@ -35,6 +36,7 @@ MARGIN, TOP, BOTTOM = 0.25, 0.6, 0.55  # room for the title above and the legend
 
 def draw_graph(tensor, names=None, title=None, max_nodes=50) -> Figure:
     """Draw the graph behind `tensor`; too many nodes give counts per node type instead."""
+    refuse_if_closed("draw_graph")
     graph = walk_graph(tensor, names)
     title = title or _default_title(graph)
     if not graph.nodes:

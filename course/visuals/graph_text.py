@@ -5,6 +5,7 @@ printout with a picture.
 """
 import torch
 
+from course.checks.closed_helpers import refuse_if_closed
 from course.visuals.graph_walk import Graph, Node, walk_graph
 
 SMALL = 4  # tensors with at most this many elements show their values
@@ -43,6 +44,7 @@ def describe(node: Node) -> list[str]:
 
 def graph_text(tensor: torch.Tensor, names: dict[str, torch.Tensor] | None = None) -> str:
     """The graph behind `tensor` as a tree from the output down to the leaves."""
+    refuse_if_closed("graph_text")
     return render_tree(walk_graph(tensor, names))
 
 

@@ -66,9 +66,9 @@ for name, t in [("x", x), ("y", y), ("c", c)]:
     print(f"{name}: is_leaf={t.is_leaf}, grad_fn={made_by}")
 
 # %% [markdown]
-# Only floating-point tensors can require grad (a gradient is a rate of change), and a list of
-# ints makes an integer tensor. So give `torch.tensor` the dtype as well as `requires_grad=True`:
-# a conversion afterwards is a recorded operation, and gives a result:
+# Only floating-point (and complex) tensors can require grad (a gradient is a rate of change),
+# and a list of ints makes an integer tensor. So give `torch.tensor` the dtype as well as
+# `requires_grad=True`: a conversion afterwards is a recorded operation, and gives a result:
 
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True).double()
@@ -102,11 +102,12 @@ y = torch.sin(x * 3).sum()
 node = y.grad_fn
 for _ in range(3):
     print(type(node).__name__, "->", node.next_functions)
+    print("    names:", [type(n).__name__ if n is not None else None for n, _ in node.next_functions])
     node = node.next_functions[0][0]
 
 # %% [markdown]
-# The walk ends at an `AccumulateGrad` node, one per leaf, with no `next_functions`. It will add
-# the gradient into the leaf's `.grad`, and keeps the leaf in `.variable`:
+# Each leaf has an `AccumulateGrad` node, with no `next_functions`: it will add the gradient
+# into the leaf's `.grad`, and keeps the leaf in `.variable`:
 
 # %%
 print(type(node).__name__, "| next_functions:", node.next_functions)
@@ -119,6 +120,7 @@ print("node.variable is x:", node.variable is x)
 # `grad_fn_names(y)` to return the class names of the nodes from `y.grad_fn` down to the leaf's
 # `AccumulateGrad`, included. For the `y` above:
 # `['SumBackward0', 'SinBackward0', 'MulBackward0', 'AccumulateGrad']`.
+# The walk ends at `AccumulateGrad`, whose `next_functions` is empty.
 
 # %% solution grad_fn_names
 def grad_fn_names(y):
@@ -140,8 +142,7 @@ def grad_fn_names(y):
 #
 # Autograd records what actually ran, and each run records a new graph. So an ordinary Python
 # `if` decides what is recorded, and a branch not taken leaves no trace. The course's
-# `graph_text` prints a graph as a tree, output first (it is off while Exercises 2 and 4 are
-# checked):
+# `graph_text` prints a graph as a tree, output first:
 
 # %%
 def forward(x):
@@ -265,7 +266,8 @@ backward_steps(r, names={"p": p, "q": q, "r": r}, title="r = p*q + sin(p)")   # 
 #
 # Complete `count_nodes(y)` to return how many distinct backward nodes the graph behind `y` has,
 # `AccumulateGrad` nodes included. For the `y` made of `h * h + h` above the answer is 5. The
-# check builds random graphs in which results are shared along several paths.
+# check builds random graphs in which results are shared along several paths, and switches off
+# `graph_text`, `draw_graph` and `backward_steps`, which walk the graph for you.
 
 # %% solution count_nodes
 def count_nodes(y):
@@ -460,7 +462,7 @@ def make_leaf(data):
 # - Operations are recorded only when some input requires grad; the result then requires grad too.
 # - Leaves have `grad_fn is None`: tensors you create, and every tensor that does not require
 #   grad. Results have a `grad_fn`. Only leaves get `.grad`, so give the dtype when you create the
-#   tensor, not after `requires_grad`. Only floating-point and complex tensors can require grad.
+#   tensor, not after `requires_grad`. Only floating-point (and complex) tensors can require grad.
 # - `grad_fn.next_functions` leads from the output to the `AccumulateGrad` node of each leaf.
 # - The graph is rebuilt on every forward pass, so Python control flow is fine.
 #

@@ -1,4 +1,4 @@
-# expect: stepped onto a None entry of next_functions
+# expect: a constant has no backward node: follow the pair that holds one
 # Always takes the last entry of next_functions, the (None, 0) of a constant included, then asks None for its inputs.
 def grad_fn_names(y):
     names = []
