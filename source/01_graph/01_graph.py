@@ -4,10 +4,12 @@
 # PyTorch finds gradients by remembering how each result was made: the graph autograd records
 # while your code runs.
 #
-# **The core** (sections 1 to 4, about 15 minutes, two exercises): when operations are recorded,
-# leaves and results, walking the graph back to its inputs, a new graph on every pass: all that
-# lesson 2 needs. **Going further** (sections 5 to 9, optional, graded the same way) takes the
-# whole lesson to about 60 to 80 minutes.
+# **The core** (sections 1 to 4, two exercises): when operations are recorded, leaves and
+# results, walking the graph back to its inputs, a new graph on every pass: all that lesson 2
+# needs. **Going further** (sections 5 to 9) is optional, graded the same way.
+#
+# **Time:** the core about 15 minutes (20 or more if an exercise takes several tries), the
+# whole lesson about 75.
 #
 # **Exercises.** Complete the function, then run the cell below it: it says *correct*, *not
 # attempted*, or what is wrong. `check.NAME.hint()` gives a nudge (again for a bigger one).
@@ -116,7 +118,8 @@ print("node.variable is x:", node.variable is x)
 # %% [markdown]
 # ### Exercise 2: the names along a chain
 #
-# In a *chain*, like `y` above, every operation has one input that requires grad. Complete
+# In a *chain*, like `y` above, every operation has one input that requires grad, and here it is
+# always the operation's first input. Complete
 # `grad_fn_names(y)` to return the class names of the nodes from `y.grad_fn` down to the leaf's
 # `AccumulateGrad`, included. For the `y` above:
 # `['SumBackward0', 'SinBackward0', 'MulBackward0', 'AccumulateGrad']`.

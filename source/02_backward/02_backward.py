@@ -7,7 +7,8 @@
 # from a scalar, only leaves keep `.grad`, and the graph is freed unless you pass
 # `retain_graph=True`. **Going further** (sections 5 to 11) is optional, graded the same.
 #
-# **Time:** the core about 15 minutes; the whole lesson about 75 to 95.
+# **Time:** the core about 15 minutes (20 if an exercise takes several tries), the whole lesson
+# about 80.
 #
 # **Exercises.** Complete the function and run the cell below it: it says *correct*, *not
 # attempted*, or what is wrong in autograd terms; `check.NAME.hint()` gives a nudge (call it
@@ -126,8 +127,8 @@ with shows_error(RuntimeError):
 
 # %% [markdown]
 # Pass `retain_graph=True` to every call but the last. Gradients **add up** in `.grad`, in
-# place: a name for it (`g1 = x.grad`) changes too, a `.clone()` keeps the value. `x.grad = None`
-# resets it.
+# place: after `g1 = x.grad`, the next `backward()` changes `g1` too (it is the same tensor),
+# while `x.grad.clone()` keeps the value. `x.grad = None` resets it.
 
 # %%
 x = torch.tensor(2.0, requires_grad=True)

@@ -5,8 +5,9 @@
 # `torch.no_grad()` for a block of code, `detach()` for one tensor, `requires_grad_(False)` for a
 # parameter.
 #
-# **Time:** the core (sections 1 to 4, two exercises) about 15 minutes, the whole lesson about
-# 85. **Going further** (sections 5 to 11) is optional, and graded like the core.
+# **Time:** the core (sections 1 to 4, two exercises) about 15 minutes (20 if an exercise takes
+# several tries), the whole lesson about 90. **Going further** (sections 5 to 11) is optional,
+# and graded like the core.
 #
 # **Exercises.** Complete the function, then run the cell below it: *correct*, *not attempted*,
 # or what is wrong in autograd terms. `check.NAME.hint()` gives a nudge; *Where am I*, the last

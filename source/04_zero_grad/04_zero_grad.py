@@ -4,9 +4,11 @@
 # In lesson 2 you saw that `backward()` *adds* into `.grad`. Here you learn to reset it, and
 # where the reset goes in a training step.
 #
-# **The core**, sections 1 to 3 with two exercises, takes about 15 minutes. **Going further**,
-# sections 4 to 9 with five exercises and a written answer, is optional and graded the same way:
-# about 60 minutes more, 75 for the whole lesson.
+# **The core** is sections 1 to 3 with two exercises. **Going further**, sections 4 to 9 with
+# five exercises and a written answer, is optional and graded the same way.
+#
+# **Time:** the core about 15 minutes (20 if an exercise takes several tries), the whole lesson
+# about 75.
 #
 # **Exercises.** Complete the function, then run the cell below it: it says *correct*, *not
 # attempted*, or what is wrong in autograd terms. `check.NAME.hint()` gives a nudge (call it
