@@ -189,8 +189,9 @@ draw_graph(y, names={"x": x, "a": a, "b": b, "y": y},
            title="x is used twice: both paths end in one AccumulateGrad")
 
 # %% [markdown]
-# The plot records one entry of `.grad` after each call: three backward passes add up, `zero_()`
-# brings it back to 0, setting it to `None` removes it, and the next backward starts afresh.
+# The plot shows `x.grad` after each call: three backward passes add up to 9, `zero_()` brings it
+# back to 0 and the next backward leaves 3 (one slope), setting it to `None` removes it, and the
+# backward after that starts afresh at 3 too.
 
 # %%
 x = torch.tensor(1.5, requires_grad=True)
