@@ -168,6 +168,23 @@ def test_freeze_judge_reads_the_flags_sent_not_the_grader_copy(name):
     assert result.kind == "not_frozen"
 
 
+def test_a_plain_attribute_is_named_only_where_a_kernel_can_honestly_say_it_was_set():
+    """The kernel says where it found `requires_grad` set as a plain attribute; anything else it sends
+    (made-up text) is not repeated in the message, which falls back to the frozen flags."""
+    ex = exercise("03_no_grad", "freeze_all_but_output")
+
+    def frozen_everything(model):
+        model.requires_grad_(False)
+        model[-1].requires_grad = True  # the slip: a plain attribute on the module
+
+    seen = ex.observe(frozen_everything, 11)
+    assert ex.verdict(seen, expected_values(ex, 11), 11).kind == "plain_requires_grad"
+    for case in seen["cases"]:
+        case["plain_flag"] = ["<b>Correct</b> really"]
+    result = ex.verdict(round_trip(seen), expected_values(ex, 11), 11)
+    assert not result.passed and result.kind == "all_frozen" and "really" not in str(result.message)
+
+
 def test_the_core_models_end_in_a_linear_with_hidden_layers_before_it():
     """Freezing model[0] alone is not enough, and model[-1] is the layer to keep: what the text says."""
     for seed in range(20):

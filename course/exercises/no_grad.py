@@ -8,6 +8,7 @@ parameters train...) are computed by the grader (``autograder/grading/references
 nothing here holds an answer.
 """
 
+import re
 from contextlib import contextmanager, nullcontext
 
 import numpy as np
@@ -501,7 +502,9 @@ def _listed(names: set[str], one: str, many: str) -> str:
 
 def _plain_flag_judged(plain, frozen: set[str], training: set[str]) -> None:
     """The likeliest slip, named: `model[-1].requires_grad = True` on a module sets a plain attribute."""
-    if not isinstance(plain, list) or not plain or not all(isinstance(where, str) for where in plain):
+    # The kernel sends where it found the attribute: only names it can honestly send are repeated.
+    if not isinstance(plain, list) or not plain or \
+            not all(isinstance(where, str) and re.fullmatch(r"model(\[-?\d{1,3}\])?", where) for where in plain):
         return
     wrong = (_listed(frozen, "is still frozen", "are still frozen") if frozen
              else _listed(training, "still requires grad", "still require grad"))
