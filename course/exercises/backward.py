@@ -353,9 +353,25 @@ def _derived_by_hand(torch_calls: TorchCalls, x: torch.Tensor) -> None:
                       "so a derivative by hand needs torch.cos.", "finite_difference")
 
 
+# What a slip by hand gives, as the grader computes it: (the value's key, the slip named).
+HAND_SLIPS = (
+    ("no_inner_factor", "the chain rule inside sin(x**2) is missing its inner factor: differentiate "
+                        "the inner function x**2 too, and multiply.", "inner_factor"),
+    ("exp_sign_dropped", "the exp(-x) part has the wrong sign: its inner function is -x, and the chain "
+                         "rule multiplies by that function's derivative too.", "exp_sign"),
+    ("derivatives_multiplied", "it multiplies the two factors' derivatives: the product rule for "
+                               "u * v is u' v + u v', not u' v'.", "product_rule"),
+)
+
+
 def _hand_derivative_judge(seen, expected, inputs):
     problem = diagnose_gradient(expected["derivative"], seen["result"], "your derivative")
     if problem and problem.kind == "wrong_value":
+        got = seen["result"]
+        for key, slip, kind in HAND_SLIPS:
+            if isinstance(got, torch.Tensor) and key in expected and got.shape == expected[key].shape \
+                    and not got.is_complex() and close(got, expected[key]):
+                raise Mistake(f"your derivative differs from autograd's, and matches a known slip: {slip}", kind)
         raise Mistake(problem + " Check each factor: the product rule for sin(x**2) * exp(-x), "
                       "and the chain rule inside each one.", "chain_rule")
     require(problem)

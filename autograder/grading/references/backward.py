@@ -50,7 +50,16 @@ def jacobian_rows(inputs):
 
 
 def hand_derivative(inputs):
-    return {"derivative": _grad(lambda t: hand_written_f(t).sum(), inputs["x"])}
+    """f'(x), and what the likeliest slips by hand give instead, from the product's own parts
+    (u = sin(x**2), v = exp(-x)): the inner factor 2x left out, the minus of exp(-x)' left out,
+    and u' v' for the product rule."""
+    x = inputs["x"]
+    u, v = torch.sin(x.detach() ** 2), torch.exp(-x.detach())
+    du, dv = _grad(lambda t: torch.sin(t**2).sum(), x), _grad(lambda t: torch.exp(-t).sum(), x)
+    return {"derivative": _grad(lambda t: hand_written_f(t).sum(), inputs["x"]),
+            "no_inner_factor": torch.cos(x.detach() ** 2) * v + u * dv,
+            "exp_sign_dropped": du * v - u * dv,
+            "derivatives_multiplied": du * dv}
 
 
 def hvp(inputs):
