@@ -442,12 +442,16 @@ y.backward()
 print("x.grad:", x.grad)
 
 # %% [markdown]
-# A hook may also *return* a tensor: it then replaces the gradient, and everything downstream
-# (here: `.grad` of the leaf) sees the new one. That is the only way a hook should change a
-# gradient: it must not modify the tensor it receives in place, because autograd may hand that
-# same tensor to other hooks and nodes, which would see the change too. Registering returns a
-# *handle*; `handle.remove()` takes the hook away again. With $y = \sum x^3$ the gradient is
-# $3x^2 = [3, 12, 27]$; a hook that returns it clamped to $[-5, 5]$ changes what lands in `.grad`:
+# Three more things about hooks:
+#
+# - a hook may *return* a tensor: it then replaces the gradient, and everything downstream (here:
+#   `.grad` of the leaf) sees the new one;
+# - that is the only way a hook should change a gradient: it must not modify the tensor it
+#   receives in place, because autograd may hand that same tensor to other hooks and nodes;
+# - registering returns a *handle*, and `handle.remove()` takes the hook away again.
+#
+# With $y = \sum x^3$ the gradient is $3x^2 = [3, 12, 27]$; a hook that returns it clamped to
+# $[-5, 5]$ changes what lands in `.grad`:
 
 # %%
 x = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)
