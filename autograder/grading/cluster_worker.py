@@ -14,17 +14,10 @@ import json
 
 from distributed.diagnostics.plugin import WorkerPlugin
 
-from .kernels.fence import DEFAULTS
+from .kernels.settings import kernel_settings
 
 _started: dict = {}
 PLUGIN = "autograd-course-warm-grading"
-
-
-def kernel_settings(config) -> dict:
-    """The course's TrustedExecute settings a zygote is started with, as plain data a plugin carries
-    to the workers (missing ones: the defaults)."""
-    section = config.TrustedExecute
-    return {name: section.get(name, default) for name, default in {**DEFAULTS, "warm_kernels": True}.items()}
 
 
 class WarmGrading(WorkerPlugin):
@@ -38,7 +31,7 @@ class WarmGrading(WorkerPlugin):
     idempotent = True
 
     def __init__(self, settings: dict | None = None):
-        self.settings = dict(settings or kernel_settings(_default_config()))
+        self.settings = dict(settings or kernel_settings({}))
         digest = hashlib.sha256(json.dumps(self.settings, sort_keys=True).encode()).hexdigest()[:12]
         self.name = f"{PLUGIN}-{digest}"
 
@@ -56,11 +49,6 @@ class WarmGrading(WorkerPlugin):
             earlier.close()  # the default fence's zygote of a preloaded worker, superseded
         from . import warm_workers  # noqa: F401  (imports while the zygote starts)
         _started.update(name=self.name, zygote=zygote)
-
-
-def _default_config():
-    from traitlets.config import Config
-    return Config()
 
 
 def dask_setup(worker) -> None:

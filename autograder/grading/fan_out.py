@@ -167,9 +167,10 @@ class _DaskExecutor:
     def __init__(self, scheduler: str, config):
         from distributed import Client
 
-        from .cluster_worker import WarmGrading, kernel_settings
+        from .cluster_worker import WarmGrading
+        from .kernels.settings import kernel_settings
         self.client = Client(scheduler)
-        self.client.register_plugin(WarmGrading(kernel_settings(config)))
+        self.client.register_plugin(WarmGrading(kernel_settings(config.TrustedExecute)))
         self.executor = self.client.get_executor(pure=False)
         self._slots, self._counted = 1, 0.0
 

@@ -140,6 +140,7 @@ FILE_NAMINGS = (
         ("student_id", "username", "login_id", "email", "name")),
 )
 MOODLE_BLIND_NAME = "Participant"  # get_string('participant', 'assign') in English
+SEVERAL_IDS = ("canvas_anonymous_id",)  # columns whose cell may list several ids (one per assignment)
 ROSTER_COLUMNS = ("student_id", "canvas_id", "canvas_anonymous_id", "moodle_id", "username", "login_id", "email",
                   "name")
 
@@ -215,7 +216,7 @@ class Roster:
         for row in self.rows:
             for column in columns:
                 cell = row.get(column, "").lower()
-                if column == "canvas_anonymous_id" and wanted in cell.replace(",", " ").replace(";", " ").split():
+                if column in SEVERAL_IDS and wanted in re.split(r"[\s,;]+", cell):
                     hits.add(row["student_id"])
                 elif cell and (cell == wanted or (column == "email" and cell.split("@")[0] == wanted)
                              or (column == "name" and _name_keys(cell) & _name_keys(wanted))):

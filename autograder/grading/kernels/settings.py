@@ -24,13 +24,19 @@ def kept_paths() -> tuple:
                  if p)
 
 
+def kernel_settings(settings) -> dict:
+    """The fence's settings and ``warm_kernels`` as plain data (missing ones: the defaults), read from
+    TrustedExecute's config section or an object with those attributes; a cluster worker is sent these."""
+    return {name: settings.get(name, default) if hasattr(settings, "get") else getattr(settings, name, default)
+            for name, default in {**DEFAULTS, "warm_kernels": True}.items()}
+
+
 def fence_of(settings) -> Fence:
     """The fence these settings declare: ``settings`` maps DEFAULTS' names to values (missing: default).
 
     Built once per process and set of settings (probing the machine runs a process).
     """
-    values = {name: settings.get(name, default) if hasattr(settings, "get") else getattr(settings, name, default)
-              for name, default in DEFAULTS.items()}
+    values = {name: value for name, value in kernel_settings(settings).items() if name in DEFAULTS}
     key = repr(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in values.items()))
     if key not in _built:
         _built[key] = build(values.__getitem__, keep=kept_paths())
