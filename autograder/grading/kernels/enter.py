@@ -19,15 +19,13 @@ import ctypes
 import os
 import resource
 import shutil
-import signal
 
-from . import cgroups
+from . import cgroups, parent_death
 from .fence import STAGE, Box, Fence
 
 SYSTEM_FOLDERS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/dev", "/sys")
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = \
     1, 2, 4, 8, 32, 4096, 16384, 1 << 18
-PR_SET_PDEATHSIG = 1
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
@@ -113,8 +111,11 @@ def _limit(fence: Fence, box: Box) -> None:
             resource.setrlimit(which, (value, value))
 
 
-def enter(fence: Fence, box: Box) -> None:
-    """Put this process in ``box``, fenced by ``fence``; afterwards it is the kernel's user."""
+def enter(fence: Fence, box: Box, parent: int | None = None) -> None:
+    """Put this process in ``box``, fenced by ``fence``; afterwards it is the kernel's user.
+
+    ``parent``: a pidfd of the process it must end with (``parent_death``).
+    """
     cgroups.join(box.cgroups)
     environment = fence.environment_for(box, dict(os.environ))
     if fence.namespaces:
@@ -130,4 +131,4 @@ def enter(fence: Fence, box: Box) -> None:
         os.setgroups([])
         os.setgid(box.uid)
         os.setuid(box.uid)
-        _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # changing the user cleared it
+        parent_death.die_with(parent)  # changing the user cleared the signal

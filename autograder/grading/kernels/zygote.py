@@ -25,11 +25,11 @@ import signal
 import socket
 import sys
 
+from . import parent_death
 from .enter import build_root, enter
 from .fence import KERNEL_ENVIRONMENT, Box, Fence
 
 CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWPID = 0x00020000, 0x08000000, 0x40000000, 0x20000000
-PR_SET_PDEATHSIG = 1
 # ipykernel.ipkernel imports its debugger (debugpy): 0.2 s a kernel when it is left to each fork
 PRELOAD = ["numpy", "torch", "matplotlib", "matplotlib.pyplot", "IPython", "ipykernel.kernelapp", "ipykernel.ipkernel",
            "ipykernel.zmqshell", "ipykernel.debugger", "ipywidgets",
@@ -77,9 +77,10 @@ def serve(socket_path: str, fence: Fence, owner: int = 0) -> None:
 
     It ends when ``owner`` (the process that started it) ends, however that ends: a grade command
     killed outright runs no clean-up, and its zygote would otherwise outlive it, torch and all.
-    Its supervisors and their kernels die with it (PR_SET_PDEATHSIG).
+    Its supervisors and their kernels die with it (``parent_death``).
     """
     owner_gone = _watch(owner)
+    zygote = parent_death.handle()
     _preload()
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(socket_path)
@@ -99,7 +100,7 @@ def serve(socket_path: str, fence: Fence, owner: int = 0) -> None:
             if owner_gone is not None:  # a kernel gets no handle on the grading process
                 os.close(owner_gone)
             try:
-                _supervise(connection, request, fence.namespaces)
+                _supervise(connection, request, fence.namespaces, zygote)
             finally:
                 os._exit(1)
         connection.close()
@@ -123,20 +124,23 @@ def _reap() -> None:
         pass
 
 
-def _supervise(connection, request: dict, namespaces: bool) -> None:
+def _supervise(connection, request: dict, namespaces: bool, zygote: int) -> None:
     """Between client and kernel: start it in its own PID namespace, report its end, kill it if orphaned."""
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     os.setsid()
-    _libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # dies with the zygote
+    parent_death.die_with(zygote)
+    os.close(zygote)
     if namespaces and _libc().unshare(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC) != 0:
         os._exit(1)  # never a kernel outside its box: the client reports it died
+    supervisor = parent_death.handle()
     kernel = os.fork()
     if kernel == 0:
         connection.close()
         try:
-            _become_kernel(request)
+            _become_kernel(request, supervisor)
         finally:
             os._exit(1)
+    os.close(supervisor)
     connection.sendall((json.dumps({"pid": kernel}) + "\n").encode())
     try:  # readable the moment the kernel ends, so its end is reported at once, not at the next poll
         watched = [connection, os.pidfd_open(kernel)]
@@ -157,12 +161,13 @@ def _supervise(connection, request: dict, namespaces: bool) -> None:
             os._exit(0)
 
 
-def _become_kernel(request: dict) -> None:
-    _libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+def _become_kernel(request: dict, supervisor: int) -> None:
+    parent_death.die_with(supervisor)
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
-    enter(Fence.from_json(request["fence"]), Box.from_json(request["box"]))
+    enter(Fence.from_json(request["fence"]), Box.from_json(request["box"]), parent=supervisor)
+    os.close(supervisor)  # a kernel gets no handle on its supervisor
     sys.path[:] = [p for p in sys.path if p not in ("", ".")]
     sys.argv = ["ipykernel_launcher", *request["arguments"]]
     from ipykernel.kernelapp import IPKernelApp
