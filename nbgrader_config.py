@@ -87,6 +87,11 @@ c.Collect.timezone = "UTC"                        # the LMS server's zone, for B
 # column named by the lesson, which Canvas imports as a new assignment. For example:
 #   c.CanvasExport.assignments = {"01_graph": ["Lesson 1: the graph", 81234]}
 c.CanvasExport.assignments = {}
+# Moodle: lesson -> its assignment's Maximum grade, so exports/moodle/<lesson>.csv gives scores on it.
+# Lessons not listed get their points as they are: set the assignment's Maximum grade to them, as
+# Moodle skips a grade above it. For example:
+#   c.MoodleExport.maximum_grades = {"02_backward": 100}
+c.MoodleExport.maximum_grades = {}
 
 # The gradebook: nbgrader's SQLite file gradebook.db, unless AUTOGRAD_COURSE_DB_URL names another
 # (a PostgreSQL server for several graders or a Dask cluster); its password stays out of this file.

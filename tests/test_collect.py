@@ -7,6 +7,7 @@ import zipfile
 import nbformat
 import pytest
 
+from autograder.workflow import lms_ids
 from autograder.workflow.collect import (FILE_NAMINGS, CollectError, add_arguments, collect, identify,
                                          lesson_named_by, run)
 
@@ -119,6 +120,24 @@ def test_moodle_blind_marking_matches_by_participant_id_only(course, download, t
     assert [(i.source, i.why) for i in report.unplaced] == [
         ("Participant_2050_assignsubmission_file/02_backward.ipynb",
          "not on the roster: moodle id '2050' matches no moodle_id")]
+
+
+def test_moodle_participant_ids_are_one_per_assignment_and_kept_for_the_worksheets(course, download, tmp_path):
+    """Moodle numbers each student afresh in every assignment: the roster lists them all, and collect
+    keeps which number came with which lesson (lms_ids.csv), for export's grading worksheets."""
+    roster = roster_file(tmp_path, "student_id,name,moodle_id\njmuller,Jürgen Müller,2046 3190\n"
+                                   "enoether,Emmy Noether,2047 3188\n")
+    lesson1 = download({"Participant_2046_assignsubmission_file/01_graph.ipynb": notebook("j1"),
+                        "Participant_2047_assignsubmission_file/01_graph.ipynb": notebook("e1")}, "one.zip")
+    lesson2 = download({"Participant_3190_assignsubmission_file/02_backward.ipynb": notebook("j2")}, "two.zip")
+    assert collect(lesson1, str(course), roster=roster).ok and collect(lesson2, str(course), roster=roster).ok
+    assert submitted(course, "jmuller", "02_backward").read_bytes() == notebook("j2")
+    assert lms_ids.ids_of(str(course), "moodle") == {"01_graph": {"jmuller": "2046", "enoether": "2047"},
+                                                     "02_backward": {"jmuller": "3190"}}
+    canvas = download({"mullerjurgen_48213_7001_02_backward.ipynb": notebook("c")}, "canvas.zip")
+    collect(canvas, str(course), roster=roster_file(tmp_path, "student_id,canvas_id\njmuller,48213\n"), force=True)
+    assert lms_ids.read_all(str(course)).keys() == {("moodle", "01_graph", "jmuller"), ("moodle", "01_graph", "enoether"),
+                                                   ("moodle", "02_backward", "jmuller")}  # only Moodle's are needed
 
 
 def test_canvas_anonymous_files_are_matched_by_anonymous_id_or_graded_blind(course, download, tmp_path):

@@ -11,7 +11,7 @@ import html
 import os
 import re
 import shutil
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import nbformat
@@ -21,6 +21,7 @@ from autograder.course_dir import open_api
 from autograder.workflow import export, report
 from browser.chromium import CHROMIUM, CHROMIUM_ARGS, require_browser
 from canvas_import import parse_like_canvas
+from moodle_import import parse_like_moodle
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCREENSHOTS = os.path.join(ROOT, "test-artifacts", "screenshots")
@@ -240,6 +241,49 @@ def test_canvas_columns_are_the_configured_assignments_title_and_id(course, tmp_
     assert parsed.assignments == [("Lesson 1: the graph", 81234, 5.0), ("Lesson 2 (backward)", 81235, 6.0)]
     assert parsed.changes["101"] == {81234: "4.5", 81235: "2"}  # alice, by Canvas user id
     assert parsed.changes["dave"] == {}, "a blank cell must change nothing in Canvas"
+
+
+MOODLE_IDS = {"01_graph": {"alice": "3001", "bob": "3002", "frank": "3006"},
+              "02_backward": {"alice": "4101", "carol": "40"}}
+
+
+def test_moodle_worksheets_give_each_lesson_by_participant_id_only_when_graded_to_the_end(course, tmp_path):
+    snapshot = export.read_gradebook(course)
+    statuses = export.class_status(course, snapshot)
+    now = datetime(2026, 3, 9, 8, 30, tzinfo=timezone.utc)
+    sheets = export.write_moodle(snapshot, str(tmp_path), statuses, MOODLE_IDS, {"02_backward": 100},
+                                 {"alice": "Alice Liddell"}, now)
+    stamp = "2026-03-09T08:30:00+00:00"
+    assert _rows(tmp_path / "01_graph.csv") == [
+        export.MOODLE_HEADER,
+        ["Participant 3001", "Alice Liddell", "4.5", "5", stamp],
+        ["Participant 3002", "bob", "", "5", stamp],  # a written answer not graded yet: blank
+        ["Participant 3006", "frank", "", "5", stamp]]  # could not be graded: blank, not 0
+    assert _rows(tmp_path / "02_backward.csv")[1:] == [  # 2 of 6 points on Moodle's 100; the shorter id first
+        ["Participant 40", "carol", "33.33", "100", stamp], ["Participant 4101", "Alice Liddell", "33.33", "100", stamp]]
+    assert [(s.lesson, s.rows, s.graded, [(who, st.state) for who, st in s.held_back]) for s in sheets] == [
+        ("01_graph", 3, 1, [("bob", "waiting for hand grading"), ("frank", "could not be graded")]),
+        ("02_backward", 2, 2, [])]
+    # read back as Moodle reads it: only finished grades change, a grade edited in Moodle since is kept
+    assert parse_like_moodle(str(tmp_path / "01_graph.csv"), 5, {"3001", "3002", "3006"}) == {"3001": 4.5}
+    edited = {"3001": now + timedelta(minutes=5)}
+    assert parse_like_moodle(str(tmp_path / "01_graph.csv"), 5, {"3001", "3002", "3006"}, edited) == {}
+    # on points, a Moodle assignment left at its default maximum of 100 takes them; one of 5 would not take 33.33
+    assert parse_like_moodle(str(tmp_path / "02_backward.csv"), 5, {"40", "4101"}) == {}
+
+
+def test_moodle_worksheets_are_written_for_the_lessons_collected_from_moodle(course, tmp_path, capsys):
+    copy = str(tmp_path / "course")
+    shutil.copytree(course, copy)
+    export.lms_ids.record(copy, {("moodle", lesson, student): participant
+                                 for lesson, ids in MOODLE_IDS.items() for student, participant in ids.items()
+                                 if lesson == "02_backward"})
+    out = str(tmp_path / "exports")
+    assert export.run(_parser(export).parse_args(["--root", copy, "--out", out])) == 0
+    assert os.listdir(os.path.join(out, "moodle")) == ["02_backward.csv"]
+    printed = capsys.readouterr().out
+    assert ("wrote 2 Moodle participants to " + os.path.join(out, "moodle", "02_backward.csv") +
+            " (2 graded; grades in points: set the Moodle assignment's Maximum grade to 6") in printed
 
 
 def _parser(module) -> argparse.ArgumentParser:

@@ -7,7 +7,8 @@ The downloads are built here, named as each LMS names them (see ``FILE_NAMINGS``
   (a re-uploaded file: a larger attachment id and ``-1``), graded with nbgrader's late penalty; a
   zero-byte upload;
 - Moodle 4.1 with blind marking (02_backward): ``Participant_<id>_assignsubmission_file/`` folders,
-  matched through the roster's ``moodle_id``; one notebook over the size limit;
+  matched through the roster's ``moodle_id`` (one id per assignment); one notebook over the size
+  limit; the grades go back in the lesson's Moodle grading worksheet;
 - Blackboard (03_no_grad): two attempts with their times in the names, and their ``.txt`` receipts;
 - one roster student who submitted nothing at all.
 
@@ -27,6 +28,7 @@ import pytest
 from nbgrader.api import Gradebook
 
 from canvas_import import parse_like_canvas
+from moodle_import import parse_like_moodle
 from conftest import ROOT
 
 spec = importlib.util.spec_from_file_location("make_submissions", os.path.join(ROOT, "examples", "make_submissions.py"))
@@ -37,7 +39,7 @@ ROSTER = """student_id,name,canvas_id,moodle_id,username,login_id,section
 alovelace,Ada Lovelace,48211,,,alovelace,Lab A
 aturing,Alan Turing,48215,,,aturing,Lab A
 ghopper,Grace Hopper,48214,,,ghopper,Lab B
-jmuller,Jürgen Müller,,2046,,jmuller,Lab B
+jmuller,Jürgen Müller,,3107 2046,,jmuller,Lab B
 enoether,Emmy Noether,,2047,,enoether,Lab B
 kjohnson,Katherine Johnson,,,kjohnson7,kjohnson,Lab A
 cshannon,Claude Shannon,48213,2048,cshannon1,cshannon,Lab A
@@ -242,6 +244,20 @@ def test_canvas_csv_lands_in_the_courses_assignments(week):
     assert parsed.changes["48211"] == {81001: f"{full - 0.5:g}"}  # Ada: every test, and 1.5/2 by hand
     assert parsed.changes["48215"] == {} and parsed.changes["48214"] == {}  # to check / could not be graded
     assert parsed.changes["48213"] == {}  # submitted nothing: no change, never a 0
+
+
+def test_the_moodle_worksheet_gives_the_grades_back_by_participant_id(week):
+    course, out, _ = week
+    path = os.path.join(course, "exports", "moodle", "02_backward.csv")
+    grades = {(r["student"], r["lesson"]): r for r in _rows(os.path.join(course, "exports", "grades.csv"))}
+    jurgen = grades[("jmuller", "02_backward")]
+    assert os.listdir(os.path.dirname(path)) == ["02_backward.csv"], "only the lesson collected from Moodle"
+    assert f"set the Moodle assignment's Maximum grade to {jurgen['max_score']}" in out["export"].stdout
+    assert "enoether 02_backward: left blank for Canvas and Moodle, could not be graded" in out["export"].stdout
+    participants = {"2046", "2047", "2048"}
+    assert parse_like_moodle(path, float(jurgen["max_score"]), participants) == {"2046": float(jurgen["score"])}
+    assert {r["Identifier"]: r["Grade"] for r in _rows(path)} == {
+        "Participant 2046": jurgen["score"], "Participant 2047": ""}  # Emmy's was refused: no grade, no 0
 
 
 def test_feedback_for_everyone_who_handed_in_something(week):

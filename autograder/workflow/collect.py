@@ -13,8 +13,11 @@ Roster CSV (``--roster``): header names are case-insensitive and only ``student_
                 the anonymous ids of the student's submissions (the "anon_<id>" of an anonymously
                 graded assignment's file names; one per assignment, separated by spaces). Without
                 it such files are placed as student anon_<id> (blind), or with a roster not at all
-    moodle_id   Moodle participant id: the number after the full name (or "Participant" under blind
-                marking) in Moodle folder names; Moodle's grading worksheet lists it as "Participant <id>"
+    moodle_id   Moodle participant ids: the number after the full name (or "Participant" under blind
+                marking) in Moodle folder names, listed as "Participant <id>" in the assignment's grading
+                worksheet. Moodle gives each student a new one in every assignment: list them all,
+                separated by spaces. Without a roster a Moodle file is placed under that number, so
+                one student's lessons land under different ids
     username    Blackboard username, or the folder name of a plain per-student folder
     login_id    institutional login (Canvas "SIS Login ID"), matched like username
     email       matched whole, or by the part before the @
@@ -32,6 +35,8 @@ Choices made here:
   ``timestamp.txt`` beside the notebook, so nbgrader's late penalty (a due date in the gradebook,
   ``c.LateSubmissionPlugin.penalty_method``) applies: Blackboard's attempt time; Canvas says only
   ``LATE``, recorded one second after the due date. Moodle's file names carry no time.
+- The Moodle participant id of each placed file is kept in ``lms_ids.csv`` (``lms_ids.py``): export
+  fills each lesson's Moodle grading worksheet from it.
 - Everything is read into memory and written only to the computed target, whose path is built from a
   sanitised student id and a known lesson name, never from a zip entry's path: entries with absolute
   paths or ``..`` are reported and not read at all (zip-slip).
@@ -57,6 +62,7 @@ from zoneinfo import ZoneInfo
 import nbformat
 
 from ..course_dir import assignments
+from . import lms_ids
 from .lms_settings import Collect, course_config
 from .status import clear_problem, record_problem
 from .status import problem as recorded_problem
@@ -140,7 +146,8 @@ FILE_NAMINGS = (
         ("student_id", "username", "login_id", "email", "name")),
 )
 MOODLE_BLIND_NAME = "Participant"  # get_string('participant', 'assign') in English
-SEVERAL_IDS = ("canvas_anonymous_id",)  # columns whose cell may list several ids (one per assignment)
+SEVERAL_IDS = ("canvas_anonymous_id", "moodle_id")  # columns whose cell may list several ids (one per assignment)
+KEEPS_IDS = ("moodle",)  # the LMSs whose per-lesson ids export needs back (lms_ids.py)
 ROSTER_COLUMNS = ("student_id", "canvas_id", "canvas_anonymous_id", "moodle_id", "username", "login_id", "email",
                   "name")
 
@@ -377,6 +384,7 @@ class _Candidate(NamedTuple):
     submitted_at: datetime | None = None  # when the LMS says it was submitted
     late: bool = False        # the LMS marked it late without saying when (Canvas)
     refused: str = ""
+    lms_id: tuple[str, str] = ("", "")  # (lms, the LMS's id for the student in this lesson)
 
 
 def _unreadable(data: bytes) -> str:
@@ -499,22 +507,25 @@ def collect(source: str, root: str, lesson: str | None = None, roster: str | Non
         attempt = int(re.sub(r"\D", "", match.groupdict().get("attempt") or "") or -1)
         when = _submitted_at(naming, match, limits.timezone)
         late = bool(match.groupdict().get("late"))
+        lms_id = (naming.lms, match["student"])
         if file.size > limits.max_notebook_bytes:
             refused = (f"the notebook is {_mib(file.size)}, over the limit of {_mib(limits.max_notebook_bytes)} "
                        "per notebook: it was not read. A lesson notebook is well under 5 MB; clear the outputs "
                        "(Edit > Clear Outputs of All Cells), save and upload it again")
             found.setdefault((student, which), []).append(
-                _Candidate(file.shown, None, (attempt, file.mtime), when, late, refused))
+                _Candidate(file.shown, None, (attempt, file.mtime), when, late, refused, lms_id))
             continue
         try:
             data = file.read()
         except Exception as error:  # bad CRC, encrypted entry, unreadable file
             report.unplaced.append(Item(file.shown, student, which, f"could not be read from the download ({error})"))
             continue
-        found.setdefault((student, which), []).append(_Candidate(file.shown, data, (attempt, file.mtime), when, late))
+        found.setdefault((student, which), []).append(
+            _Candidate(file.shown, data, (attempt, file.mtime), when, late, lms_id=lms_id))
 
     submitted = os.path.realpath(os.path.join(root, "submitted"))
     due: dict[str, datetime | None] = {}
+    seen_ids: dict[lms_ids.Key, str] = {}
     for (student, which), candidates in sorted(found.items()):
         candidates.sort(key=lambda c: c.order, reverse=True)
         latest = [c for c in candidates if c.order == candidates[0].order]
@@ -526,6 +537,8 @@ def collect(source: str, root: str, lesson: str | None = None, roster: str | Non
                                             f"tells which is latest ({names}); place the right one by hand"))
             continue
         kept = latest[0]
+        if kept.lms_id[0] in KEEPS_IDS:
+            seen_ids[(kept.lms_id[0], which, student)] = kept.lms_id[1]
         report.superseded += [Item(c.shown, student, which, f"kept {kept.shown} instead") for c in candidates[1:]]
         target = os.path.join(submitted, student, which, f"{which}.ipynb")
         if os.path.commonpath([os.path.realpath(target), submitted]) != submitted:
@@ -557,6 +570,7 @@ def collect(source: str, root: str, lesson: str | None = None, roster: str | Non
         if problem:
             report.unreadable.append(Item(kept.shown, student, which, problem))
 
+    lms_ids.record(root, seen_ids)
     if people:
         report.missing = [(student, which) for which in sorted(lessons_seen) for student in people.student_ids
                           if (student, which) not in found

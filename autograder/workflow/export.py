@@ -1,6 +1,6 @@
-"""Grades out of nbgrader's gradebook as CSV files: for the instructor, and for Canvas.
+"""Grades out of nbgrader's gradebook as CSV files: for the instructor, for Canvas and for Moodle.
 
-``autograd-course export`` writes three files into one folder:
+``autograd-course export`` writes these files into one folder:
 
 - ``grades.csv``: one row per student and lesson (every student of the roster, of the gradebook
   and of submitted/), with its status (``status.py``: graded, waiting for hand grading, hand
@@ -10,17 +10,21 @@
 - ``exercises.csv``: the same rows with the status, one column per graded cell, so a
   spreadsheet can sort by any exercise. A blank cell has no points yet.
 - ``canvas.csv``: Canvas's gradebook import format (see :func:`export_canvas`).
+- ``moodle/<lesson>.csv``: each lesson's Moodle grading worksheet, for every lesson collected from
+  a Moodle download (see :func:`write_moodle`).
 
-Everything is read from the gradebook once (:func:`read_gradebook`), so the three files
-always agree with each other.
+Everything is read from the gradebook once (:func:`read_gradebook`), so the files always agree
+with each other.
 """
 import csv
 import json
 import os
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 
 from ..course_dir import open_api
+from . import lms_ids
 from .status import GRADED, MISSING, Status, class_status
 
 
@@ -289,6 +293,67 @@ def write_canvas(snapshot: GradebookSnapshot, path: str, roster: dict[str, Roste
                         unmapped=[lesson for lesson in lessons if lesson not in assignments], header=header)
 
 
+# Moodle's assignment grading worksheet (mod/assign/feedback/offline, "Upload grading worksheet"). Its
+# importer finds three columns by their English names: "Identifier" ("Participant <id>", the student's
+# participant id in this assignment), "Grade" and "Last modified (grade)". A blank grade, or one above
+# the assignment's Maximum grade, changes nothing; a grade changed in Moodle after "Last modified
+# (grade)" is kept unless the instructor ticks "Allow updating records that have been modified more
+# recently in Moodle than in the spreadsheet". Its other columns are for the reader.
+MOODLE_HEADER = ["Identifier", "Full name", "Grade", "Maximum Grade", "Last modified (grade)"]
+MOODLE_PARTICIPANT = "Participant "
+
+
+@dataclass
+class MoodleWorksheet:
+    lesson: str
+    path: str
+    rows: int
+    graded: int
+    maximum: float  # the Moodle assignment's Maximum grade the grades are given on
+    held_back: list[tuple[str, Status]] = field(default_factory=list)  # left blank: not graded to the end
+
+
+def write_moodle(snapshot: GradebookSnapshot, folder: str, statuses: Statuses, ids: dict[str, dict[str, str]],
+                 maximum_grades: dict, names: dict[str, str], now: datetime) -> list[MoodleWorksheet]:
+    """One worksheet per lesson that has Moodle participant ids (``lms_ids``), a row per participant.
+
+    The grade is the final score (late penalty included) on the assignment's Maximum grade from
+    ``maximum_grades``, or in points; it is blank unless the lesson is graded to the end.
+    """
+    stamp = now.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S+00:00")  # read by PHP's strtotime
+    sheets = []
+    for lesson in snapshot.lessons:
+        if not ids.get(lesson):
+            continue
+        possible = snapshot.max_score(lesson)
+        maximum = float(maximum_grades.get(lesson, possible))
+        sheet = MoodleWorksheet(lesson, os.path.join(folder, f"{lesson}.csv"), 0, 0, maximum)
+        rows = []
+        for student, participant in sorted(ids[lesson].items(), key=lambda item: (len(item[1]), item[1])):
+            status, sub = statuses.get((student, lesson)), snapshot.submissions.get((student, lesson))
+            grade = ""
+            if status is not None and status.state == GRADED and sub is not None and possible:
+                grade = points(snapshot.final_score(sub) * maximum / possible)
+                sheet.graded += 1
+            elif status is not None:
+                sheet.held_back.append((student, status))
+            rows.append([MOODLE_PARTICIPANT + participant, names.get(student, student), grade, points(maximum), stamp])
+        sheet.rows = _write(sheet.path, MOODLE_HEADER, rows)
+        sheets.append(sheet)
+    return sheets
+
+
+def _full_names(snapshot: GradebookSnapshot, roster: dict[str, "RosterEntry"] | None) -> dict[str, str]:
+    names = {s.id: " ".join(filter(None, [s.first_name, s.last_name])) or s.id for s in snapshot.students}
+    names.update({student: entry.name for student, entry in (roster or {}).items() if entry.name})
+    return names
+
+
+def moodle_maximum_grades(root: str) -> dict:
+    from .lms_settings import MoodleExport as Settings, course_config
+    return dict(Settings(config=course_config(root)).maximum_grades)
+
+
 def _statuses(root: str, snapshot: GradebookSnapshot, roster: dict | None) -> Statuses:
     return class_status(root, snapshot, list(roster or {}))
 
@@ -322,7 +387,7 @@ def export_canvas(root: str, path: str, roster: str | None = None) -> CanvasExpo
 
 def add_arguments(parser) -> None:
     parser.add_argument("--out", default="exports", metavar="DIR",
-                        help="folder for grades.csv, exercises.csv and canvas.csv (default: exports/)")
+                        help="folder for grades.csv, exercises.csv, canvas.csv and moodle/ (default: exports/)")
     parser.add_argument("--roster", metavar="CSV",
                         help="student_id[,canvas_id,login_id,name,section,sis_user_id]: every roster student gets "
                              "a row, matched in Canvas by its ids; without it the nbgrader student id is the "
@@ -330,7 +395,7 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    """Write the three CSVs; exit 1 if a student is missing from the roster, 2 if the roster is unusable."""
+    """Write the CSVs; exit 1 if a student is missing from the roster, 2 if the roster is unusable."""
     root = getattr(args, "root", ".")
     try:
         roster = read_roster(args.roster) if args.roster else None
@@ -343,13 +408,28 @@ def run(args) -> int:
     grades = write_grades(snapshot, os.path.join(args.out, "grades.csv"), statuses)
     exercises = write_exercises(snapshot, os.path.join(args.out, "exercises.csv"), statuses)
     canvas = write_canvas(snapshot, os.path.join(args.out, "canvas.csv"), roster, statuses, canvas_assignments(root))
+    maxima = moodle_maximum_grades(root)
+    sheets = write_moodle(snapshot, os.path.join(args.out, "moodle"), statuses, lms_ids.ids_of(root, "moodle"),
+                          maxima, _full_names(snapshot, roster), datetime.now(timezone.utc))
     print(f"wrote {grades} rows to {os.path.join(args.out, 'grades.csv')}")
     print(f"wrote {exercises} rows to {os.path.join(args.out, 'exercises.csv')}")
     print(f"wrote {canvas.rows} students to {os.path.join(args.out, 'canvas.csv')}: {', '.join(canvas.header[5:])}")
+    for sheet in sheets:
+        scale = (f"grades out of {points(sheet.maximum)}, c.MoodleExport.maximum_grades" if sheet.lesson in maxima
+                 else f"grades in points: set the Moodle assignment's Maximum grade to {points(sheet.maximum)}, "
+                      "or give it in c.MoodleExport.maximum_grades")
+        print(f"wrote {sheet.rows} Moodle participants to {sheet.path} ({sheet.graded} graded; {scale}); "
+              "upload it with the assignment's grading action Upload grading worksheet")
     counts = Counter(status.state for status in statuses.values())
     print("status of every student and lesson: " + ", ".join(f"{n} {state}" for state, n in sorted(counts.items())))
+    blanks: dict[str, tuple[Status, list[str]]] = {}
     for who, status in canvas.held_back:
-        print(f"  {who}: left blank for Canvas, {status.text}")
+        blanks.setdefault(who, (status, []))[1].append("Canvas")
+    for sheet in sheets:
+        for student, status in sheet.held_back:
+            blanks.setdefault(f"{student} {sheet.lesson}", (status, []))[1].append("Moodle")
+    for who, (status, places) in sorted(blanks.items()):
+        print(f"  {who}: left blank for {' and '.join(places)}, {status.text}")
     for lesson in canvas.unmapped:
         print(f"  {lesson}: no Canvas assignment in c.CanvasExport.assignments (nbgrader_config.py); its column "
               "is named by the lesson, and Canvas will make it a new assignment")

@@ -33,6 +33,14 @@ class CanvasExport(Configurable):
                  "column named by the lesson, which Canvas imports as a new assignment.").tag(config=True)
 
 
+class MoodleExport(Configurable):
+    maximum_grades = Dict(
+        {}, help="lesson -> the Maximum grade of its Moodle assignment, e.g. {'02_backward': 100} (Moodle's "
+                 "default is 100): each lesson's worksheet gives the score scaled to it. A lesson not listed "
+                 "here gets its points as they are, and its Moodle assignment's Maximum grade must be set to "
+                 "the lesson's points: Moodle skips a grade above the maximum without a word.").tag(config=True)
+
+
 def course_config(root: str) -> Config:
     """The course's configuration, or an empty one when the folder has no nbgrader_config.py."""
     if not os.path.exists(os.path.join(root, "nbgrader_config.py")):
