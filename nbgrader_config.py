@@ -82,6 +82,7 @@ c.Autograde.autograde_preprocessors = [
 c.Collect.max_notebook_bytes = 50 * 1024**2       # per notebook; a lesson notebook is well under 5 MB
 c.Collect.max_download_bytes = 4 * 1024**3        # per download, nested zips included
 c.Collect.timezone = "UTC"                        # the LMS server's zone, for Blackboard's attempt times
+c.Collect.moodle_date_format = "%A, %d %B %Y, %I:%M %p"  # a Moodle grading worksheet's times (English default)
 # Canvas: lesson -> [assignment title, assignment id] (the number at the end of the assignment's URL),
 # so canvas.csv's columns are "Title (id)" and fill those assignments. Lessons not listed get a
 # column named by the lesson, which Canvas imports as a new assignment. For example:

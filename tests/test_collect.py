@@ -169,6 +169,48 @@ def test_blackboard_attempt_time_becomes_nbgraders_timestamp(course, download):
     assert stamp.read_text() == "2024-03-05 13:22:09.000000 UTC\n"  # 14:22 in Berlin (CET)
 
 
+MOODLE_WORKSHEET = (  # as Moodle 4.x writes it in English (a BOM first), for four participants
+    '\ufeffIdentifier,"Full name","Email address",Status,Grade,"Maximum grade","Grade can be changed",'
+    '"Last modified (submission)","Last modified (grade)","Feedback comments"\n'
+    'Participant 2046,,,"Submitted for grading",,100.00,Yes,"Monday, 2 March 2026, 11:59 PM",-,\n'
+    'Participant 2047,,,"Submitted for grading Assignment was submitted 1 hour 2 mins late",,100.00,Yes,'
+    '"Tuesday, 3 March 2026, 1:01 AM",-,\n'
+    'Participant 2048,,,"No submission",,100.00,Yes,-,-,\n'
+    'Participant 2049,,,"Submitted for grading",,100.00,Yes,"03/03/26, 09:00",-,\n')
+
+
+def test_moodle_submission_times_come_from_its_grading_worksheet(course, download, tmp_path):
+    (course / "nbgrader_config.py").write_text('c = get_config()\nc.Collect.timezone = "Europe/Berlin"\n')
+    worksheet = tmp_path / "Grades-Lesson 2-1234.csv"
+    worksheet.write_text(MOODLE_WORKSHEET, encoding="utf-8")
+    source = download({f"Participant_{n}_assignsubmission_file/02_backward.ipynb": notebook(str(n))
+                       for n in (2046, 2047, 2048, 2049)})
+    report = collect(source, str(course), worksheets=[str(worksheet)])
+
+    def stamp(student):
+        path = submitted(course, student, "02_backward").parent / "timestamp.txt"
+        return path.read_text() if path.exists() else None
+    assert stamp("2046") == "2026-03-02 22:59:00.000000 UTC\n"  # 11:59 PM in Berlin (CET)
+    assert stamp("2047") == "2026-03-03 00:01:00.000000 UTC\n"
+    assert stamp("2048") is None and stamp("2049") is None
+    why = {i.student: i.why for i in report.placed}
+    assert why["2048"] == why["2049"] == "no submission time for this participant in the grading worksheet: no late penalty"
+    assert [(i.source, i.why) for i in report.unread_times] == [
+        (f"{worksheet}: Participant 2049", "'03/03/26, 09:00' does not read as c.Collect.moodle_date_format "
+                                            "'%A, %d %B %Y, %I:%M %p': no submission time, so no late penalty")]
+    assert not report.ok, "a lost submission time must not pass quietly"
+    assert f"TIME NOT READ {worksheet}: Participant 2049" in "\n".join(report.lines())
+
+
+def test_a_file_that_is_not_an_english_moodle_worksheet_is_refused_before_anything_is_placed(course, download, tmp_path):
+    worksheet = tmp_path / "Bewertungen.csv"
+    worksheet.write_text('Kennung,"Zuletzt geändert (Abgabe)"\nTeilnehmer/in 2046,"Montag, 2. März 2026, 23:59"\n')
+    source = download({"Participant_2046_assignsubmission_file/02_backward.ipynb": notebook("j")})
+    with pytest.raises(CollectError, match="not a Moodle grading worksheet in English"):
+        collect(source, str(course), worksheets=[str(worksheet)])
+    assert not (course / "submitted").exists()
+
+
 def test_canvas_late_without_a_due_date_is_said_and_gets_no_timestamp(course, download):
     report = collect(download({"doejane_LATE_5120_1177400_02_backward.ipynb": notebook("jane")}), str(course))
     assert not (submitted(course, "5120", "02_backward").parent / "timestamp.txt").exists()

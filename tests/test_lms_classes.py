@@ -6,7 +6,8 @@ The downloads are built here, named as each LMS names them (see ``FILE_NAMINGS``
 - Canvas (lesson 01_graph): an on-time solution; a blank first upload and a ``_LATE_`` resubmission
   (a re-uploaded file: a larger attachment id and ``-1``), graded with nbgrader's late penalty; a
   zero-byte upload;
-- Moodle 4.1 with blind marking (02_backward): ``Participant_<id>_assignsubmission_file/`` folders,
+- Moodle 4.1 with blind marking (02_backward): ``Participant_<id>_assignsubmission_file/`` folders and
+  the assignment's grading worksheet for the submission times,
   matched through the roster's ``moodle_id`` (one id per assignment); one notebook over the size
   limit; the grades go back in the lesson's Moodle grading worksheet;
 - Blackboard (03_no_grad): two attempts with their times in the names, and their ``.txt`` receipts;
@@ -89,7 +90,12 @@ def downloads(folder: str) -> dict[str, str]:
         ("Lesson 3_kjohnson7_attempt_2026-03-05-18-40-31_03_no_grad.ipynb", _notebook("03_no_grad", "solution")),
         ("Lesson 3_kjohnson7_attempt_2026-03-05-18-40-31.txt", b"Name: Katherine Johnson (kjohnson7)\n"),
     ])
-    return {"canvas": canvas, "moodle": moodle, "blackboard": blackboard}
+    worksheet = os.path.join(folder, "Grades-Lesson 2-81002.csv")  # Moodle's grading worksheet, in English
+    with open(worksheet, "w", encoding="utf-8") as handle:
+        handle.write('Identifier,Status,Grade,"Maximum grade","Last modified (submission)","Last modified (grade)"\n'
+                     'Participant 2046,"Submitted for grading",,100.00,"Tuesday, 3 March 2026, 9:05 AM",-\n'
+                     'Participant 2047,"Submitted for grading",,100.00,"Tuesday, 3 March 2026, 9:20 AM",-\n')
+    return {"canvas": canvas, "moodle": moodle, "blackboard": blackboard, "moodle worksheet": worksheet}
 
 
 def _run(course: str, *args: str) -> subprocess.CompletedProcess:
@@ -129,8 +135,10 @@ def week(tmp_path_factory):
     out["release"] = _run(course, "release", "01_graph", "02_backward", "03_no_grad")
     with Gradebook(f"sqlite:///{os.path.join(course, 'gradebook.db')}") as gradebook:
         gradebook.update_or_create_assignment("01_graph", duedate=datetime.fromisoformat(DUE))
+    worksheet = files.pop("moodle worksheet")
     for lms, path in files.items():
-        out[f"collect {lms}"] = _run(course, "collect", path, "--roster", roster)
+        extra = ["--moodle-worksheet", worksheet] if lms == "moodle" else []
+        out[f"collect {lms}"] = _run(course, "collect", path, "--roster", roster, *extra)
     out["grade"] = _run(course, "grade")
     # a hand grade on Ada's written answer and on Alan's, then Alan changes his answer and both are graded again
     answer = _written_answer("01_graph")
@@ -184,6 +192,7 @@ def _timestamp(course, student, lesson) -> str:
 def test_submission_times_are_nbgraders_timestamps(week):
     course, _, _ = week
     assert _timestamp(course, "kjohnson", "03_no_grad") == "2026-03-05 18:40:31.000000 UTC"  # Blackboard's
+    assert _timestamp(course, "jmuller", "02_backward") == "2026-03-03 09:05:00.000000 UTC"  # Moodle's worksheet
     assert _timestamp(course, "aturing", "01_graph") == "2026-03-02 12:00:01.000000 UTC"  # Canvas: LATE only
     assert not os.path.exists(os.path.join(course, "submitted", "alovelace", "01_graph", "timestamp.txt"))
     with Gradebook(f"sqlite:///{os.path.join(course, 'gradebook.db')}") as gradebook:

@@ -34,7 +34,8 @@ Choices made here:
 - When the LMS says when a file was submitted, that time is written as nbgrader's
   ``timestamp.txt`` beside the notebook, so nbgrader's late penalty (a due date in the gradebook,
   ``c.LateSubmissionPlugin.penalty_method``) applies: Blackboard's attempt time; Canvas says only
-  ``LATE``, recorded one second after the due date. Moodle's file names carry no time.
+  ``LATE``, recorded one second after the due date. Moodle's file names carry no time: its grading
+  worksheet does (``--moodle-worksheet``, ``moodle_worksheet.py``).
 - The Moodle participant id of each placed file is kept in ``lms_ids.csv`` (``lms_ids.py``): export
   fills each lesson's Moodle grading worksheet from it.
 - Everything is read into memory and written only to the computed target, whose path is built from a
@@ -62,8 +63,9 @@ from zoneinfo import ZoneInfo
 import nbformat
 
 from ..course_dir import assignments
-from . import lms_ids
+from . import lms_ids, moodle_worksheet
 from .lms_settings import Collect, course_config
+from .moodle_worksheet import SubmissionTimes
 from .status import clear_problem, record_problem
 from .status import problem as recorded_problem
 
@@ -171,11 +173,13 @@ class CollectReport:
     unreadable: list[Item] = field(default_factory=list)     # placed, but not a readable notebook
     refused: list[Item] = field(default_factory=list)        # too big to read: not placed, reason in ungraded/
     missing: list[tuple[str, str]] = field(default_factory=list)  # (roster student, lesson)
+    unread_times: list[Item] = field(default_factory=list)   # a Moodle worksheet time that could not be read
 
     @property
     def ok(self) -> bool:
-        """Everything that is a submission ended up in submitted/ (missing students are not an error here)."""
-        return not self.unplaced and not self.conflicts
+        """Everything that is a submission ended up in submitted/, with every time the LMS gave
+        (missing students are not an error here)."""
+        return not self.unplaced and not self.conflicts and not self.unread_times
 
     def lines(self) -> list[str]:
         def who(item: Item) -> str:
@@ -191,6 +195,7 @@ class CollectReport:
         out += [f"skipped {i.source}: {i.why}" for i in self.skipped]
         out += [f"NOT PLACED {i.source}: {i.why}" for i in self.unplaced]
         out += [f"CONFLICT {who(i)}: {i.why}" for i in self.conflicts]
+        out += [f"TIME NOT READ {i.source}: {i.why}" for i in self.unread_times]
         out += [f"missing {student}/{lesson}: on the roster, no submission" for student, lesson in self.missing]
         return out
 
@@ -408,8 +413,10 @@ def _write(target: str, data: bytes) -> None:
     os.replace(partial_path, target)
 
 
-def _submitted_at(naming: FileNaming, match: re.Match, zone: str) -> datetime | None:
-    """Blackboard's attempt time, in the server's zone, as UTC."""
+def _submitted_at(naming: FileNaming, match: re.Match, zone: str, moodle: SubmissionTimes) -> datetime | None:
+    """Blackboard's attempt time, in the server's zone, or Moodle's from its grading worksheet, as UTC."""
+    if naming.lms == "moodle":
+        return moodle.times.get(match["student"])
     if naming.lms != "blackboard":
         return None
     local = datetime.strptime(match["attempt"], "%Y-%m-%d-%H-%M-%S").replace(tzinfo=ZoneInfo(zone))
@@ -434,10 +441,12 @@ def due_date(root: str, lesson: str) -> datetime | None:
     return due.replace(tzinfo=timezone.utc) if due else None
 
 
-def _timestamp(root: str, lesson: str, kept: _Candidate, due: dict) -> tuple[datetime | None, str]:
+def _timestamp(root: str, lesson: str, kept: _Candidate, due: dict, worksheets: bool) -> tuple[datetime | None, str]:
     """What timestamp.txt should say, and a note for the report when lateness cannot be recorded."""
     if kept.submitted_at:
         return kept.submitted_at, ""
+    if worksheets and kept.lms_id[0] == "moodle":
+        return None, "no submission time for this participant in the grading worksheet: no late penalty"
     if not kept.late:
         return None, ""
     if lesson not in due:
@@ -460,8 +469,11 @@ def _record_time(folder: str, when: datetime | None) -> None:
 
 
 def collect(source: str, root: str, lesson: str | None = None, roster: str | None = None,
-            force: bool = False) -> CollectReport:
-    """Place every submission in ``source`` (zip or folder) under ``<root>/submitted/``; see the module doc."""
+            force: bool = False, worksheets: list[str] | tuple = ()) -> CollectReport:
+    """Place every submission in ``source`` (zip or folder) under ``<root>/submitted/``; see the module doc.
+
+    ``worksheets``: Moodle grading worksheets, whose submission times become the Moodle files' timestamps.
+    """
     lessons = assignments(root)
     if lesson is not None and lesson not in lessons:
         raise CollectError(f"unknown lesson {lesson!r}; the lessons are {', '.join(lessons)}")
@@ -474,7 +486,11 @@ def collect(source: str, root: str, lesson: str | None = None, roster: str | Non
                            f"{_mib(limits.max_download_bytes)} (c.Collect.max_download_bytes in nbgrader_config.py); "
                            "nothing was read")
     people = Roster.load(roster) if roster else None
-    report = CollectReport()
+    try:
+        moodle = moodle_worksheet.read(list(worksheets), limits.moodle_date_format, limits.timezone)
+    except (moodle_worksheet.WorksheetError, OSError, UnicodeDecodeError, csv.Error) as problem:
+        raise CollectError(str(problem)) from None
+    report = CollectReport(unread_times=[Item(where, why=why) for where, why in moodle.unread])
     found: dict[tuple[str, str], list[_Candidate]] = {}
     lessons_seen = {lesson} if lesson else set()
 
@@ -505,7 +521,7 @@ def collect(source: str, root: str, lesson: str | None = None, roster: str | Non
             report.unplaced.append(Item(file.shown, lesson=which, why=why))
             continue
         attempt = int(re.sub(r"\D", "", match.groupdict().get("attempt") or "") or -1)
-        when = _submitted_at(naming, match, limits.timezone)
+        when = _submitted_at(naming, match, limits.timezone, moodle)
         late = bool(match.groupdict().get("late"))
         lms_id = (naming.lms, match["student"])
         if file.size > limits.max_notebook_bytes:
@@ -548,7 +564,7 @@ def collect(source: str, root: str, lesson: str | None = None, roster: str | Non
             record_problem(root, student, which, kept.refused)
             report.refused.append(Item(kept.shown, student, which, kept.refused))
             continue
-        when, note = _timestamp(root, which, kept, due)
+        when, note = _timestamp(root, which, kept, due, bool(worksheets))
         why = note
         if os.path.exists(target):
             if _read(target) == kept.data:
@@ -587,12 +603,16 @@ def add_arguments(parser) -> None:
     parser.add_argument("--roster", help="CSV with student_id and any of canvas_id, canvas_anonymous_id, moodle_id, username, login_id, "
                                          "email, name: LMS ids are turned into student_id")
     parser.add_argument("--force", action="store_true", help="replace submitted notebooks that differ")
+    parser.add_argument("--moodle-worksheet", action="append", default=[], metavar="CSV",
+                        help="a Moodle assignment's grading worksheet (in English): its submission times become "
+                             "the Moodle files' timestamps, for nbgrader's late penalty (repeat for each assignment)")
 
 
 def run(args) -> int:
-    """1 when anything could not be placed (or conflicts), 2 when collecting could not start, else 0."""
+    """1 when anything could not be placed (or conflicts, or a time could not be read), 2 when collecting
+    could not start, else 0."""
     try:
-        report = collect(args.source, args.root, args.lesson, args.roster, args.force)
+        report = collect(args.source, args.root, args.lesson, args.roster, args.force, args.moodle_worksheet)
     except (CollectError, OSError) as error:
         print(f"collect: {error}")
         return 2

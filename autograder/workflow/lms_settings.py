@@ -21,7 +21,12 @@ class Collect(Configurable):
                           "class of 100.").tag(config=True)
     timezone = Unicode(
         "UTC", help="The LMS server's time zone (an IANA name such as Europe/Berlin), for the local times "
-                    "written in Blackboard's file names.").tag(config=True)
+                    "written in Blackboard's file names and in a Moodle grading worksheet (the zone of the "
+                    "Moodle user who downloaded it).").tag(config=True)
+    moodle_date_format = Unicode(
+        "%A, %d %B %Y, %I:%M %p", help="How a Moodle grading worksheet writes its times (strptime), for "
+                                       "--moodle-worksheet: Moodle's English default, 'Monday, 2 March 2026, "
+                                       "11:59 PM'.").tag(config=True)
 
 
 class CanvasExport(Configurable):
