@@ -134,10 +134,13 @@ def test_moodle_participant_ids_are_one_per_assignment_and_kept_for_the_workshee
     assert submitted(course, "jmuller", "02_backward").read_bytes() == notebook("j2")
     assert lms_ids.ids_of(str(course), "moodle") == {"01_graph": {"jmuller": "2046", "enoether": "2047"},
                                                      "02_backward": {"jmuller": "3190"}}
+    fixed = roster_file(tmp_path, "student_id,name,moodle_id\njmuller,Jürgen Müller,2046\nenoether,Emmy Noether,3190\n")
+    collect(lesson2, str(course), roster=fixed, force=True)  # 3190 was Emmy's all along: no longer Jürgen's
+    assert lms_ids.ids_of(str(course), "moodle")["02_backward"] == {"enoether": "3190"}
     canvas = download({"mullerjurgen_48213_7001_02_backward.ipynb": notebook("c")}, "canvas.zip")
     collect(canvas, str(course), roster=roster_file(tmp_path, "student_id,canvas_id\njmuller,48213\n"), force=True)
     assert lms_ids.read_all(str(course)).keys() == {("moodle", "01_graph", "jmuller"), ("moodle", "01_graph", "enoether"),
-                                                   ("moodle", "02_backward", "jmuller")}  # only Moodle's are needed
+                                                   ("moodle", "02_backward", "enoether")}  # only Moodle's are needed
 
 
 def test_canvas_anonymous_files_are_matched_by_anonymous_id_or_graded_blind(course, download, tmp_path):

@@ -28,10 +28,15 @@ def read_all(root: str) -> dict[Key, str]:
 
 
 def record(root: str, seen: dict[Key, str]) -> None:
-    """Add what this collect saw to the file (written whole, then moved into place)."""
+    """Add what this collect saw to the file (written whole, then moved into place).
+
+    An id seen again under another student (a roster put right) is that student's alone from now on.
+    """
     if not seen:
         return
-    ids = {**read_all(root), **seen}
+    claimed = {(lms, lesson, value) for (lms, lesson, _), value in seen.items()}
+    ids = {key: value for key, value in read_all(root).items() if (key[0], key[1], value) not in claimed}
+    ids.update(seen)
     partial = _path(root) + ".partial"
     with open(partial, "w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
