@@ -302,14 +302,20 @@ def _train_step_judge(seen, expected, inputs):
                       "other_optimizer")
     if steps["count"] > 1:
         raise Mistake(f"step() ran {steps['count']} times: one training step calls it once.", "step_count")
-    names = [name for name, _ in inputs["model"].named_parameters()]
+    names = [_as_attribute(name) for name, _ in inputs["model"].named_parameters()]
     for name, g, m, j in zip(names, expected["grads"], moved, inputs["junk"]):
-        what = f"the step taken for `{name}` (divided by lr)"
+        what = f"the gradient step() applied to `{name}`"
         if close(m, j) and not close(m, g):
             raise Mistake(f"{what} equals what .grad held before your code ran: step() came before "
                           "backward(). The order is zero_grad(), forward, backward(), step().", "step_first")
         require(diagnose_gradient(g, m, what, stale=j))
     _judge_loss(seen["loss"], expected["loss"])
+
+
+def _as_attribute(name: str) -> str:
+    """'0.weight' -> 'model[0].weight': a parameter named the way the student would reach it."""
+    index, dot, rest = name.partition(".")
+    return f"model[{index}].{rest}" if dot and index.isdigit() else f"model.{name}"
 
 
 def _judge_loss(got, want: float) -> None:

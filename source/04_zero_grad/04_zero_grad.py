@@ -7,8 +7,8 @@
 # **The core** is sections 1 to 3 with two exercises. **Going further**, sections 4 to 9 with
 # five exercises and a written answer, is optional and graded the same way.
 #
-# **Time:** the core about 15 minutes (20 if an exercise takes several tries), the whole lesson
-# about 75.
+# **Time:** the core about 17 minutes (22-25 if an exercise takes several tries), the whole
+# lesson about 75.
 #
 # **Exercises.** Complete the function, then run the cell below it: it says *correct*, *not
 # attempted*, or what is wrong in autograd terms. `check.NAME.hint()` gives a nudge (call it
@@ -155,7 +155,7 @@ def train_step(model, optimizer, x, y, loss_fn):
 # %% [markdown]
 # **That is the core.** `.grad` adds up, `zero_grad()` sets it to `None` by default, and the
 # reset goes at the top of the step, before `backward()`. *Where am I* (the last cell) shows
-# your two exercises. Section 5 uses the `model` of section 2.
+# your two exercises.
 
 # %% [markdown]
 # # Going further (optional)
@@ -235,7 +235,8 @@ def grad_history(f, x, k):
 # %% [markdown]
 # ## 5. `None` and zeros are not the same to an optimizer
 #
-# `None` is not a tensor. Code that reads or updates `.grad` after a reset to `None` stops with a
+# (This section uses the `model` of section 2.) `None` is not a tensor. Code that reads or
+# updates `.grad` after a reset to `None` stops with a
 # `TypeError`. Old code was often written for zeros, when that was the default (before PyTorch
 # 2.0); here a hand-written weight-decay term that adds to each `.grad` right after a reset:
 
