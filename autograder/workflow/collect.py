@@ -51,7 +51,6 @@ import io
 import os
 import re
 import time
-import warnings
 import zipfile
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -60,13 +59,11 @@ from typing import Callable, Iterator, NamedTuple
 
 from zoneinfo import ZoneInfo
 
-import nbformat
-
 from ..course_dir import assignments
 from . import lms_ids, moodle_worksheet
 from .lms_settings import Collect, course_config
 from .moodle_worksheet import SubmissionTimes
-from .status import clear_problem, record_problem
+from .status import clear_problem, record_problem, unreadable
 from .status import problem as recorded_problem
 
 
@@ -392,19 +389,6 @@ class _Candidate(NamedTuple):
     lms_id: tuple[str, str] = ("", "")  # (lms, the LMS's id for the student in this lesson)
 
 
-def _unreadable(data: bytes) -> str:
-    if not data.strip():
-        return "an empty file (0 bytes of notebook): the upload was empty or failed"
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            nbformat.reads(data.decode("utf-8"), as_version=4)
-    except Exception as error:  # any way of not being a notebook
-        message = (str(error).splitlines() or [""])[0][:120]
-        return f"not a readable notebook ({type(error).__name__}: {message})"
-    return ""
-
-
 def _write(target: str, data: bytes) -> None:
     os.makedirs(os.path.dirname(target), exist_ok=True)
     partial_path = target + ".collecting"
@@ -582,7 +566,7 @@ def collect(source: str, root: str, lesson: str | None = None, roster: str | Non
         _record_time(os.path.dirname(target), when)
         clear_problem(root, student, which)
         report.placed.append(Item(kept.shown, student, which, why))
-        problem = _unreadable(kept.data)
+        problem = unreadable(kept.data)
         if problem:
             report.unreadable.append(Item(kept.shown, student, which, problem))
 

@@ -14,7 +14,6 @@ instructor overriding the autograder) grades the code, so its answer is every co
 """
 import hashlib
 import json
-import os
 from dataclasses import dataclass, field, replace
 
 

@@ -12,7 +12,10 @@ A student of the roster (or of the gradebook, or with anything under submitted/)
 - ``missing``: nothing submitted.
 """
 import os
+import warnings
 from dataclasses import dataclass
+
+import nbformat
 
 GRADED = "graded"
 WAITING = "waiting for hand grading"
@@ -74,12 +77,25 @@ def _submitted(root: str, student: str, lesson: str) -> str | None:
     return path if os.path.exists(path) else None
 
 
+def unreadable(data: bytes) -> str:
+    """Why these bytes are not a notebook a kernel could run, or "" when they are one."""
+    if not data.strip():
+        return "an empty file (0 bytes of notebook): the upload was empty or failed"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            nbformat.reads(data.decode("utf-8"), as_version=4)
+    except Exception as error:  # any way of not being a notebook
+        message = (str(error).splitlines() or [""])[0][:120]
+        return f"not a readable notebook ({type(error).__name__}: {message})"
+    return ""
+
+
 def _unreadable(path: str, limit: int) -> str:
-    from .collect import _unreadable as unreadable_bytes
     if os.path.getsize(path) > limit:
         return f"the notebook is {os.path.getsize(path) / 1024**2:.1f} MiB, over the limit per notebook"
     with open(path, "rb") as handle:
-        return unreadable_bytes(handle.read())
+        return unreadable(handle.read())
 
 
 def status_of(root: str, snapshot, student: str, lesson: str, notebook_limit: int = 50 * 1024**2) -> Status:
