@@ -218,7 +218,7 @@ def _short_name(name: str) -> str:
 def _grad_fn_names_judge(seen, expected, inputs):
     sent = _same_length(seen["names"], expected["names"], "lists of names")
     for (_, _, text), got, want in zip(inputs["chains"], sent, expected["names"]):
-        chain = f"(for y = {text})"
+        chain = f"(for y = {text}, c a constant tensor)" if " c)" in text else f"(for y = {text})"
         if isinstance(got, dict):
             held = ", ".join(map(str, got.get("not_names", [])))
             if any(name.endswith(("Backward0", "Backward1")) or name == "AccumulateGrad"

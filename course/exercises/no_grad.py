@@ -519,6 +519,8 @@ def _freeze_judge(seen, expected, inputs, name="freeze_all_but_last"):
                                      expected["last"]):
         model, keep = case["model"], set(keep)
         names = list(_layer_names(model))
+        layer = (f"model[-1] (here model[{last}]), the output layer," if name == "freeze_all_but_output"
+                 else f"model[{last}], the last layer with parameters,")
         _grad_mode_judged(got, name)
         if got["replaced"] is not False:
             raise Mistake("the model's layers or parameters were replaced: freeze the existing parameters in "
@@ -535,15 +537,14 @@ def _freeze_judge(seen, expected, inputs, name="freeze_all_but_last"):
         if not trainable:
             tail = [type(layer).__name__ for layer in list(model)[last + 1:]]
             if tail:
-                raise Mistake(f"model[{last}], the last layer with parameters, was frozen too: every parameter is "
+                raise Mistake(f"{layer} was frozen too: every parameter is "
                               f"frozen, so nothing can train. The model ends with {', '.join(tail)}, which "
                               f"{'has' if len(tail) == 1 else 'have'} no parameters.", "all_frozen")
-            raise Mistake(f"every parameter is frozen, so nothing can train: model[{last}], the last layer "
-                          "with parameters, should keep requires_grad=True.", "all_frozen")
+            raise Mistake(f"every parameter is frozen, so nothing can train: {layer} should keep "
+                          "requires_grad=True.", "all_frozen")
         if keep - trainable:
-            raise Mistake(f"{_listed(keep - trainable, 'no longer requires', 'no longer require')} grad: the last "
-                          f"layer with parameters, model[{last}], is the one that should keep training.",
-                          "last_frozen")
+            raise Mistake(f"{_listed(keep - trainable, 'no longer requires', 'no longer require')} grad: {layer} "
+                          "is the one that should keep training.", "last_frozen")
         if trainable - keep:
             raise Mistake(f"{_listed(trainable - keep, 'still requires', 'still require')} grad: every layer "
                           f"before model[{last}] should be frozen.", "not_frozen")

@@ -42,8 +42,9 @@ print("a.requires_grad:", a.requires_grad, "| b.grad_fn:", b.grad_fn)
 
 # %% [markdown]
 # Ask with `requires_grad=True`, and every operation that uses the tensor is recorded: the result
-# keeps a *backward node*, named after the operation, in `grad_fn`. One input that requires grad
-# is enough. Below, `data` is plain, but `w` requires grad:
+# keeps a *backward node*, named after the operation, in `grad_fn` (`SumBackward0` for a sum: the
+# digit only numbers PyTorch's formulas). One input that requires grad is enough. Below, `data` is
+# plain, but `w` requires grad:
 
 # %%
 w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
@@ -486,8 +487,8 @@ def make_leaf(data):
 #
 # Run this cell at any time: it runs each exercise's check quietly on your own functions and
 # lists which pass, which fail (with the first sentence of why) and which you have not
-# attempted yet, the core first. The written answer of section 8 is not listed: your instructor
-# grades it by hand.
+# attempted yet, the core first. The written answer of section 8 is listed by its points only:
+# your instructor grades it by hand.
 
 # %%
 check.progress(globals())

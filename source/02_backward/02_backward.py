@@ -514,7 +514,7 @@ def hvp(f, x, v):
 #
 # Run this cell to see each exercise of this lesson, the core first: which pass, which are not
 # attempted yet, and, for the others, the first sentence of what their check says. The written
-# answer of section 7 is not listed: your instructor grades it by hand.
+# answer of section 7 is listed by its points only: your instructor grades it by hand.
 
 # %%
 check.progress(globals())

@@ -95,12 +95,13 @@ def stop_gradient_product(x):
 # ## 3. Freezing parameters
 #
 # Fine-tuning often trains only the last layer of a network. `requires_grad_(False)` on a
-# parameter freezes it: `backward()` leaves its `.grad` at None, until the flag is switched back.
+# parameter freezes it: `backward()` adds nothing to its `.grad` (None stays None) until the flag
+# is switched back.
 #
 # An `nn.Sequential` runs its layers in order: `net[0]` is the first, `net[-1]` the last. An
-# `nn.Linear` holds a weight and a bias (`0.weight` below is `net[0].weight`); an activation
-# such as `nn.ReLU()` has no parameters. A module's own `requires_grad_(False)` sets the flag on
-# all its parameters at once:
+# `nn.Linear` holds a weight and a bias (`named_parameters()` lists them by name: `0.weight` below
+# is `net[0].weight`); an activation such as `nn.ReLU()` has no parameters. A module's own
+# `requires_grad_(False)` sets the flag on all its parameters at once:
 
 # %%
 torch.manual_seed(0)
