@@ -3,18 +3,19 @@ cells ask them by name."""
 from ..visuals.quick_check import asker
 
 QUESTIONS = {
-    "flag_inside_no_grad": dict(
-        question="Inside `with torch.no_grad():`, what is `x.requires_grad` for a leaf `x` made with requires_grad=True?",
-        options=[("False, until the block ends", "no_grad() never touches a tensor's flags: x.requires_grad stays True "
-                                         "inside the block; only what is computed there comes out without "
-                                         "grad_fn."),
-         "True: only results computed inside the block are not recorded",
-         ("False for good: no_grad() freezes the tensors it touches",
-          "nothing is frozen: no_grad() is a mode of the recorder, and the tensors it touches keep their flags "
-          "during and after the block. Freezing is requires_grad_(False), section 3.")],
+    "result_of_no_grad_later": dict(
+        question="Inside `with torch.no_grad():` you compute `z = x * 2` from a leaf `x` that requires grad. After "
+        "the block, `u = z * 3`. Does `u` have a grad_fn?",
+        options=[("Yes: recording is back on after the block",
+                  "recording is on again, but it records an operation only when an input requires grad, and u's "
+                  "only input z does not: nothing is recorded."),
+                 "No: z came out of the block without requires_grad, so nothing u is made from requires grad",
+                 ("Yes: z was made from x, and x requires grad",
+                  "z has no history: the block recorded nothing, so no graph links z back to x. To autograd z is "
+                  "a constant, like any tensor made without requires_grad.")],
         answer_index=1,
-        explanation="no_grad() changes the recorder, not the tensors. x keeps requires_grad=True; results computed "
-        "inside the block have requires_grad=False and no grad_fn.",
+        explanation="no_grad() changes the recorder, not the tensors: x keeps requires_grad=True, but z is made "
+        "without a grad_fn or requires_grad, and stays a constant after the block.",
     ),
     "detach_shares_memory": dict(
         question="After `d = x.detach()` you run `d.mul_(2)`. What happens to x?",

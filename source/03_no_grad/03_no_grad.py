@@ -51,7 +51,7 @@ print("after the block: recording:", torch.is_grad_enabled())
 # `@torch.no_grad()` above a `def` does the same for every call.
 
 # %%
-ask("flag_inside_no_grad")
+ask("result_of_no_grad_later")
 
 # %% [markdown]
 # ## 2. `detach()`: one tensor out of the graph
