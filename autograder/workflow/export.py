@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from ..course_dir import open_api
-from . import lms_ids
+from . import lms_ids, moodle_worksheet
 from .status import GRADED, MISSING, Status, class_status
 
 
@@ -299,8 +299,7 @@ def write_canvas(snapshot: GradebookSnapshot, path: str, roster: dict[str, Roste
 # the assignment's Maximum grade, changes nothing; a grade changed in Moodle after "Last modified
 # (grade)" is kept unless the instructor ticks "Allow updating records that have been modified more
 # recently in Moodle than in the spreadsheet". Its other columns are for the reader.
-MOODLE_HEADER = ["Identifier", "Full name", "Grade", "Maximum Grade", "Last modified (grade)"]
-MOODLE_PARTICIPANT = "Participant "
+MOODLE_HEADER = [moodle_worksheet.IDENTIFIER, "Full name", "Grade", "Maximum Grade", "Last modified (grade)"]
 
 
 @dataclass
@@ -337,7 +336,7 @@ def write_moodle(snapshot: GradebookSnapshot, folder: str, statuses: Statuses, i
                 sheet.graded += 1
             elif status is not None:
                 sheet.held_back.append((student, status))
-            rows.append([MOODLE_PARTICIPANT + participant, names.get(student, student), grade, points(maximum), stamp])
+            rows.append([moodle_worksheet.PARTICIPANT + participant, names.get(student, student), grade, points(maximum), stamp])
         sheet.rows = _write(sheet.path, MOODLE_HEADER, rows)
         sheets.append(sheet)
     return sheets

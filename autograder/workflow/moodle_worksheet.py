@@ -1,4 +1,5 @@
-"""Submission times from a Moodle assignment's grading worksheet, for nbgrader's late penalty.
+"""Submission times from a Moodle assignment's grading worksheet, for nbgrader's late penalty
+(and the worksheet's names, which export's worksheets use too).
 
 Moodle's file names carry no time; the assignment's grading worksheet does (grading action
 "Download grading worksheet"): a row per participant with "Identifier" ("Participant 2046") and
