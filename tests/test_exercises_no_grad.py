@@ -5,14 +5,18 @@ That the source notebook's solutions pass, that stubs are "not attempted", that 
 and that each wrong answer of the corpus is named is checked for every lesson at once, in
 test_wrong_submissions and test_exercise_modules.
 """
+import os
+
 import pytest
 import torch
 
+from autograder.authoring.wrong_answers import load_corpus
 from autograder.grading.verdict import expected_values
 from course.checks.observation import round_trip
 from course.exercises import no_grad as check
 from course.outcome import CheckFailed
-from lesson_solutions import solutions
+from conftest import ROOT
+from lesson_solutions import define, solutions
 from trial import exercise, graded
 
 SOLUTIONS = solutions("03_no_grad")
@@ -195,14 +199,9 @@ def test_the_core_models_end_in_a_linear_with_hidden_layers_before_it():
 
 def test_evaluate_sees_a_recorded_forward_pass_and_its_hooks_go():
     """detach() after a recorded forward pass is named; the watcher leaves no hook on the model."""
-    def evaluate_detached(model, x):
-        was_training = model.training
-        model.eval()
-        out = model(x).detach()
-        model.train(was_training)
-        return out
-
-    assert graded("03_no_grad", "evaluate", evaluate_detached).kind == "recorded_then_detached"
+    detached = next(a for a in load_corpus(os.path.join(ROOT, "tests", "wrong_submissions"))
+                    if (a.assignment, a.name) == ("03_no_grad", "evaluate_detaches_after"))
+    assert graded("03_no_grad", "evaluate", define(detached.code, "evaluate")).kind == "recorded_then_detached"
     ex = exercise("03_no_grad", "evaluate")
     inputs = ex.inputs(11)
     ex.call(SOLUTIONS.evaluate, inputs)
