@@ -65,6 +65,12 @@ c.Autograde.sanitize_preprocessors = [
 ]
 c.OverwriteCells.add_missing_cells = True
 
+# A submission is its own regular files: nbgrader's converters (autograde, generate_feedback) copy no
+# link's target and read no linked notebook, as `autograd-course grade` does (autograder/grading/own_files.py).
+from autograder.grading.own_files import guard_nbgrader  # noqa: E402
+
+guard_nbgrader()
+
 # autograde's default pipeline, with nbgrader's Execute replaced by TrustedExecute (which also
 # survives a kernel that dies: only the cell that killed it loses points).
 c.Autograde.autograde_preprocessors = [

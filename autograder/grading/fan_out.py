@@ -113,10 +113,13 @@ class _Batch:
 
     def task(self, job) -> Task | None:
         try:
-            return make_task(self.course, self.assignments[job[0]], job[1], self.settings.max_submission_bytes)
+            task = make_task(self.course, self.assignments[job[0]], job[1], self.settings.max_submission_bytes)
         except (SubmissionTooLarge, OSError) as error:
             self.finish(job, str(error) if isinstance(error, SubmissionTooLarge) else f"{type(error).__name__}: {error}")
             return None
+        if task.left_out:
+            self.report.left_out[job] = [str(left) for left in task.left_out]
+        return task
 
     def run(self, jobs, tries, executor) -> list:
         """Run ``jobs`` on one executor; the jobs to run again if it broke."""
