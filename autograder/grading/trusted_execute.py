@@ -162,11 +162,18 @@ class TrustedExecute(ResilientExecute):
     def _breach(self) -> str:
         """Why the kernel's box says it went past a cap since last asked ('' if it did not)."""
         hit = self.km.breaches() if self.km is not None and hasattr(self.km, "breaches") else []
+        if getattr(self.km, "cut", ""):
+            return (f"it sent a message part over {self.kc.max_part} bytes on its {self.km.cut} channel, "
+                    "and the grader cut the connection")
         if "memory" in hit:
             return f"it went past the memory limit of {self.memory_limit / 1024**3:g} GiB (its processes together)"
         if "processes" in hit:
             return f"it started more than the {self.max_processes} processes and threads a notebook may have"
         return ""
+
+    def why_it_died(self) -> str:
+        """A kernel cut off for what it sent did not die: the grader stopped listening to it."""
+        return "the grader stopped this cell" if getattr(self.km, "cut", "") else self.died_message
 
     def _recover(self, index: int) -> str:
         why = self._breach()
@@ -239,7 +246,7 @@ class TrustedExecute(ResilientExecute):
             self.execute_cell(request, index, store_history=False)
         except DeadKernelError:
             self._deaths += 1
-            stopped = Verdict(LIMIT, self.died_message + self._recover(index), "kernel_died")
+            stopped = Verdict(LIMIT, self.why_it_died() + self._recover(index), "kernel_died")
         except CellTimeoutError:
             self._deaths += 1
             stopped = Verdict(TIMEOUT, f"`{exercise.name}` ran past the time limit of {self.timeout} s on the "
