@@ -44,6 +44,10 @@ c.Fanout.workers = 0                              # local worker processes; 0: o
 c.Fanout.scheduler = ""                           # a Dask scheduler (tcp://host:port) to grade on instead
 c.Fanout.max_submission_bytes = 64 * 1024**2      # a submission's files in all, carried by its grading task
 c.Fanout.recording_batch = 200                    # graded submissions recorded per transaction, at most
+# How much notebook a submission may be, checked at collect and again when grade builds its task
+# (autograder/grading/notebook_size.py): a lesson has about 100 cells and 20 kB of markdown.
+c.NotebookLimits.max_cells = 1000                 # cells per notebook
+c.NotebookLimits.max_prose_bytes = 1_000_000      # bytes of markdown and raw cells (text and attachments)
 
 # Feedback shows outcomes and messages, never the hidden tests or their tracebacks, and a student's
 # outputs only as inert text and plain HTML (no script of theirs runs in a browser).

@@ -77,3 +77,16 @@ def test_nbgraders_converters_copy_and_read_only_own_files(submission):
     copied = sorted(os.path.relpath(os.path.join(d, f), course / "autograded")
                     for d, _, names in os.walk(course / "autograded") for f in names)
     assert copied == ["alice/01_x/data/points.csv"]
+
+
+def test_a_notebook_over_the_cell_or_prose_caps_is_refused_with_its_reason():
+    import json
+
+    from autograder.grading.notebook_size import NotebookLimits
+    limits = NotebookLimits(max_cells=3, max_prose_bytes=100)
+    cell = {"cell_type": "markdown", "source": "x", "metadata": {}}
+    assert limits.refusal(json.dumps({"cells": [cell] * 3}).encode()) == ""
+    assert "4 cells, over the limit of 3" in limits.refusal(json.dumps({"cells": [cell] * 4}).encode())
+    big = {**cell, "attachments": {"a.png": {"image/png": "A" * 200}}}
+    assert "bytes of markdown, over the limit of 100" in limits.refusal(json.dumps({"cells": [big]}).encode())
+    assert limits.refusal(b"not json") == ""  # nbgrader refuses it, with its own reason

@@ -13,6 +13,7 @@ import pickle
 import tempfile
 from dataclasses import dataclass, field
 
+from .notebook_size import NotebookLimits
 from .own_files import LeftOut, own_files
 
 # what OverwriteKernelspec and OverwriteCells read, table by table, and how each row belongs to a lesson
@@ -123,4 +124,8 @@ def make_task(course, assignment: AssignmentRows, student: str, cap: int) -> Tas
     files, left = submission_files(course.path("submitted", student, assignment.lesson), cap, top=course.root)
     notebooks = {path[:-len(".ipynb")]: files.pop(path) for path in list(files)
                  if path.endswith(".ipynb") and os.sep not in path and path[:-len(".ipynb")] in assignment.notebooks}
+    limits = NotebookLimits(config=course.config)
+    for name, data in notebooks.items():
+        if why := limits.refusal(data):
+            raise SubmissionTooLarge(f"{name}.ipynb: {why}")
     return Task(assignment.lesson, student, notebooks, files, assignment, course.config, tuple(left))
