@@ -45,6 +45,7 @@ class Fence:
     uid_count: int
     environment: tuple
     keep: tuple = ()                  # folders every kernel sees read-only: Python, the student package
+    hidden: tuple = ()                # folders inside those it does not see: the instructor package
     cgroups: str = ""                 # "v1", "v2" or "" (none: rlimits only)
     network: bool = False             # kernels never get a network; declared here so no start path forgets
     missing: tuple = field(default=(), compare=False)  # what this machine cannot enforce, said at start
@@ -86,7 +87,7 @@ class Box:
         return cls(**{**values, "cgroups": tuple(values.get("cgroups", ()))})
 
 
-def build(get, keep=()) -> Fence:
+def build(get, keep=(), hidden=()) -> Fence:
     """The fence these settings declare on this machine; ``get(name)`` reads a setting (DEFAULTS' names).
 
     What the machine cannot enforce is left out and listed in ``missing``: rlimits stay whatever happens.
@@ -103,7 +104,7 @@ def build(get, keep=()) -> Fence:
     return Fence(namespaces=not refused, memory=int(get("memory_limit")), max_processes=int(get("max_processes")),
                  cpu=float(get("cpu_limit")), max_file=int(get("max_file")), scratch=int(get("scratch_size")),
                  first_uid=int(get("first_uid")), uid_count=int(get("uid_count")),
-                 environment=tuple(get("environment")), keep=tuple(keep), cgroups=version if not absent else "",
+                 environment=tuple(get("environment")), keep=tuple(keep), hidden=tuple(hidden), cgroups=version if not absent else "",
                  missing=tuple(missing))
 
 

@@ -24,6 +24,18 @@ def kept_paths() -> tuple:
                  if p)
 
 
+def hidden_paths(keep: tuple) -> tuple:
+    """The instructor package, where an install put it inside a kept folder (site-packages): a kernel
+    must not read the grader's references there."""
+    import autograder
+    found = []
+    for package in autograder.__path__:
+        package = os.path.realpath(package)
+        if any(package.startswith(os.path.realpath(k) + os.sep) for k in keep):
+            found.append(package)
+    return tuple(found)
+
+
 def kernel_settings(settings) -> dict:
     """The fence's settings and ``warm_kernels`` as plain data (missing ones: the defaults), read from
     TrustedExecute's config section or an object with those attributes; a cluster worker is sent these."""
@@ -39,7 +51,8 @@ def fence_of(settings) -> Fence:
     values = {name: value for name, value in kernel_settings(settings).items() if name in DEFAULTS}
     key = repr(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in values.items()))
     if key not in _built:
-        _built[key] = build(values.__getitem__, keep=kept_paths())
+        keep = kept_paths()
+        _built[key] = build(values.__getitem__, keep=keep, hidden=hidden_paths(keep))
     return _built[key]
 
 
