@@ -4,7 +4,7 @@ NAME = "links_beside_notebook"
 WHY = ("hands in the blank notebook with symbolic links beside it, to the course's source notebook (the "
        "solutions), its gradebook and a host file, and runs the solution cells of whatever it finds there")
 KIND = "cheat"
-EXPECT = {"loses": ALL, "reason": "Not attempted"}
+EXPECT = {"loses": ALL, "reason": "no answers beside the notebook: FileNotFoundError"}
 # relative links resolve in the course (submitted/<student>/<lesson>/ -> the course root), where the
 # grader runs as root; the absolute one anywhere
 LINKS = {"notes.txt": "../../../source/02_backward/02_backward.ipynb", "grades.txt": "../../../gradebook.db",
