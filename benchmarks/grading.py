@@ -170,7 +170,7 @@ def main() -> None:
             if args.cold:
                 cold = shutil.copytree(base, os.path.join(workdir, "cold"))
                 with open(os.path.join(cold, "nbgrader_config.py"), "a") as config:
-                    config.write("\nc.TrustedExecute.warm_kernels = False\n")
+                    config.write("\nc.GradingKernels.warm_kernels = False\n")
                 cold_seconds, cold_peak = ours(cold, args.workers)
                 print(f"{size:>4} cold kernels: {cold_seconds:.1f} s, {cold_seconds / size:.2f} s per notebook, "
                       f"peak {cold_peak:.2f} GiB; warm kernels: {ours_seconds:.1f} s "

@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from autograder.grading.own_files import find_own_files, guard_nbgrader, own_files
+from autograder.grading.batch.own_files import find_own_files, guard_nbgrader, own_files
 
 
 @pytest.fixture
@@ -82,7 +82,7 @@ def test_nbgraders_converters_copy_and_read_only_own_files(submission):
 def test_a_notebook_over_the_cell_or_prose_caps_is_refused_with_its_reason():
     import json
 
-    from autograder.grading.notebook_size import NotebookLimits
+    from autograder.grading.batch.notebook_size import NotebookLimits
     limits = NotebookLimits(max_cells=3, max_prose_bytes=100)
     cell = {"cell_type": "markdown", "source": "x", "metadata": {}}
     assert limits.refusal(json.dumps({"cells": [cell] * 3}).encode()) == ""

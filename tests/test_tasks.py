@@ -11,7 +11,7 @@ import pytest
 from nbgrader.api import Gradebook
 
 from autograder.course_dir import Course
-from autograder.grading.tasks import AssignmentRows, SubmissionTooLarge, make_task, private_gradebook
+from autograder.grading.batch.tasks import AssignmentRows, SubmissionTooLarge, make_task, private_gradebook
 
 LESSON = "01_x"
 KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}

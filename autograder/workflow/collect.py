@@ -60,7 +60,7 @@ from typing import Callable, Iterator, NamedTuple
 from zoneinfo import ZoneInfo
 
 from ..course_dir import assignments
-from ..grading.notebook_size import NotebookLimits
+from ..grading.batch.notebook_size import NotebookLimits
 from . import lms_ids, moodle_worksheet
 from .lms_settings import Collect, course_config
 from .moodle_worksheet import SubmissionTimes

@@ -24,6 +24,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 
+from course.grade_ids import exercise_of_test
+
 from .export import GradebookSnapshot, read_gradebook, read_roster
 from .mistake_ideas import idea_of
 from .status import MISSING, UNGRADABLE, class_status
@@ -118,7 +120,7 @@ def read_autograded(root: str, lessons: list[str]) -> tuple[list[CellResult], li
 
 def exercise_name(grade_id: str) -> str:
     """``test_vjp`` -> ``vjp``: the name the notebook metadata and the students use."""
-    return grade_id.removeprefix("test_")
+    return exercise_of_test(grade_id) or grade_id
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ for pattern in ("/sys/fs/cgroup/*", "/sys/fs/cgroup/*/autograd*", "/sys/class/*"
                 "/dev/fuse", "/dev/sd*", "/dev/vd*", "/dev/nvme*", "/dev/loop*", "/dev/mem", "/dev/kmsg"):
     for path in glob.glob(pattern):
         print("{LEAKED}: sees", path)
-for name in ("autograder", "autograder.grading.references"):
+for name in ("autograder", "autograder.grading.judging.references"):
     try:
         if importlib.util.find_spec(name) is not None:
             print("{LEAKED}: can import", name)

@@ -14,18 +14,6 @@ import subprocess
 import sys
 from dataclasses import asdict, dataclass, field
 
-# Every setting of the fence, with its default (nbgrader_config.py sets each under TrustedExecute).
-DEFAULTS = {
-    "sandbox": True,                  # namespaces, own root, no network, a user of its own
-    "memory_limit": 2 * 1024**3,      # bytes: each process's address space, and the box's total memory
-    "max_processes": 256,             # processes and threads of one kernel, all its children included
-    "cpu_limit": 1.0,                 # cores one kernel may keep busy, all its children included
-    "max_file": 256 * 1024**2,        # bytes: the largest file a kernel may write
-    "scratch_size": 512 * 1024**2,    # bytes: all a kernel may write, its working folder and /tmp together
-    "first_uid": 60000,               # kernels run as uids first_uid .. first_uid + uid_count - 1, one each
-    "uid_count": 1000,
-    "environment": ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ"],  # variables a kernel inherits
-}
 # What every kernel is given, whatever it inherited: one thread per library, no debugger warning.
 KERNEL_ENVIRONMENT = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                       "PYDEVD_DISABLE_FILE_VALIDATION": "1", "MPLBACKEND": "module://matplotlib_inline.backend_inline",
@@ -88,13 +76,14 @@ class Box:
 
 
 def build(get, keep=(), hidden=()) -> Fence:
-    """The fence these settings declare on this machine; ``get(name)`` reads a setting (DEFAULTS' names).
+    """The fence these settings declare on this machine; ``get(name)`` reads a setting of
+    ``settings.GradingKernels``, where each is declared with its default.
 
     What the machine cannot enforce is left out and listed in ``missing``: rlimits stay whatever happens.
     """
     from . import cgroups  # stdlib only
     missing = []
-    refused = namespaces_refused() if get("sandbox") else "sandboxing is switched off (TrustedExecute.sandbox)"
+    refused = namespaces_refused() if get("sandbox") else "sandboxing is switched off (GradingKernels.sandbox)"
     if refused:
         missing.append(f"namespaces ({refused}): no own root, users, network or PID namespace")
     version, absent = cgroups.available()

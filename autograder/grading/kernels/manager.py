@@ -134,16 +134,15 @@ class SandboxedKernelManager(AsyncKernelManager):
     """A kernel in a box of its own: ``fence`` says what it may use, ``factory`` (if any) forks it warm."""
 
     client_factory = Type(klass=GradingKernelClient)
-    fence = Instance(Fence, allow_none=True, help="The fence; None: fenced by TrustedExecute's defaults.")
+    fence = Instance(Fence, allow_none=True, help="The fence its kernel gets (required).")
     factory = Any(None, help="The KernelFactory (zygote) to fork kernels from; None: start them cold.")
     work = Unicode("", help="Folder the kernel starts in (copied into its private scratch space).")
     message_limit = Integer(MESSAGE_LIMIT, help="Largest message content the grader decodes, in bytes.")
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        if self.fence is None:
-            from .settings import fence_of
-            self.fence = fence_of({})
+        if self.fence is None:  # never a default: the fence is the course's, built by its executor
+            raise ValueError("a grading kernel needs its fence (GradingKernels.fence())")
         self.scratch_dirs: list[str] = []
         try:  # also names its control group, so taken even where users cannot be switched
             self.uid, self._uid_lock = uids.take(self.fence.first_uid, self.fence.uid_count)

@@ -83,13 +83,19 @@ def find_own_files(path: str, exclude=None) -> list[str]:
     return found
 
 
-def guard_nbgrader() -> None:
+def guard_nbgrader(only_if_imported: bool = False) -> None:
     """nbgrader's converters copy only a submission's own regular files, and read no linked notebook.
 
     nbgrader copies "all other files" of a folder with ``find_all_files`` and ``shutil.copy``, which
     follow links, and reads each ``*.ipynb`` it globs, a link included. Both are narrowed here, once
-    per process, for ``autograde``, ``generate_feedback`` and every other converter.
+    per process, for ``autograde``, ``generate_feedback`` and every other converter: from
+    ``nbgrader_config.py`` when nbgrader's own commands load it (``only_if_imported``: a command of
+    ours that reads the configuration without nbgrader does not import it for this), and wherever
+    ours open nbgrader's API (``course_dir.open_api``).
     """
+    import sys
+    if only_if_imported and "nbgrader.converters.base" not in sys.modules:
+        return
     from nbgrader import utils
     from nbgrader.converters import base
     if getattr(base, "_own_files_only", False):

@@ -13,8 +13,8 @@ import time
 
 from concurrent.futures.process import BrokenProcessPool
 
-from .batch_settings import Fanout
-from .kernel_manager import KernelFactory
+from ..kernels.factory import KernelFactory
+from .settings import Fanout
 from .planning import database_url
 from .progress import BatchReport, Progress
 from .recording import Recorder
@@ -171,9 +171,9 @@ class _DaskExecutor:
         from distributed import Client
 
         from .cluster_worker import WarmGrading
-        from .kernels.settings import kernel_settings
+        from ..kernels.settings import GradingKernels
         self.client = Client(scheduler)
-        self.client.register_plugin(WarmGrading(kernel_settings(config.TrustedExecute)))
+        self.client.register_plugin(WarmGrading(GradingKernels.of(config).values()))
         self.executor = self.client.get_executor(pure=False)
         self._slots, self._counted = 1, 0.0
 

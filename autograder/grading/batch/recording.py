@@ -40,7 +40,7 @@ import nbformat
 
 from .gradebook_engines import share_engines
 from .own_files import find_own_files
-from .steps import cell_results
+from .autograde_steps import cell_results
 from .worker import Executed, digest
 
 CHANGED = "the submission changed while it was being graded: grade it again"
