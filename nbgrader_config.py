@@ -46,7 +46,12 @@ c.Fanout.max_submission_bytes = 64 * 1024**2      # a submission's files in all,
 c.Fanout.recording_batch = 200                    # graded submissions recorded per transaction, at most
 
 # Feedback shows outcomes and messages, never the hidden tests or their tracebacks, and a student's
-# outputs only as inert text and plain HTML (no script of theirs runs in a browser).
+# outputs only as inert text and plain HTML (no script of theirs runs in a browser). The exporter
+# sanitises the HTML each cell renders to, writes formulas as MathML (no script, nothing fetched)
+# and bounds the time one page may take (autograder/workflow/inert_exporter.py); formgrader's view
+# of a submission is made by the same exporter (jupyter-config/instructor/).
+c.GenerateFeedback.exporter_class = "autograder.workflow.inert_exporter.InertHTMLExporter"
+c.InertHTMLExporter.render_timeout = 30           # seconds per notebook's page; past it the page says why
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     "autograder.feedback.HideHiddenTests",
