@@ -12,6 +12,11 @@ from traitlets.config import Config
 from .inert_exporter import InertHTMLExporter
 from .inert_html import SERVED_PAGE
 
+# formgrade.js waits for MathJax's "End" of typesetting before it focuses the first grade box;
+# formulas are MathML already, so typesetting has ended at once
+MATHJAX_DONE = ('<script>window.MathJax = {Hub: {Startup: {signal: {Interest: function (listener) '
+                '{ setTimeout(function () { listener("End"); }, 0); }}}}};</script>')
+
 
 def _jupyter_server_extension_points():
     return [{"module": "autograder.workflow.formgrader_pages"}]
@@ -38,4 +43,5 @@ def inert_exporter(config: Config) -> InertHTMLExporter:
     from nbgrader.server_extensions.formgrader import handlers
     config.HTMLExporter.extra_template_basedirs = [handlers.template_path]
     config.InertHTMLExporter.content_security_policy = SERVED_PAGE
+    config.InertHTMLExporter.mathjax_stand_in = MATHJAX_DONE
     return InertHTMLExporter(config=config)

@@ -27,7 +27,8 @@ from traitlets import Float, Unicode, default
 from .inert_html import STATIC_PAGE, contained, content_security_policy
 from .offline_math import MathMLRenderer
 
-NO_MATHJAX = "{%- macro mathjax(url='') -%}{%- endmacro %}"  # formulas are MathML: no script to load
+# formulas are MathML: the MathJax loader renders what stands in for it (nothing, on a static page)
+MATHJAX_MACRO = "{%- macro mathjax(url='') -%}{% raw %}STAND_IN{% endraw %}{%- endmacro %}"
 
 
 class RenderTimeout(Exception):
@@ -83,6 +84,8 @@ class InertHTMLExporter(HTMLExporter):
                                       "past it the page says the notebook is too large to show.").tag(config=True)
     content_security_policy = Unicode(STATIC_PAGE, help="The page's Content-Security-Policy (a served page "
                                                         "needs its own scripts).").tag(config=True)
+    mathjax_stand_in = Unicode("", help="What the page's MathJax loader renders instead: nothing, or what "
+                                        "the page's own scripts expect of MathJax.").tag(config=True)
 
     @default("sanitize_html")
     def _sanitize(self):
@@ -90,7 +93,7 @@ class InertHTMLExporter(HTMLExporter):
 
     @default("extra_loaders")
     def _no_mathjax(self):
-        return [DictLoader({"mathjax.html.j2": NO_MATHJAX})]
+        return [DictLoader({"mathjax.html.j2": MATHJAX_MACRO.replace("STAND_IN", self.mathjax_stand_in)})]
 
     def default_filters(self):
         yield from super().default_filters()

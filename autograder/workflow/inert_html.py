@@ -78,7 +78,7 @@ def contained(fragment: str) -> str:
 # handlers are nbgrader's (no student script reaches the page: inert_html removed them).
 STATIC_PAGE = ("default-src 'none'; script-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; "
                "base-uri 'none'; form-action 'none'; frame-src 'none'; object-src 'none'")
-SERVED_PAGE = ("default-src 'none'; script-src 'self' 'unsafe-inline' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; "
+SERVED_PAGE = ("default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
                "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; "
                "form-action 'none'; frame-src 'none'; object-src 'none'")
 
