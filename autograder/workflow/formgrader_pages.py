@@ -32,8 +32,11 @@ async def _start_jupyter_server_extension(serverapp):
     if formgrader is None:
         serverapp.log.warning("formgrader is not loaded: its submission pages keep nbgrader's exporter")
         return
-    settings["nbgrader_exporter"] = inert_exporter(formgrader.config)
-    serverapp.log.info("formgrader renders submissions with %s", InertHTMLExporter.__name__)
+    config = Config(formgrader.config)
+    config.merge(formgrader.load_config())  # the course's nbgrader_config.py: its render_timeout
+    exporter = settings["nbgrader_exporter"] = inert_exporter(config)
+    serverapp.log.info("formgrader renders submissions with %s (at most %g s a page)",
+                       InertHTMLExporter.__name__, exporter.render_timeout)
 
 
 def inert_exporter(config: Config) -> InertHTMLExporter:

@@ -32,7 +32,7 @@ from .jupyterlab_server import lab_as
 pytestmark = pytest.mark.browser
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LESSON = "02_backward"
-RAN = "hostile-script-ran"
+RENDER_TIMEOUT = 45  # the course's setting here, which formgrader's exporter must take
 SHOTS = os.path.join(ROOT, "test-artifacts", "inert-pages")
 
 require_browser()
@@ -40,9 +40,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 # what each case's code displays in the vjp cell, as grading stores it
 OUTPUTS = {
-    "javascript_link": [{"text/markdown": f"[Open my notes](<{javascript_link.LINK}>)"},
-                        {"text/html": f'<a href="{javascript_link.LINK}">click for the answer key</a> '
-                                      f'<a href=" JaVaScRiPt:{SCRIPT_MARK}">again</a>'}],
+    "javascript_link": [{"text/markdown": javascript_link.MARKDOWN}, {"text/html": javascript_link.HTML}],
     "overlay_dialog": [{"text/html": overlay_dialog.DIALOG}],
 }
 CASES = {"javascript_link": javascript_link, "overlay_dialog": overlay_dialog}
@@ -76,6 +74,8 @@ def _place(root: str, student: str, notebook) -> None:
 def course(tmp_path_factory):
     """Lesson 2's gradebook, three submissions as graded, and nbgrader's feedback for each."""
     root = scratch_course(ROOT, str(tmp_path_factory.mktemp("inert-pages")), LESSON)
+    with open(os.path.join(root, "nbgrader_config.py"), "a") as config:
+        config.write(f"\nc.InertHTMLExporter.render_timeout = {RENDER_TIMEOUT}\n")
     pipeline.generate_release(root, [LESSON])
     release = nbformat.read(os.path.join(root, "release", LESSON, f"{LESSON}.ipynb"), as_version=4)
     solutions = solution_cells(nbformat.read(os.path.join(root, "source", LESSON, f"{LESSON}.ipynb"), as_version=4))
@@ -228,6 +228,8 @@ def test_formgrader_runs_no_script_and_nothing_covers_it(browser, course, formgr
         assert not _covered(page), _covered(page)
         _look_at_the_case(page, case, "formgrader")
         assert page.locator("[data-student]").count() > 0, "formgrader did not render with the inert exporter"
+        with open(formgrader.log_path, encoding="utf-8") as log:
+            assert f"with InertHTMLExporter (at most {RENDER_TIMEOUT} s a page)" in log.read()
         assert _click_every_link(page, page.url, "main") > 0
         assert not _script_ran(page)
     finally:

@@ -10,10 +10,12 @@ LINK = f"javascript:{SCRIPT_MARK}"
 ANSWER = (f"The scalar rule: backward() needs one number to start from. [See my working](<{LINK}>), "
           f"or <a href=\"{LINK}\">this one</a>, or [a page](data:text/html,<script>{SCRIPT_MARK}</script>).")
 
+MARKDOWN = f"[Open my notes](<{LINK}>)"
+HTML = f'<a href="{LINK}">click for the answer key</a> <a href=" JaVaScRiPt:{SCRIPT_MARK}">again</a>'
 OUTPUTS = f'''
 from IPython.display import HTML, Markdown, display
-display(Markdown("[Open my notes](<{LINK}>)"))
-display(HTML('<a href="{LINK}">click for the answer key</a> <a href=" JaVaScRiPt:{SCRIPT_MARK}">again</a>'))
+display(Markdown({MARKDOWN!r}))
+display(HTML({HTML!r}))
 '''
 
 
