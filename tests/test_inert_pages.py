@@ -124,3 +124,12 @@ def test_the_time_limit_interrupts_and_gives_back_an_earlier_timer():
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
     assert not fired
+
+
+def test_cell_attachments_show_only_as_images():
+    cell = nbformat.v4.new_markdown_cell("![plot](attachment:plot.png) ![page](attachment:page.html)")
+    cell.attachments = {"plot.png": {"image/png": "iVBORw0KGgo="},
+                        "page.html": {"text/html": "PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg=="}}
+    page, _ = _exporter().from_notebook_node(nbformat.v4.new_notebook(cells=[cell]), resources=FEEDBACK)
+    assert 'src="data:image/png;base64,iVBORw0KGgo="' in page
+    assert "data:text/html" not in page and "PHNjcmlwdD" not in page
