@@ -50,7 +50,12 @@ c.NotebookLimits.max_cells = 1000                 # cells per notebook
 c.NotebookLimits.max_prose_bytes = 1_000_000      # bytes of markdown and raw cells (text and attachments)
 
 # Feedback shows outcomes and messages, never the hidden tests or their tracebacks, and a student's
-# outputs only as inert text and plain HTML (no script of theirs runs in a browser).
+# outputs only as inert text and plain HTML (no script of theirs runs in a browser). The exporter
+# sanitises the HTML each cell renders to, writes formulas as MathML (no script, nothing fetched)
+# and bounds the time one page may take (autograder/workflow/inert_exporter.py); formgrader's view
+# of a submission is made by the same exporter (jupyter-config/instructor/).
+c.GenerateFeedback.exporter_class = "autograder.workflow.inert_exporter.InertHTMLExporter"
+c.InertHTMLExporter.render_timeout = 30           # seconds per notebook's page; past it the page says why
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     "autograder.feedback.HideHiddenTests",
