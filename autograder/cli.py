@@ -37,16 +37,20 @@ def _release(args) -> int:
 
 def _grade(args) -> int:
     from .grading.batch_settings import Fanout, default_workers
-    from .grading.planning import plan
+    from .grading.planning import plan, unchanged_failures
     from .grading.progress import BatchReport
     course = Course(args.root)
     settings = Fanout(config=course.config)
     scheduler = args.scheduler or settings.scheduler
     workers = args.workers or settings.workers or default_workers()
     jobs, skipped = plan(course, args.lessons, args.student, args.force)
+    jobs, failing = unchanged_failures(course, jobs, args.force)
     where = f"the Dask cluster at {scheduler}" if scheduler else f"{workers} local worker(s)"
     print(f"grading {len(jobs)} submission(s) on {where}; {len(skipped)} already graded"
           f"{' (--force grades them again)' if skipped else ''}", flush=True)
+    for (lesson, student), why in failing:
+        print(f"not graded again {student} / {lesson}: {why.splitlines()[0]} (the same file as last time; "
+              "collect a new one, or --force tries it again)")
     if not jobs:  # nothing to grade: nothing to start
         print("\n".join(BatchReport(skipped=skipped).lines()))
         return 0

@@ -188,7 +188,7 @@ def ideas(results: list[CellResult]) -> list[IdeaCount]:
     where: dict[str, str] = {}
     for r in results:
         if _is_mistake(r):
-            idea = idea_of(r.kind)
+            idea = idea_of(r.kind, r.message)
             found[idea.idea].append(r)
             where[idea.idea] = idea.where
     rows = []
