@@ -297,10 +297,16 @@ def test_export_command_writes_the_three_files(course, tmp_path, capsys):
     out = str(tmp_path / "exports")
     assert export.run(_parser(export).parse_args(["--root", course, "--out", out])) == 0
     assert sorted(os.listdir(out)) == ["canvas.csv", "exercises.csv", "grades.csv"]
+    # by default only the lessons released and collected: nothing was collected for 02_backward
+    assert _rows(os.path.join(out, "canvas.csv"))[0] == CANVAS_HEADER[:-1]
+    assert {row[1] for row in _rows(os.path.join(out, "grades.csv"))[1:]} == {"01_graph"}
+    assert export.run(_parser(export).parse_args(["--root", course, "--out", out, "01_graph", "02_backward"])) == 0
     assert _rows(os.path.join(out, "canvas.csv"))[:2] == [CANVAS_HEADER, POINTS_POSSIBLE]
+    assert export.run(_parser(export).parse_args(["--root", course, "--out", out, "05_nothing"])) == 2
+    assert "not in the gradebook: 05_nothing" in capsys.readouterr().out
     roster = tmp_path / "roster.csv"
     roster.write_text("Student_ID,Login_ID\nalice,a\nbob,b\ncarol,c\n")  # collect's roster: any case
-    args = _parser(export).parse_args(["--root", course, "--out", out, "--roster", str(roster)])
+    args = _parser(export).parse_args(["--root", course, "--out", out, "--roster", str(roster), "01_graph", "02_backward"])
     assert export.run(args) == 1, "a student missing from the roster must not pass silently"
     assert "dave: not in the roster" in capsys.readouterr().out
     assert [row[3] for row in _rows(os.path.join(out, "canvas.csv"))[2:]] == ["a", "b", "c"]  # frank: not listed

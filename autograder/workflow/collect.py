@@ -439,7 +439,8 @@ def _place(run: _Run, student: str, which: str, kept: _Candidate, previous: coll
         run.report.refused.append(Item(kept.shown, student, which, kept.refused))
         return
     when = _timestamp(run, student, which, kept)
-    upload = collected.Upload(kept.shown, kept.order[0], kept.order[1], when.isoformat() if when else "")
+    upload = collected.Upload(kept.shown, kept.order[0], kept.order[1], when.isoformat() if when else "",
+                              kept.lms_id[0])
     why = ""
     if os.path.exists(target) and _read(target) != kept.data:
         later = collected.newer(upload, previous) if previous else None

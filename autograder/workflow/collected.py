@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 FILE = "collected.csv"
-HEADER = ["student_id", "lesson", "source", "attempt", "mtime", "submitted_at"]
+HEADER = ["student_id", "lesson", "source", "attempt", "mtime", "submitted_at", "lms"]
 
 
 class Upload(NamedTuple):
@@ -18,6 +18,7 @@ class Upload(NamedTuple):
     attempt: int            # from the file name, -1 when it has none
     mtime: float            # the file's time in the download
     submitted_at: str = ""  # ISO time the LMS gave, or ""
+    lms: str = ""           # the reader that read it (lms/)
 
 
 def newer(candidate: Upload, placed: Upload) -> bool | None:
@@ -35,7 +36,7 @@ def read_all(root: str) -> dict[tuple[str, str], Upload]:
     try:
         with open(os.path.join(root, FILE), newline="", encoding="utf-8") as handle:
             return {(row["student_id"], row["lesson"]): Upload(row["source"], int(row["attempt"]), float(row["mtime"]),
-                                                               row["submitted_at"]) for row in csv.DictReader(handle)}
+                                                               row["submitted_at"], row.get("lms") or "") for row in csv.DictReader(handle)}
     except FileNotFoundError:
         return {}
 
@@ -51,3 +52,8 @@ def record(root: str, placed: dict[tuple[str, str], Upload]) -> None:
         writer.writerow(HEADER)
         writer.writerows([*key, *upload] for key, upload in sorted(rows.items()))
     os.replace(path + ".partial", path)
+
+
+def readers_used(root: str) -> set[str]:
+    """The readers (lms/) every collected notebook came through."""
+    return {upload.lms for upload in read_all(root).values() if upload.lms}
