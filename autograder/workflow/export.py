@@ -395,7 +395,7 @@ def chosen_lessons(root: str, snapshot: GradebookSnapshot, asked: list[str] | No
     unknown = [lesson for lesson in asked or [] if lesson not in snapshot.lessons]
     if unknown:
         raise ValueError(f"not in the gradebook: {', '.join(unknown)} (it has {', '.join(snapshot.lessons)})")
-    return list(asked) if asked else lessons_in_play(root, snapshot.lessons)
+    return list(asked) if asked else lessons_in_play(root, snapshot)
 
 
 def canvas_wanted(root: str) -> bool:

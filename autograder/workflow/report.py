@@ -24,7 +24,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 
-from .export import GradebookSnapshot, read_gradebook, read_roster
+from .export import GradebookSnapshot, chosen_lessons, read_gradebook, read_roster
 from .mistake_ideas import idea_of
 from .status import MISSING, UNGRADABLE, class_status
 
@@ -347,7 +347,7 @@ def _accounted_section(statuses: dict, lessons: list[str], roster_given: bool) -
     """Everyone the report cannot show a score for: nothing submitted, or a file that could not be graded."""
     students = sorted({student for student, _ in statuses})
     nothing = [s for s in students if all(statuses[(s, lesson)].state == MISSING for lesson in lessons)]
-    rows = [[student, lesson, state.why] for (student, lesson), state in sorted(statuses.items())
+    rows = [[student, lesson, state.summary] for (student, lesson), state in sorted(statuses.items())
             if lesson in lessons and state.state == UNGRADABLE]
     missing = [[lesson, ", ".join(s for s in students if statuses[(s, lesson)].state == MISSING and s not in nothing)]
                for lesson in lessons]
@@ -382,12 +382,12 @@ def _slowest_section(runs: list[CellRun], out: str) -> str:
 
 def build_report(root: str, out: str, lessons: list[str] | None = None, roster: str | None = None) -> str:
     """Draw the charts into ``out`` and write ``out/report.html``; return the page's path."""
-    snapshot = read_gradebook(root)
+    from . import late_penalties
     roster_ids = list(read_roster(roster)) if roster else []
-    unknown = [lesson for lesson in lessons or [] if lesson not in snapshot.lessons]
-    if unknown:
-        raise ValueError(f"not in the gradebook: {', '.join(unknown)} (it has {', '.join(snapshot.lessons)})")
-    lessons = lessons or list(snapshot.lessons)
+    late_penalties.settle(root)
+    snapshot = read_gradebook(root)
+    lessons = chosen_lessons(root, snapshot, lessons)
+    snapshot = snapshot.only(lessons)
     results, runs = read_autograded(root, lessons)
     os.makedirs(out, exist_ok=True)
     statuses = class_status(root, snapshot, roster_ids, lessons)
@@ -395,7 +395,11 @@ def build_report(root: str, out: str, lessons: list[str] | None = None, roster: 
                 _pass_rate_section(snapshot, lessons, results, out), _mistakes_section(results, out),
                 _attempts_section(results), _slowest_section(runs, out)]
     chosen = [key for key in snapshot.submissions if key[1] in lessons]
-    summary = (f"Lessons {_e(', '.join(lessons))} · {len({student for student, _ in chosen})} students · "
+    people = roster_ids or sorted({student for student, _ in statuses})
+    others = sorted({student for student, _ in statuses} - set(people))
+    summary = (f"Lessons {_e(', '.join(lessons))} · {len(people)} students"
+               + (" on the roster" if roster_ids else "")
+               + (f" (and {len(others)} not on it: {_e(', '.join(others))})" if others else "") + " · "
                f"{len(chosen)} submissions · written {datetime.now().strftime('%Y-%m-%d %H:%M')}")
     page = ('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -408,7 +412,7 @@ def build_report(root: str, out: str, lessons: list[str] | None = None, roster: 
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("lessons", nargs="*", help="lessons to report on (default: every lesson in the gradebook)")
+    parser.add_argument("lessons", nargs="*", help="lessons to report on (default: those released and collected)")
     parser.add_argument("--out", default="report", metavar="DIR",
                         help="folder for report.html and its PNG charts (default: report/)")
     parser.add_argument("--roster", metavar="CSV", help="the class list (student_id, ...): lists who submitted nothing")

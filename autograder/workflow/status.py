@@ -199,14 +199,15 @@ def class_status(root: str, snapshot, roster_ids=(), lessons=None) -> dict[tuple
             for student in everyone(root, snapshot, roster_ids) for lesson in (lessons or snapshot.lessons)}
 
 
-def lessons_in_play(root: str, released) -> list[str]:
-    """The lessons released (in the gradebook) that anything was collected for, in course order:
-    what export, report and feedback cover unless told which."""
+def lessons_in_play(root: str, snapshot) -> list[str]:
+    """The lessons released (in the gradebook) that anything was collected or graded for, in course
+    order: what export, report and feedback cover unless told which."""
     from . import collected, lms_ids
     found = {lesson for _, lesson, _ in lms_ids.read_all(root)} | {lesson for _, lesson in collected.read_all(root)}
+    found |= {lesson for _, lesson in snapshot.submissions}
     for folder in ("submitted", LEDGER):
         base = os.path.join(root, folder)
         for student in os.listdir(base) if os.path.isdir(base) else []:
             if os.path.isdir(os.path.join(base, student)):
                 found |= set(os.listdir(os.path.join(base, student)))
-    return [lesson for lesson in released if lesson in found]
+    return [lesson for lesson in snapshot.lessons if lesson in found]
