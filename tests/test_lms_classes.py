@@ -328,10 +328,13 @@ def test_canvas_csv_lands_in_the_courses_assignments(week):
     assert parsed.new_assignments == [], "every column fills an existing assignment"
     assert [(title, id_) for title, id_, _ in parsed.assignments] == [(t, i) for t, i in CANVAS_ASSIGNMENTS.values()]
     assert all(points > 0 for *_, points in parsed.assignments)
-    assert set(parsed.changes) == {"48211", "48215", "48214", "48213", "jmuller", "enoether", "kjohnson"}
+    assert set(parsed.changes) == {"48211", "48215", "48214", "48213", "48216", "jmuller", "enoether", "kjohnson",
+                                   "mhamilton", "dvaughan", "ehopper"}
+    assert parsed.changes["48216"] == {}  # a PDF: could not be graded, no change
     full = next(points for title, _, points in parsed.assignments if title.startswith("Lesson 1"))
     assert parsed.changes["48211"] == {81001: f"{full - 0.5:g}"}  # Ada: every test, and 1.5/2 by hand
-    assert parsed.changes["48215"] == {} and parsed.changes["48214"] == {}  # to check / could not be graded
+    assert parsed.changes["48215"] == {}  # a hand grade to check
+    assert 81001 not in parsed.changes["48214"] and 81003 in parsed.changes["48214"]  # empty file; Blackboard's lesson
     assert parsed.changes["48213"] == {}  # submitted nothing: no change, never a 0
 
 
@@ -425,12 +428,15 @@ def test_grades_go_back_into_each_lms_own_file_with_everything_else_as_downloade
     assert parse_like_canvas(os.path.join(course, "exports", "canvas-gradebook.csv")).new_assignments == []
     # Blackboard: out of the item's 100 points; D2L: out of its MaxPoints 10
     full = float(grades[("kjohnson", "03_no_grad")]["max_score"])
-    assert filled["gc_LESSON_fullgc_2026-03-06-09-00-00.csv"] == {
-        "kjohnson7": f"{float(grades[('kjohnson', '03_no_grad')]['score']) * 100 / full:g}",
-        "g_hopper": f"{float(grades[('ghopper', '03_no_grad')]['score']) * 100 / full:g}"}
-    assert filled["Lesson 3_GradesExport_2026-03-06.csv"] == {
-        "#mhamilton": f"{float(grades[('mhamilton', '03_no_grad')]['score']) * 10 / full:g}",
-        "#dvaughan": f"{float(grades[('dvaughan', '03_no_grad')]['score']) * 10 / full:g}"}
+
+    def scaled(student, out_of):
+        return pytest.approx(float(grades[(student, "03_no_grad")]["score"]) * out_of / full, abs=0.01)
+    blackboard = filled["gc_LESSON_fullgc_2026-03-06-09-00-00.csv"]
+    assert {who: float(v) for who, v in blackboard.items()} == {"kjohnson7": scaled("kjohnson", 100),
+                                                                "g_hopper": scaled("ghopper", 100)}
+    d2l = filled["Lesson 3_GradesExport_2026-03-06.csv"]
+    assert {who: float(v) for who, v in d2l.items()} == {"#mhamilton": scaled("mhamilton", 10),
+                                                         "#dvaughan": scaled("dvaughan", 10)}
     # Moodle: its own worksheet, scaled to its Maximum grade 100, read back as Moodle reads it
     jurgen = grades[("jmuller", "02_backward")]
     moodle = os.path.join(course, "exports", "Grades-Lesson 2-81002.csv")

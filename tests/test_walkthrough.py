@@ -115,7 +115,8 @@ def test_collect_places_the_latest_notebooks_and_says_what_it_left(walkthrough):
     assert f"{len(EXPECTED)} placed" in out
     assert re.search(r"superseded turingalan_48215_1177305_02_backward\.ipynb \(aturing/02_backward\): "
                      r"kept turingalan_LATE_", out)
-    assert "skipped noetheremmy_48216_1177306_scratch_work.txt: not a notebook" in out
+    assert re.search(r"also handed in \w+/02_backward from noetheremmy_48216_1177306_scratch_work\.txt: a text file, "
+                     r"handed in beside the notebook: kept, not graded", out)
     assert "missing kjohnson/02_backward" in out
 
 
