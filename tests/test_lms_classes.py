@@ -343,7 +343,13 @@ def test_the_moodle_worksheet_gives_the_grades_back_by_participant_id(week):
     path = os.path.join(course, "exports", "moodle", "02_backward.csv")
     grades = {(r["student"], r["lesson"]): r for r in _rows(os.path.join(course, "exports", "grades.csv"))}
     jurgen = grades[("jmuller", "02_backward")]
-    assert os.listdir(os.path.dirname(path)) == ["02_backward.csv"], "only the lesson collected from Moodle"
+    assert sorted(os.listdir(os.path.dirname(path))) == ["02_backward-feedback.zip", "02_backward.csv"], \
+        "only the lesson collected from Moodle"
+    with zipfile.ZipFile(os.path.join(os.path.dirname(path), "02_backward-feedback.zip")) as archive:
+        # Moodle's importer finds the participant after the first "_"; Emmy's page says why hers was not graded
+        assert sorted(archive.namelist()) == ["Participant_2046_assignsubmission_file_/02_backward.html",
+                                              "Participant_2047_assignsubmission_file_/02_backward.html"]
+        assert "could not be graded" in archive.read("Participant_2047_assignsubmission_file_/02_backward.html").decode()
     assert f"set the Moodle assignment's Maximum grade to {jurgen['max_score']}" in out["export"].stdout
     assert "enoether 02_backward: left blank for Canvas and Moodle and Grades-Lesson 2-81002.csv, could not be graded" \
         in out["export"].stdout
@@ -376,6 +382,8 @@ def test_report_accounts_for_everyone(week):
     assert "Submitted nothing</h3><p>cshannon, ehopper</p>" in accounted
     assert "ghopper" in accounted and "enoether" in accounted and "dknuth" in accounted
     assert "11 students on the roster" in page
+    late = page.split("<h3>Late work</h3>")[1].split("</table>")[0]  # apart from the score charts
+    assert "aturing" in late and "01_graph" in late
     assert "backward() was never called" in page  # jmuller's mistake
 
 

@@ -11,7 +11,9 @@
   spreadsheet can sort by any exercise. A blank cell has no points yet.
 - ``canvas.csv``: Canvas's gradebook import format (see :func:`export_canvas`).
 - ``moodle/<lesson>.csv``: each lesson's Moodle grading worksheet, for every lesson collected from
-  a Moodle download (see :func:`write_moodle`).
+  a Moodle download (see :func:`write_moodle`), and ``moodle/<lesson>-feedback.zip``, its feedback
+  pages for Moodle's "Upload multiple feedback files in a zip" (``moodle_feedback.py``);
+- with ``--into FILE``, a copy of the LMS's own gradebook file with the scores filled in (``lms_files.py``).
 
 Everything is read from the gradebook once (:func:`read_gradebook`), so the files always agree
 with each other.
@@ -24,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from ..course_dir import open_api
-from . import collected, late_penalties, lms_ids, moodle_worksheet
+from . import collected, late_penalties, lms_ids, moodle_feedback, moodle_worksheet
 from .lms_files import fill_lms_file
 from .status import GRADED, MISSING, Status, class_status, lessons_in_play
 
@@ -479,6 +481,11 @@ def run(args) -> int:
     print(f"lessons: {', '.join(lessons) or 'none collected yet'}"
           + (f"; {settled} late penalty(ies) worked out again on today's scores" if settled else ""))
     _print_files(args, grades, exercises, canvas, sheets, maxima)
+    zips = moodle_feedback.write_feedback_zips(root, os.path.join(args.out, "moodle"), lms_ids.ids_of(root, "moodle"),
+                                               lessons)
+    for lesson, (path, pages) in zips.items():
+        print(f"wrote {pages} feedback page(s) to {path}: upload it with the assignment's grading action "
+              "Upload multiple feedback files in a zip")
     filled, code = [], 0
     for path in getattr(args, "into", []):
         try:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from .export import GradebookSnapshot, chosen_lessons, read_gradebook, read_roster
+from .export import points as _points
 from .mistake_ideas import idea_of
 from .status import MISSING, UNGRADABLE, class_status
 
@@ -274,15 +275,22 @@ def _none(text: str) -> str:
 
 def _scores_section(snapshot: GradebookSnapshot, lessons: list[str], out: str) -> str:
     from . import report_plots
+    late = [s for _, s in sorted(snapshot.submissions.items()) if s.late_penalty > 0]
     scores = {lesson: [snapshot.final_score(s) for (_, name), s in sorted(snapshot.submissions.items())
-                       if name == lesson] for lesson in lessons}
+                       if name == lesson and s not in late] for lesson in lessons}
     empty = [lesson for lesson, found in scores.items() if not found]
     scores = {lesson: found for lesson, found in scores.items() if found}  # no empty histogram
     if not scores:
         return _section("scores", "Score distribution per lesson", _none("No submissions in the gradebook yet."))
     chart = report_plots.score_histograms(scores, {lesson: snapshot.max_score(lesson) for lesson in scores},
                                           os.path.join(out, "scores.png"))
-    notes = [_none("Written answers count once they are graded; until then they add 0 points.")]
+    notes = [_none("Written answers count once they are graded; until then they add 0 points. Late work is "
+                   "shown apart, below the charts, so a late penalty does not read as a weak answer.")]
+    if late:
+        notes.append("<h3>Late work</h3>" + _table(
+            ["student", "lesson", "points earned", "late penalty", "score"],
+            [[s.student, s.lesson, _points(snapshot.earned(s)), _points(s.late_penalty), _points(snapshot.final_score(s))]
+             for s in late], {2, 3, 4}))
     if empty:
         notes.append(_none(f"No graded submission yet for {', '.join(empty)}: no chart for them."))
     return _section("scores", "Score distribution per lesson", _image(chart, "Histograms of scores per lesson"),
