@@ -8,7 +8,7 @@ import nbformat
 import pytest
 
 from autograder.workflow import lms_ids
-from autograder.workflow.lms import READERS as FILE_NAMINGS, identify
+from autograder.workflow.lms import READERS, identify
 from autograder.workflow.collect import (CollectError, add_arguments, collect,
                                          lesson_named_by, run)
 
@@ -61,7 +61,7 @@ def roster_file(tmp_path, text):
     return str(path)
 
 
-@pytest.mark.parametrize("naming", FILE_NAMINGS, ids=lambda n: n.name)
+@pytest.mark.parametrize("naming", READERS, ids=lambda n: n.name)
 def test_each_naming_recognises_its_own_example(naming):
     found, match = identify(naming.example)
     assert found is naming
