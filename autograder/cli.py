@@ -38,16 +38,20 @@ def _release(args) -> int:
 
 def _grade(args) -> int:
     from .grading.batch.settings import Fanout, default_workers
-    from .grading.batch.planning import plan
+    from .grading.batch.planning import plan, unchanged_failures
     from .grading.batch.progress import BatchReport
     course = Course(args.root)
     settings = Fanout(config=course.config)
     scheduler = args.scheduler or settings.scheduler
     workers = args.workers or settings.workers or default_workers()
     jobs, skipped = plan(course, args.lessons, args.student, args.force)
+    jobs, failing = unchanged_failures(course, jobs, args.force)
     where = f"the Dask cluster at {scheduler}" if scheduler else f"{workers} local worker(s)"
     print(f"grading {len(jobs)} submission(s) on {where}; {len(skipped)} already graded"
           f"{' (--force grades them again)' if skipped else ''}", flush=True)
+    for (lesson, student), why in failing:
+        print(f"not graded again {student} / {lesson}: {why.splitlines()[0]} (the same file as last time; "
+              "collect a new one, or --force tries it again)")
     if not jobs:  # nothing to grade: nothing to start
         print("\n".join(BatchReport(skipped=skipped).lines()))
         return 0
@@ -67,22 +71,35 @@ def _grade(args) -> int:
 
 
 def _feedback(args) -> int:
+    """Feedback for every submission graded to the end; one held back while a hand grade is pending
+    (written when the next ``feedback`` finds it graded), a page saying why for one that could not be."""
     from .feedback import write_ungraded_page
+    from .workflow import late_penalties
     course = Course(args.root)
+    late_penalties.settle(course.root)
     snapshot = export.read_gradebook(course.root)
-    states = status.class_status(course.root, snapshot, lessons=args.lessons or course.lessons)
+    try:
+        lessons = export.chosen_lessons(course.root, snapshot, args.lessons)
+    except ValueError as problem:
+        print(f"feedback: {problem}")
+        return 2
+    states = status.class_status(course.root, snapshot.only(lessons), lessons=lessons)
     code = 0
-    for lesson in args.lessons or course.lessons:
-        students = [s for s in course.students(lesson) if os.path.isdir(course.path("autograded", s, lesson))]
-        problems = pipeline.generate_feedback(course.root, lesson, students)
+    for lesson in lessons:
+        graded = [s for s in course.students(lesson) if os.path.isdir(course.path("autograded", s, lesson))]
+        pending = {s: states[(s, lesson)] for s in graded if states[(s, lesson)].state in (status.WAITING, status.TO_CHECK)}
+        students = [s for s in graded if s not in pending]
+        problems = pipeline.generate_feedback(course.root, lesson, students) if students else {}
         print(f"{lesson}: feedback for {len(students) - len(problems)} student(s) in feedback/")
         for student, why in problems.items():
             print(f"  no feedback for {student}: {why}")
             code = 1
+        for student, state in sorted(pending.items()):
+            print(f"  {student}: held back, {state.text} (run feedback again once it is graded)")
         for (student, name), state in sorted(states.items()):
             if name == lesson and state.state == status.UNGRADABLE:
                 page = write_ungraded_page(course.path("feedback", student, lesson, f"{lesson}.html"), lesson, state.why)
-                print(f"  {student}: could not be graded, {os.path.relpath(page, course.root)} says why: {state.why}")
+                print(f"  {student}: could not be graded, {os.path.relpath(page, course.root)} says why: {state.summary}")
     return code
 
 

@@ -8,7 +8,10 @@ The rules are those of Moodle's ``mod/assign/feedback/offline`` (``importgradesl
   not know is passed over;
 - a grade is not changed when the new one is blank, negative, the same, above the assignment's
   Maximum grade, or when the grade in Moodle was changed more than 60 s after the row's
-  ``Last modified (grade)`` (unless "Allow updating records that have been modified more recently").
+  ``Last modified (grade)`` (unless "Allow updating records that have been modified more recently");
+  a worksheet downloaded before any grading says "-" there (no time), and then any grade changed in
+  Moodle counts as more recent (read here as PHP's ``strtotime`` gives false for it; not run against
+  a Moodle site).
 """
 import csv
 from datetime import datetime
@@ -36,8 +39,10 @@ def parse_like_moodle(path: str, maximum: float, participants: set[str],
         participant = row[ident][len(PARTICIPANT):]
         if participant not in participants or row[grade].strip() == "":
             continue
-        value, stamp = float(row[grade]), datetime.fromisoformat(row[modified])
-        stale = participant in changed_in_moodle and changed_in_moodle[participant].timestamp() > stamp.timestamp() + 60
+        value = float(row[grade])
+        stamp = None if row[modified].strip() in ("", "-") else datetime.fromisoformat(row[modified])
+        stale = participant in changed_in_moodle and (
+            stamp is None or changed_in_moodle[participant].timestamp() > stamp.timestamp() + 60)
         if value < 0 or value > maximum or stale:
             continue
         updates[participant] = value

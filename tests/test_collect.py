@@ -8,7 +8,8 @@ import nbformat
 import pytest
 
 from autograder.workflow import lms_ids
-from autograder.workflow.collect import (FILE_NAMINGS, CollectError, add_arguments, collect, identify,
+from autograder.workflow.lms import READERS, identify
+from autograder.workflow.collect import (CollectError, add_arguments, collect,
                                          lesson_named_by, run)
 
 LESSONS = ["01_graph", "02_backward", "03_no_grad", "04_zero_grad"]
@@ -60,7 +61,7 @@ def roster_file(tmp_path, text):
     return str(path)
 
 
-@pytest.mark.parametrize("naming", FILE_NAMINGS, ids=lambda n: n.lms)
+@pytest.mark.parametrize("naming", READERS, ids=lambda n: n.name)
 def test_each_naming_recognises_its_own_example(naming):
     found, match = identify(naming.example)
     assert found is naming
@@ -93,8 +94,10 @@ def test_moodle_download_flat_and_with_a_folder_per_student(course, download):
                        "Jane Doe_2047_assignsubmission_onlinetext_/onlinetext.html": b"<p>hi</p>"})
     report = collect(source, str(course))
     assert {(i.student, i.lesson) for i in report.placed} == {("2046", "02_backward"), ("2047", "02_backward")}
-    assert [(i.source, i.why) for i in report.skipped] == [
-        ("Jane Doe_2047_assignsubmission_onlinetext_/onlinetext.html", "not a notebook")]
+    assert not report.skipped  # Moodle's online text is Jane's too: kept beside her notebook
+    assert [(i.source, i.student, i.lesson) for i in report.also] == [
+        ("Jane Doe_2047_assignsubmission_onlinetext_/onlinetext.html", "2047", "02_backward")]
+    assert (course / "ungraded" / "2047" / "02_backward" / "uploads" / "onlinetext.html").read_bytes() == b"<p>hi</p>"
     assert report.ok
 
 
@@ -155,7 +158,7 @@ def test_canvas_anonymous_files_are_matched_by_anonymous_id_or_graded_blind(cour
     report = collect(download(files), str(course), roster=roster)
     assert submitted(course, "jsmith", "02_backward").read_bytes() == notebook("john")  # one of several ids
     assert submitted(course, "alovelace", "02_backward").read_bytes() == notebook("ada")
-    assert [i.why.startswith("late") for i in report.placed] == [i.student == "alovelace" for i in report.placed]
+    assert [note.split(": ")[-1] for note in report.notes if note.startswith("late")] == ["alovelace/02_backward"]
     [unplaced] = report.unplaced
     assert unplaced.source == "anon_Zz9aa_1177320_02_backward.ipynb"
     assert unplaced.why.startswith("not on the roster: canvas-anonymous id 'Zz9aa' matches no canvas_anonymous_id; "
@@ -196,8 +199,8 @@ def test_moodle_submission_times_come_from_its_grading_worksheet(course, downloa
     assert stamp("2046") == "2026-03-02 22:59:00.000000 UTC\n"  # 11:59 PM in Berlin (CET)
     assert stamp("2047") == "2026-03-03 00:01:00.000000 UTC\n"
     assert stamp("2048") is None and stamp("2049") is None
-    why = {i.student: i.why for i in report.placed}
-    assert why["2048"] == why["2049"] == "no submission time for this participant in the grading worksheet: no late penalty"
+    assert report.notes == ["no submission time for this participant in the grading worksheet: no late penalty: "
+                            "2048/02_backward, 2049/02_backward"], "said once, with every participant it concerns"
     assert [(i.source, i.why) for i in report.unread_times] == [
         (f"{worksheet}: Participant 2049", "'03/03/26, 09:00' does not read as c.Collect.moodle_date_format "
                                             "'%A, %d %B %Y, %I:%M %p': no submission time, so no late penalty")]
@@ -217,7 +220,8 @@ def test_a_file_that_is_not_an_english_moodle_worksheet_is_refused_before_anythi
 def test_canvas_late_without_a_due_date_is_said_and_gets_no_timestamp(course, download):
     report = collect(download({"doejane_LATE_5120_1177400_02_backward.ipynb": notebook("jane")}), str(course))
     assert not (submitted(course, "5120", "02_backward").parent / "timestamp.txt").exists()
-    assert "no due date" in report.placed[0].why
+    assert [note for note in report.notes if "no due date" in note] == [
+        "late (the LMS says so), but 02_backward has no due date in the gradebook: no late penalty: 5120/02_backward"]
 
 
 def test_a_notebook_over_the_size_limit_is_refused_unread_and_remembered(course, download, tmp_path):
@@ -259,7 +263,10 @@ def test_blackboard_download_ignores_its_receipts_quietly(course, download):
                        f"Lesson 2_jdoe_attempt_{stamp}_notes.txt": b"a student's own text file"})
     report = collect(source, str(course))
     assert submitted(course, "jsmith7", "02_backward").read_bytes() == notebook("john")
-    assert [i.source for i in report.skipped] == [f"Lesson 2_jdoe_attempt_{stamp}_notes.txt"]
+    assert not report.skipped  # jdoe's own text file is what jdoe handed in: kept, and the reason recorded
+    assert [(i.source, i.student, i.lesson) for i in report.not_notebooks] == [
+        (f"Lesson 2_jdoe_attempt_{stamp}_notes.txt", "jdoe", "02_backward")]
+    assert "only notes.txt (a text file)" in (course / "ungraded" / "jdoe" / "02_backward" / "reason.txt").read_text()
     assert not any(f"jsmith7_attempt_{stamp}.txt" in line for line in report.lines())
 
 
@@ -377,9 +384,12 @@ def test_moodle_keeps_the_newer_zip_entry(course, download):
 def test_two_different_files_for_one_student_and_nothing_to_choose_by_are_not_guessed(course, download):
     source = download({"alice/02_backward.ipynb": notebook("one"), "alice/02_backward (1).ipynb": notebook("two")})
     report = collect(source, str(course))
-    assert not report.placed and len(report.unplaced) == 2 and not report.ok
-    assert "2 different notebooks for alice/02_backward" in report.unplaced[0].why
+    assert not report.placed and len(report.conflicts) == 2 and not report.ok
+    assert "2 different notebooks and nothing tells which is latest" in report.conflicts[0].why
     assert not submitted(course, "alice", "02_backward").exists()
+    kept = course / "ungraded" / "alice" / "02_backward"
+    assert {p.name for p in (kept / "uploads").iterdir()} == {"02_backward.ipynb", "02_backward (1).ipynb"}
+    assert "nothing tells which to grade" in (kept / "reason.txt").read_text(), "alice is not 'missing'"
 
 
 def test_two_identical_files_for_one_student_place_one(course, download):
@@ -395,9 +405,12 @@ def test_a_different_existing_submission_is_not_overwritten_unless_forced(course
     target.write_bytes(notebook("graded already"))
     source = download({"alice/02_backward.ipynb": notebook("new upload")})
     report = collect(source, str(course))
-    assert not report.ok and report.conflicts[0].student == "alice"
-    assert "--force replaces it" in report.conflicts[0].why
+    assert report.ok and report.kept_both[0].student == "alice"  # placed by hand: nothing says which is newer
+    assert "not known to be newer than the notebook in submitted/ (placed by hand)" in report.kept_both[0].why
+    assert "--force replaces it" in report.kept_both[0].why
     assert target.read_bytes() == notebook("graded already")
+    assert (course / "ungraded" / "alice" / "02_backward" / "uploads" / "02_backward.ipynb").read_bytes() == \
+        notebook("new upload"), "both kept"
     forced = collect(source, str(course), force=True)
     assert forced.ok and forced.placed[0].why == "replaced a different notebook (--force)"
     assert target.read_bytes() == notebook("new upload")
@@ -423,7 +436,8 @@ def test_non_notebooks_are_skipped_and_archive_junk_is_ignored(course, download)
                        "__MACOSX/alice/._02_backward.ipynb": b"\0", ".DS_Store": b"\0",
                        "alice/.ipynb_checkpoints/02_backward-checkpoint.ipynb": notebook("old")})
     report = collect(source, str(course))
-    assert [(i.source, i.why) for i in report.skipped] == [("alice/notes.pdf", "not a notebook")]
+    assert not report.skipped and [(i.source, i.student, i.lesson) for i in report.also] == [
+        ("alice/notes.pdf", "alice", "02_backward")]  # alice's one lesson in the download
     assert len(report.placed) == 1 and not report.superseded and not report.unplaced
 
 
@@ -451,7 +465,7 @@ def test_zip_slip_entries_are_reported_and_never_written(course, download, tmp_p
     assert len(report.unplaced) == 5 and all("leaves the download" in i.why for i in report.unplaced)
     assert [i.student for i in report.placed] == ["dave"]
     written = {p for p in tmp_path.rglob("*")} - before
-    assert all(str(p).startswith(str(course / "submitted")) for p in written)
+    assert all(str(p).startswith(str(course / "submitted")) for p in written if p.name != "collected.csv")
     assert not any(b"evil" in p.read_bytes() for p in written if p.is_file())
 
 
@@ -467,3 +481,115 @@ def test_run_prints_the_report_and_exits_1_when_anything_is_not_placed(course, d
     wrong = parser.parse_args([str(course / "nothing-here.zip"), "--lesson", "02_backward"])
     wrong.root = str(course)
     assert run(wrong) == 2 and "neither a folder nor a zip" in capsys.readouterr().out
+
+
+def test_d2l_download_keeps_every_attempt_and_takes_the_latest_with_its_time(course, download, tmp_path):
+    (course / "nbgrader_config.py").write_text('c = get_config()\nc.Collect.timezone = "America/Toronto"\n')
+    source = download({
+        "148823-60412 - Hopper, Grace - Mar 5, 2026 940 AM - 02_backward.ipynb": notebook("first"),
+        "148901-60412 - Hopper, Grace - Mar 5, 2026 1205 PM - 02_backward.ipynb": notebook("latest"),
+        "148777-60413 - Alan Turing - Mar 4, 2026 105 PM - 02_backward.ipynb": notebook("alan"),
+        "index.html": b"<html><body>the submissions, for a person to read</body></html>"})
+    roster = roster_file(tmp_path, "student_id,name,d2l_id\nghopper,Grace Hopper,60412\naturing,Alan Turing,\n")
+    report = collect(source, str(course), roster=roster)
+    assert report.ok and not report.skipped, report.lines()
+    assert submitted(course, "ghopper", "02_backward").read_bytes() == notebook("latest")
+    assert [i.source for i in report.superseded] == ["148823-60412 - Hopper, Grace - Mar 5, 2026 940 AM - 02_backward.ipynb"]
+    stamp = submitted(course, "ghopper", "02_backward").parent / "timestamp.txt"
+    assert stamp.read_text() == "2026-03-05 17:05:00.000000 UTC\n"  # 12:05 PM in Toronto (EST)
+    alan = submitted(course, "aturing", "02_backward").parent / "timestamp.txt"
+    assert alan.read_text() == "2026-03-04 18:05:00.000000 UTC\n"  # "105 PM" is 1:05 PM, matched by name
+
+
+BLACKBOARD_RECEIPT = """Name: Grace Hopper (g_hopper)
+Assignment: Lesson 2
+Date Submitted: Thursday, March 5, 2026 6:40:31 PM EST
+Current Grade: Needs Grading
+
+Submission Field:
+There is no student submission text data for this assignment.
+
+Comments:
+There are no student comments for this assignment.
+
+Files:
+\tOriginal filename: 02_backward.ipynb
+\tFilename: Lesson 2_g_hopper_attempt_2026-03-05-18-40-31_02_backward.ipynb
+"""
+
+
+def test_blackboard_receipts_name_a_username_with_an_underscore_exactly(course, download, tmp_path):
+    stamp = "2026-03-05-18-40-31"
+    roster = roster_file(tmp_path, "student_id,username\nghopper,g_hopper\nhopper,hopper\n")
+    with_receipt = download({f"Lesson 2_g_hopper_attempt_{stamp}_02_backward.ipynb": notebook("grace"),
+                             f"Lesson 2_g_hopper_attempt_{stamp}.txt": BLACKBOARD_RECEIPT.encode()})
+    report = collect(with_receipt, str(course), roster=roster)
+    assert report.ok and [i.student for i in report.placed] == ["ghopper"], report.lines()
+    # without the receipt, "Lesson 2_g_hopper" fits username hopper and g_hopper: not guessed
+    bare = download({f"Lesson 2_g_hopper_attempt_{stamp}_02_backward.ipynb": notebook("grace")}, "bare.zip")
+    shutil.rmtree(course / "submitted")
+    report = collect(bare, str(course), roster=roster)
+    assert not report.placed and "fits several roster students (ghopper, hopper)" in report.unplaced[0].why
+    only_grace = roster_file(tmp_path, "student_id,username\nghopper,g_hopper\n")
+    assert [i.student for i in collect(bare, str(course), roster=only_grace).placed] == ["ghopper"]
+
+
+def test_a_pdf_instead_of_the_notebook_is_kept_and_its_reason_recorded(course, download, tmp_path):
+    source = download({"hoppergrace_48214_7003_02_backward.pdf": b"%PDF-1.7",
+                       "lovelaceada_48211_7001_02_backward.ipynb": notebook("ada"),
+                       "lovelaceada_48211_7004_scratch.ipynb": notebook("ada's scratch")})
+    roster = roster_file(tmp_path, "student_id,canvas_id\nghopper,48214\nalovelace,48211\n")
+    report = collect(source, str(course), roster=roster)
+    assert report.ok and report.missing == [], report.lines()
+    assert [(i.student, i.lesson) for i in report.not_notebooks] == [("ghopper", "02_backward")]
+    grace = course / "ungraded" / "ghopper" / "02_backward"
+    assert (grace / "uploads" / "02_backward.pdf").read_bytes() == b"%PDF-1.7"
+    assert "only 02_backward.pdf (a PDF)" in (grace / "reason.txt").read_text()
+    # Ada's second notebook is not graded, and not lost
+    assert submitted(course, "alovelace", "02_backward").read_bytes() == notebook("ada")
+    assert [(i.source, i.student) for i in report.also] == [("lovelaceada_48211_7004_scratch.ipynb", "alovelace")]
+    ada = course / "ungraded" / "alovelace" / "02_backward"
+    assert "scratch.ipynb: a notebook, handed in beside the notebook" in (ada / "uploads.txt").read_text()
+    assert not (ada / "reason.txt").exists()
+
+
+def test_collecting_again_replaces_with_a_newer_upload_and_keeps_an_older_one_aside(course, download):
+    first = download({"smithjohn_48213_1177302_02_backward.ipynb": notebook("first")}, "first.zip")
+    later = download({"smithjohn_48213_1177390_02_backward.ipynb": notebook("later")}, "later.zip")
+    assert collect(first, str(course)).placed
+    again = collect(later, str(course))
+    assert again.ok and again.placed[0].why == "replaced an older notebook"
+    assert submitted(course, "48213", "02_backward").read_bytes() == notebook("later")
+    old = collect(first, str(course))  # the older download collected once more: nothing lost, nothing replaced
+    assert old.ok and not old.placed and "older than the notebook in submitted/" in old.kept_both[0].why
+    assert submitted(course, "48213", "02_backward").read_bytes() == notebook("later")
+    assert collect(later, str(course)).unchanged
+
+
+def test_a_moodle_download_without_its_worksheet_says_so_once(course, download):
+    source = download({f"Participant_{n}_assignsubmission_file/02_backward.ipynb": notebook(str(n)) for n in (1, 2, 3)})
+    report = collect(source, str(course))
+    notes = [line for line in report.lines() if "--moodle-worksheet" in line]
+    assert len(notes) == 1 and notes[0].endswith("1/02_backward, 2/02_backward, 3/02_backward")
+
+
+def test_a_renamed_notebook_goes_with_the_downloads_one_lesson_and_is_not_missing(course, download, tmp_path):
+    source = download({"smithjohn_48213_1177302_02_backward.ipynb": notebook("john"),
+                       "doejane_5120_1177400_my homework.ipynb": notebook("jane")})
+    roster = roster_file(tmp_path, "student_id,canvas_id\njsmith,48213\njdoe,5120\n")
+    report = collect(source, str(course), roster=roster)
+    assert report.ok and report.missing == [] and not report.unplaced
+    assert submitted(course, "jdoe", "02_backward").read_bytes() == notebook("jane")
+    assert any("taken as 02_backward" in note for note in report.notes)
+
+
+def test_run_survives_a_closed_pipe(course, download, capsys, monkeypatch):
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args([download({"alice/02_backward.ipynb": notebook("x")})])
+    args.root = str(course)
+
+    def closed(*_, **__):
+        raise BrokenPipeError
+    monkeypatch.setattr("builtins.print", closed)
+    assert run(args) == 0

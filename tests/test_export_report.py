@@ -298,9 +298,14 @@ def test_export_command_writes_the_three_files(course, tmp_path, capsys):
     assert export.run(_parser(export).parse_args(["--root", course, "--out", out])) == 0
     assert sorted(os.listdir(out)) == ["canvas.csv", "exercises.csv", "grades.csv"]
     assert _rows(os.path.join(out, "canvas.csv"))[:2] == [CANVAS_HEADER, POINTS_POSSIBLE]
+    assert export.run(_parser(export).parse_args(["--root", course, "--out", out, "01_graph"])) == 0
+    assert _rows(os.path.join(out, "canvas.csv"))[0] == CANVAS_HEADER[:-1]
+    assert {row[1] for row in _rows(os.path.join(out, "grades.csv"))[1:]} == {"01_graph"}
+    assert export.run(_parser(export).parse_args(["--root", course, "--out", out, "05_nothing"])) == 2
+    assert "not in the gradebook: 05_nothing" in capsys.readouterr().out
     roster = tmp_path / "roster.csv"
     roster.write_text("Student_ID,Login_ID\nalice,a\nbob,b\ncarol,c\n")  # collect's roster: any case
-    args = _parser(export).parse_args(["--root", course, "--out", out, "--roster", str(roster)])
+    args = _parser(export).parse_args(["--root", course, "--out", out, "--roster", str(roster), "01_graph", "02_backward"])
     assert export.run(args) == 1, "a student missing from the roster must not pass silently"
     assert "dave: not in the roster" in capsys.readouterr().out
     assert [row[3] for row in _rows(os.path.join(out, "canvas.csv"))[2:]] == ["a", "b", "c"]  # frank: not listed
@@ -403,11 +408,13 @@ def test_no_empty_histogram_for_a_lesson_nobody_submitted(course, tmp_path):
     with open_api(course).gradebook as gradebook:
         gradebook.add_assignment("03_no_grad")
     try:
-        path = report.build_report(course, str(tmp_path / "r"))
+        path = report.build_report(course, str(tmp_path / "r"), ["01_graph", "02_backward", "03_no_grad"])
         with open(path, encoding="utf-8") as handle:
             section = _section(handle.read(), "scores")
         assert "No graded submission yet for 03_no_grad: no chart for them." in section
         assert section.count("<img") == 1
+        with open(report.build_report(course, str(tmp_path / "default")), encoding="utf-8") as handle:
+            assert "03_no_grad" not in handle.read(), "a lesson nothing was collected for is left out by default"
     finally:
         with open_api(course).gradebook as gradebook:
             gradebook.remove_assignment("03_no_grad")

@@ -21,3 +21,14 @@ def test_each_idea_points_to_sections_the_lessons_have():
                 first, _, last = ref.partition("-")
                 wanted = set(range(int(first), int(last or first) + 1))
                 assert wanted <= sections[lesson], f"{idea.idea}: {lesson} has no section {ref}"
+
+
+def test_the_commonest_raised_errors_and_a_missing_function_map_to_ideas_with_sections():
+    from autograder.workflow.mistake_ideas import idea_of
+    integer = idea_of("RuntimeError", "RuntimeError: Only Tensors of floating point and complex dtype can require gradients")
+    assert integer.idea == "Only floating-point tensors can require grad" and integer.where == "01_graph §2"
+    assert idea_of("RuntimeError", "Trying to backward through the graph a second time (or ...)").where == "02_backward §4, §6"
+    assert idea_of("not_defined", "`leaf_from_list` is not defined as a function").where == "every lesson"
+    assert not idea_of("RuntimeError", "something else entirely").idea.startswith("other:")
+    # a diagnosed kind keeps its own idea, whatever its message quotes
+    assert idea_of("grad_accumulated", "backward through the graph a second time").idea.startswith(".grad adds up")

@@ -115,7 +115,8 @@ def test_collect_places_the_latest_notebooks_and_says_what_it_left(walkthrough):
     assert f"{len(EXPECTED)} placed" in out
     assert re.search(r"superseded turingalan_48215_1177305_02_backward\.ipynb \(aturing/02_backward\): "
                      r"kept turingalan_LATE_", out)
-    assert "skipped noetheremmy_48216_1177306_scratch_work.txt: not a notebook" in out
+    assert re.search(r"also handed in \w+/02_backward from noetheremmy_48216_1177306_scratch_work\.txt: a text file, "
+                     r"handed in beside the notebook: kept, not graded", out)
     assert "missing kjohnson/02_backward" in out
 
 
@@ -132,7 +133,13 @@ def test_grade_stores_every_submission_with_its_score(walkthrough):
 
 def test_feedback_shows_outcomes_but_no_grader_code(walkthrough):
     course, steps = walkthrough
-    for student, lesson in EXPECTED:
+    grades = {(r["student"], r["lesson"]): r for r in _rows(os.path.join(course, "exports", "grades.csv"))}
+    pending = {key for key in EXPECTED if grades[key]["status"] in ("waiting for hand grading", "hand grade to check")}
+    for student, lesson in pending:  # a page would show a total that is not final: it waits for the hand grades
+        assert f"{student}: held back, waiting for hand grading" in steps["feedback"].stdout
+        assert not os.path.exists(os.path.join(course, "feedback", student, lesson, f"{lesson}.html"))
+    assert len(pending) < len(EXPECTED)
+    for student, lesson in set(EXPECTED) - pending:
         page = open(os.path.join(course, "feedback", student, lesson, f"{lesson}.html"), encoding="utf-8").read()
         for secret in ("HIDDEN TESTS", "Traceback (most recent call last)", "autograder.grading", "references."):
             assert secret not in page, (student, lesson, secret)

@@ -1,9 +1,10 @@
 """Put an LMS bulk download into nbgrader's ``submitted/<student>/<lesson>/<lesson>.ipynb``.
 
-Canvas, Moodle and Blackboard each hand the instructor one zip of every submission, each naming the
-files its own way (see ``FILE_NAMINGS``). ``collect`` works out from each name whose notebook it is and
-for which lesson, keeps each student's latest attempt and places it where ``autograd-course grade``
-looks. Whatever it does not place gets one line in the report saying why, so nothing is lost silently.
+Canvas, Moodle, Blackboard and D2L Brightspace each hand the instructor a download of every
+submission, each naming the files its own way: one reader per LMS in ``lms/`` says whose file it is,
+for which lesson, which attempt and when. ``collect`` keeps each student's latest notebook and places
+it where ``autograd-course grade`` looks. Every other file gets one line saying what became of it,
+and every upload a student made is kept, so nothing is lost silently.
 
 Roster CSV (``--roster``): header names are case-insensitive and only ``student_id`` is required.
 
@@ -18,52 +19,54 @@ Roster CSV (``--roster``): header names are case-insensitive and only ``student_
                 worksheet. Moodle gives each student a new one in every assignment: list them all,
                 separated by spaces. Without a roster a Moodle file is placed under that number, so
                 one student's lessons land under different ids
-    username    Blackboard username, or the folder name of a plain per-student folder
+    d2l_id      D2L Brightspace user id: the second number of "subid-userid - Name - ..." file names
+    username    Blackboard username (as its receipts name it), or the folder name of a per-student folder
     login_id    institutional login (Canvas "SIS Login ID"), matched like username
     email       matched whole, or by the part before the @
-    name        "First Last" or "Last, First"; tried only when no id matched (Canvas, Moodle, folders)
+    name        "First Last" or "Last, First"; tried only when no id matched (Canvas, Moodle, D2L, folders)
+    first_name, last_name
+                given to the gradebook with the student, so formgrader shows names
 
 Choices made here:
 - A notebook that is not valid JSON/nbformat is still placed, and listed as unreadable: grading then
-  tells the student their file could not be read, which is what they need to hear, and the instructor
-  has exactly what was handed in.
-- Sizes are checked before anything is read, from the zip's own directory (or the file system):
-  a download over ``c.Collect.max_download_bytes`` is refused whole; a notebook over
-  ``c.Collect.max_notebook_bytes`` is not read, and its reason is kept in ``ungraded/`` so that
-  export, feedback and the report still name the student (``status.py``).
-- When the LMS says when a file was submitted, that time is written as nbgrader's
-  ``timestamp.txt`` beside the notebook, so nbgrader's late penalty (a due date in the gradebook,
-  ``c.LateSubmissionPlugin.penalty_method``) applies: Blackboard's attempt time; Canvas says only
-  ``LATE``, recorded one second after the due date. Moodle's file names carry no time: its grading
-  worksheet does (``--moodle-worksheet``, ``moodle_worksheet.py``).
-- The Moodle participant id of each placed file is kept in ``lms_ids.csv`` (``lms_ids.py``): export
-  fills each lesson's Moodle grading worksheet from it.
-- Everything is read into memory and written only to the computed target, whose path is built from a
-  sanitised student id and a known lesson name, never from a zip entry's path: entries with absolute
-  paths or ``..`` are reported and not read at all (zip-slip).
-- Junk that archivers and Jupyter add (``__MACOSX/``, hidden files, ``.ipynb_checkpoints/``) and
-  Blackboard's ``.txt`` receipts are ignored quietly; every other non-notebook file is listed as skipped.
+  tells the student their file could not be read, which is what they need to hear.
+- An upload that is not a notebook (a PDF, an HTML export) is kept in ``ungraded/<student>/<lesson>/
+  uploads/``. When it is all the student handed in for the lesson, its reason is kept in ``ungraded/``
+  so that export, feedback and the report name the student and say why (``status.py``); beside a
+  notebook it is listed with the student's status as another upload, not graded (``uploads.py``).
+- Which lesson: ``--lesson``, else the uploaded file's name, else a lesson folder; a file of an LMS
+  download whose name names no lesson belongs to the download's one lesson when every other file
+  names the same one (Canvas, Moodle, Blackboard and D2L download one assignment at a time).
+- Sizes are checked before anything is read: a download over ``c.Collect.max_download_bytes`` is
+  refused whole; a notebook over ``c.Collect.max_notebook_bytes`` is not read, and its reason is kept.
+- When the LMS says when a file was submitted, that time is written as nbgrader's ``timestamp.txt``
+  beside the notebook, so nbgrader's late penalty applies: Blackboard's and D2L's times from the file
+  names, Moodle's from its grading worksheet (``--moodle-worksheet``); Canvas says only ``LATE``,
+  recorded one second after the due date. What applies to many files is said once.
+- Collecting again: a notebook newer than the one in ``submitted/`` (a later time or attempt than
+  ``collected.csv`` recorded) replaces it; an older or undecidable one is kept aside beside it.
+- Everything is read into memory and written only to computed targets, built from a sanitised student
+  id and a known lesson name, never from a zip entry's path (zip-slip: ``download_files.py``).
+- Junk that archivers and Jupyter add (``__MACOSX/``, hidden files, ``.ipynb_checkpoints/``) is ignored
+  quietly, and so are the LMS's own receipts once read (Blackboard's ``.txt``, D2L's ``index.html``).
 - With a roster, a student counts as missing for a lesson when this download has nothing for them and
   submitted/ has nothing either (collecting late submissions in a second batch is normal).
 """
 import csv
-import io
 import os
 import re
-import time
-import zipfile
+from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from functools import partial
-from typing import Callable, Iterator, NamedTuple
-
-from zoneinfo import ZoneInfo
+import zipfile
+from typing import NamedTuple
 
 from ..course_dir import assignments
 from ..grading.batch.notebook_size import NotebookLimits
-from . import lms_ids, moodle_worksheet
+from . import collected, lms, lms_ids, moodle_worksheet, uploads
+from .collect_report import CollectReport, Item
+from .download_files import DownloadError, download_size, files, is_junk, mib
 from .lms_settings import Collect, course_config
-from .moodle_worksheet import SubmissionTimes
 from .status import clear_problem, record_problem, unreadable
 from .status import problem as recorded_problem
 
@@ -72,130 +75,9 @@ class CollectError(ValueError):
     """The command cannot start: unknown --lesson, unusable roster, source neither a zip nor a folder."""
 
 
-@dataclass(frozen=True)
-class FileNaming:
-    """One way an LMS (or a person) names submitted files; adding an LMS is adding one of these.
-
-    ``pattern`` must match the whole of the last one, two, ... parts of a file's path in the download
-    (shortest first, so a wrapper folder or an unzipped student zip around it does not matter). Groups:
-    ``student`` (the LMS's id for the student) and ``filename`` (what the student uploaded; the lesson is
-    read from its last part) always; optionally ``name`` (a display name the roster can match),
-    ``attempt`` (digits that grow with each upload) and ``lesson`` (a lesson folder).
-    """
-    lms: str
-    about: str
-    example: str
-    pattern: re.Pattern
-    roster_columns: tuple[str, ...]    # roster columns that can hold the ``student`` group's value
-    receipt: re.Pattern | None = None  # a file the LMS adds beside each submission, ignored quietly
-
-
-_BB_STAMP = r"\d{4}(?:-\d\d){5}"
-FILE_NAMINGS = (
-    # Canvas, the same get_filename, for an assignment that anonymizes students: no name, and
-    # "anon_" + the submission's anonymous id in place of the user id. That id is the submission's
-    # own (one per student and assignment), so the roster's canvas_anonymous_id may hold several.
-    FileNaming(
-        "canvas-anonymous", "Canvas 'Download Submissions' of an anonymously graded assignment: "
-        "[LATE_]anon_anonymousid_fileid_filename",
-        "LATE_anon_gX7kq_1177302_02_backward.ipynb",
-        re.compile(r"(?P<late>(?i:late)_)?anon_(?P<student>[A-Za-z0-9]+)_(?P<attempt>\d+)_(?P<filename>.+)"),
-        ("canvas_anonymous_id",)),
-    # Canvas, lib/content_zipper.rb (instructure/canvas-lms): get_filename joins the student's sortable
-    # name (lower case, only word characters), "LATE" when Canvas counts the submission late, and the
-    # user id; add_upload_submission appends the file's attachment id and its display name. A later upload
-    # is a new attachment, with a larger id, so that id orders a student's files.
-    FileNaming(
-        "canvas", "Canvas 'Download Submissions': lastfirst[_LATE]_userid_fileid_filename; a re-uploaded "
-        "file of the same name gets -1, -2 before its extension",
-        "smithjohn_LATE_48213_1177302_02_backward-1.ipynb",
-        re.compile(r"(?P<name>[^/_]+)(?P<late>_(?i:late))?_(?P<student>\d+)_(?P<attempt>\d+)_(?P<filename>.+)"),
-        ("canvas_id",)),
-    # Moodle, mod/assign/locallib.php download_submissions(): the prefix is clean_filename(full name, its
-    # "_" turned into spaces, + "_" + the participant id of get_uniqueid_for_user()), or "Participant_<id>"
-    # under blind marking. Moodle 4.1 and later put each student's files in the folder
-    # prefix_assignsubmission_file/; 3.1 to 4.0 wrote prefix_assignsubmission_file_/, older ones a flat
-    # prefix_assignsubmission_file_filename. The id is Moodle's per-assignment participant id (the
-    # "Participant <id>" of the grading worksheet), not the user id: the roster's moodle_id column.
-    FileNaming(
-        "moodle", "Moodle assignment 'Download all submissions': Full Name_participantid_assignsubmission_file/"
-        "file (4.1+; with a trailing _ before 4.1, or flat), Participant_id_... under blind marking",
-        "Jürgen Müller_2046_assignsubmission_file/02_backward.ipynb",
-        re.compile(r"(?P<name>[^/]+?)_(?P<student>\d+)_assignsubmission_file(?:_/|/|_)(?P<filename>.+)"),
-        ("moodle_id",)),
-    # Blackboard Learn, Grade Center "Assignment File Download": Assignment_username_attempt_
-    # YYYY-MM-DD-HH-MM-SS_filename, the attempt's submission time in the server's local time
-    # (c.Collect.timezone), and a receipt Assignment_username_attempt_time.txt per attempt.
-    FileNaming(
-        "blackboard", "Blackboard Grade Center 'Assignment File Download': Assignment_username_attempt_"
-        "YYYY-MM-DD-HH-MM-SS_file, with a .txt receipt per attempt",
-        "Lesson 2_jsmith7_attempt_2024-03-05-14-22-09_02_backward.ipynb",
-        re.compile(r"(?P<assignment>[^/]+)_(?P<student>[^/_]+)_attempt_"
-                   r"(?P<attempt>" + _BB_STAMP + r")_(?P<filename>.+)"),
-        ("username", "login_id", "email"),
-        receipt=re.compile(r"[^/]+_[^/_]+_attempt_" + _BB_STAMP + r"\.txt")),
-    FileNaming(
-        "lesson-folders", "a folder per student with nbgrader's lesson folder inside, as in submitted/",
-        "jsmith7/02_backward/02_backward.ipynb",
-        re.compile(r"(?P<student>[^/]+)/(?P<lesson>\d\d_[^/]+)/(?P<filename>[^/]+)"),
-        ("student_id", "username", "login_id", "email", "name")),
-    FileNaming(
-        "student-folders", "a folder per student holding the notebook",
-        "jsmith7/02_backward.ipynb",
-        re.compile(r"(?P<student>[^/]+)/(?P<filename>[^/]+)"),
-        ("student_id", "username", "login_id", "email", "name")),
-)
-MOODLE_BLIND_NAME = "Participant"  # get_string('participant', 'assign') in English
-SEVERAL_IDS = ("canvas_anonymous_id", "moodle_id")  # columns whose cell may list several ids (one per assignment)
-KEEPS_IDS = ("moodle",)  # the LMSs whose per-lesson ids export needs back (lms_ids.py)
-ROSTER_COLUMNS = ("student_id", "canvas_id", "canvas_anonymous_id", "moodle_id", "username", "login_id", "email",
-                  "name")
-
-
-class Item(NamedTuple):
-    """One file of the download and what became of it."""
-    source: str
-    student: str = ""
-    lesson: str = ""
-    why: str = ""
-
-
-@dataclass
-class CollectReport:
-    placed: list[Item] = field(default_factory=list)
-    unchanged: list[Item] = field(default_factory=list)      # submitted/ already holds the same bytes
-    superseded: list[Item] = field(default_factory=list)     # an older attempt or a copy; why names the one kept
-    skipped: list[Item] = field(default_factory=list)        # not a submission (not a notebook, deep zip)
-    unplaced: list[Item] = field(default_factory=list)       # a submission that could not be placed
-    conflicts: list[Item] = field(default_factory=list)      # differs from submitted/, left alone
-    unreadable: list[Item] = field(default_factory=list)     # placed, but not a readable notebook
-    refused: list[Item] = field(default_factory=list)        # too big to read: not placed, reason in ungraded/
-    missing: list[tuple[str, str]] = field(default_factory=list)  # (roster student, lesson)
-    unread_times: list[Item] = field(default_factory=list)   # a Moodle worksheet time that could not be read
-
-    @property
-    def ok(self) -> bool:
-        """Everything that is a submission ended up in submitted/, with every time the LMS gave
-        (missing students are not an error here)."""
-        return not self.unplaced and not self.conflicts and not self.unread_times
-
-    def lines(self) -> list[str]:
-        def who(item: Item) -> str:
-            return f"{item.student}/{item.lesson} from {item.source}"
-        out = [f"collected: {len(self.placed)} placed, {len(self.unchanged)} unchanged, "
-               f"{len(self.superseded)} superseded, {len(self.skipped)} skipped, {len(self.unplaced)} not placed, "
-               f"{len(self.conflicts)} conflict(s), {len(self.refused)} refused, {len(self.missing)} missing"]
-        out += [f"placed {who(i)}" + (f" ({i.why})" if i.why else "") for i in self.placed]
-        out += [f"unchanged {who(i)}: submitted/ already holds it" for i in self.unchanged]
-        out += [f"superseded {i.source} ({i.student}/{i.lesson}): {i.why}" for i in self.superseded]
-        out += [f"UNREADABLE {who(i)}: placed anyway, grading will report it: {i.why}" for i in self.unreadable]
-        out += [f"REFUSED {who(i)}: {i.why}" for i in self.refused]
-        out += [f"skipped {i.source}: {i.why}" for i in self.skipped]
-        out += [f"NOT PLACED {i.source}: {i.why}" for i in self.unplaced]
-        out += [f"CONFLICT {who(i)}: {i.why}" for i in self.conflicts]
-        out += [f"TIME NOT READ {i.source}: {i.why}" for i in self.unread_times]
-        out += [f"missing {student}/{lesson}: on the roster, no submission" for student, lesson in self.missing]
-        return out
+SEVERAL_IDS = tuple(column for reader in lms.READERS if reader.several_ids for column in reader.roster_columns)
+ROSTER_COLUMNS = ("student_id", "canvas_id", "canvas_anonymous_id", "moodle_id", "d2l_id", "username", "login_id",
+                  "email", "name", "first_name", "last_name")
 
 
 class Roster:
@@ -244,169 +126,6 @@ def _folder_name(raw: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", raw).strip("._-")
 
 
-class _File(NamedTuple):
-    path: str   # "/"-separated inside the download; an opened inner zip appears as a folder without .zip
-    shown: str  # how the report names it
-    mtime: float
-    size: int   # bytes once read (a zip entry's uncompressed size), known before reading
-    read: Callable[[], bytes]
-
-
-def _is_junk(path: str) -> bool:
-    parts = path.split("/")
-    return (any(part.startswith(".") or part == "__MACOSX" for part in parts)
-            or parts[-1] in {"Thumbs.db", "desktop.ini"})
-
-
-def _is_unsafe(name: str) -> bool:
-    return name.startswith("/") or bool(re.match(r"[A-Za-z]:", name)) or ".." in name.split("/")
-
-
-def _mib(size: int) -> str:
-    return f"{size / 1024**2:.1f} MiB" if size >= 1024**2 else f"{size / 1024:.1f} KiB"
-
-
-def download_size(source: str) -> int:
-    """Bytes the download holds once unpacked (a zip's own directory says), read before anything else."""
-    if os.path.isdir(source):
-        return sum(os.path.getsize(os.path.join(folder, name)) for folder, _, names in os.walk(source)
-                   for name in names)
-    with zipfile.ZipFile(source) as archive:
-        return sum(info.file_size for info in archive.infolist())
-
-
-def _files(source: str, report: CollectReport, limits: Collect) -> Iterator[_File]:
-    """Every file of the download; each is read (``read()``) before the next is asked for."""
-    if os.path.isdir(source):
-        for folder, subfolders, names in os.walk(source):
-            subfolders.sort()
-            for name in sorted(names):
-                full = os.path.join(folder, name)
-                relative = os.path.relpath(full, source).replace(os.sep, "/")
-                yield from _opened(_File(relative, relative, os.path.getmtime(full), os.path.getsize(full),
-                                         partial(_read, full)), 0, report, limits)
-    elif os.path.isfile(source) and zipfile.is_zipfile(source):
-        with zipfile.ZipFile(source) as archive:
-            yield from _zip_entries(archive, "", "", 0, report, limits)
-    else:
-        raise CollectError(f"{source} is neither a folder nor a zip file")
-
-
-def _read(path: str) -> bytes:
-    with open(path, "rb") as handle:
-        return handle.read()
-
-
-def _zip_entries(archive: zipfile.ZipFile, path_prefix: str, shown_prefix: str, depth: int,
-                 report: CollectReport, limits: Collect) -> Iterator[_File]:
-    for info in archive.infolist():
-        name = info.filename.replace("\\", "/")
-        if name.endswith("/"):
-            continue
-        if _is_unsafe(name):
-            report.unplaced.append(Item(shown_prefix + name, why="its path leaves the download (absolute or ..); "
-                                                                "not extracted, unzip it by hand if it matters"))
-            continue
-        mtime = time.mktime(info.date_time + (0, 0, -1))
-        yield from _opened(_File(path_prefix + name, shown_prefix + name, mtime, info.file_size,
-                                 partial(archive.read, info)), depth, report, limits)
-
-
-def _opened(file: _File, depth: int, report: CollectReport, limits: Collect) -> Iterator[_File]:
-    """A zip in the download (a re-zipped export, a student's zip) is looked into like a folder, one level."""
-    if not file.path.lower().endswith(".zip") or _is_junk(file.path):
-        yield file
-        return
-    if depth >= 1:
-        report.skipped.append(Item(file.shown, why="a zip inside a zip inside the download: not opened; "
-                                                   "unzip it and collect the folder"))
-        return
-    if file.size > limits.max_download_bytes:
-        report.skipped.append(Item(file.shown, why=f"a zip of {_mib(file.size)}, over the download limit "
-                                                   f"(c.Collect.max_download_bytes): not opened"))
-        return
-    try:
-        inner = zipfile.ZipFile(io.BytesIO(file.read()))
-    except (zipfile.BadZipFile, OSError, RuntimeError, ValueError) as error:
-        report.skipped.append(Item(file.shown, why=f"not a readable zip ({error})"))
-        return
-    with inner:
-        unpacked = sum(info.file_size for info in inner.infolist())
-        if unpacked > limits.max_download_bytes:
-            report.skipped.append(Item(file.shown, why=f"a zip that unpacks to {_mib(unpacked)}, over the "
-                                                       "download limit (c.Collect.max_download_bytes): not opened"))
-            return
-        yield from _zip_entries(inner, file.path[:-4] + "/", file.shown + "/", depth + 1, report, limits)
-
-
-def identify(path: str) -> tuple[FileNaming, re.Match] | None:
-    """The first naming (in FILE_NAMINGS order) that fits the end of the path, shortest end first."""
-    parts = path.split("/")
-    for naming in FILE_NAMINGS:
-        for start in range(len(parts) - 1, -1, -1):
-            match = naming.pattern.fullmatch("/".join(parts[start:]))
-            if match:
-                return naming, match
-    return None
-
-
-def lesson_named_by(filename: str, lessons: list[str]) -> str | None:
-    """'02_backward.ipynb', '02_backward (1).ipynb' (browser copy), '02_backward-2.ipynb' (Canvas re-upload)."""
-    name = filename.rsplit("/", 1)[-1]
-    if not name.lower().endswith(".ipynb"):
-        return None
-    stem = re.sub(r"(?:\s*\(\d+\)|-\d+)+$", "", name[:-len(".ipynb")].strip()).lower()
-    return next((lesson for lesson in lessons if lesson.lower() == stem), None)
-
-
-def _student(naming: FileNaming, match: re.Match, roster: Roster | None) -> tuple[str | None, str]:
-    """The student_id for a file, or None and why not."""
-    raw, name = match["student"], match.groupdict().get("name")
-    if naming.lms == "moodle" and name == MOODLE_BLIND_NAME:
-        name = None  # blind marking: the participant id is all there is
-    if roster is None:
-        safe = _folder_name(f"anon_{raw}" if naming.lms == "canvas-anonymous" else raw)
-        return (safe, "") if safe else (None, f"the student id {raw!r} cannot be made into a folder name")
-    for value, columns in [(raw, naming.roster_columns)] + ([(name, ("name",))] if name else []):
-        hits = roster.students_matching(value, columns)
-        if len(hits) > 1:
-            return None, f"{value!r} fits several roster students ({', '.join(hits)})"
-        if hits:
-            return hits[0], ""
-    hidden = ("; Canvas hides who submitted it until the assignment's grades are posted: add the id to the "
-              "roster's canvas_anonymous_id, collect without a roster to grade it blind, or download again "
-              "once grades are posted") if naming.lms == "canvas-anonymous" else ""
-    return None, (f"not on the roster: {naming.lms} id {raw!r}" + (f", name {name!r}" if name else "")
-                  + f" matches no {'/'.join(naming.roster_columns)}" + (" or name" if name else "") + hidden)
-
-
-class _Candidate(NamedTuple):
-    shown: str
-    data: bytes | None      # None: refused unread (too big); ``refused`` says why
-    order: tuple[int, float]  # (attempt from the file name, or -1; modification time)
-    submitted_at: datetime | None = None  # when the LMS says it was submitted
-    late: bool = False        # the LMS marked it late without saying when (Canvas)
-    refused: str = ""
-    lms_id: tuple[str, str] = ("", "")  # (lms, the LMS's id for the student in this lesson)
-
-
-def _write(target: str, data: bytes) -> None:
-    os.makedirs(os.path.dirname(target), exist_ok=True)
-    partial_path = target + ".collecting"
-    with open(partial_path, "wb") as handle:
-        handle.write(data)
-    os.replace(partial_path, target)
-
-
-def _submitted_at(naming: FileNaming, match: re.Match, zone: str, moodle: SubmissionTimes) -> datetime | None:
-    """Blackboard's attempt time, in the server's zone, or Moodle's from its grading worksheet, as UTC."""
-    if naming.lms == "moodle":
-        return moodle.times.get(match["student"])
-    if naming.lms != "blackboard":
-        return None
-    local = datetime.strptime(match["attempt"], "%Y-%m-%d-%H-%M-%S").replace(tzinfo=ZoneInfo(zone))
-    return local.astimezone(timezone.utc)
-
 
 # nbgrader reads submitted/<student>/<lesson>/timestamp.txt (CourseDirectory.get_existing_timestamp)
 # and compares it with the lesson's due date for its late penalty (AssignLatePenalties).
@@ -426,21 +145,6 @@ def due_date(root: str, lesson: str) -> datetime | None:
     return due.replace(tzinfo=timezone.utc) if due else None
 
 
-def _timestamp(root: str, lesson: str, kept: _Candidate, due: dict, worksheets: bool) -> tuple[datetime | None, str]:
-    """What timestamp.txt should say, and a note for the report when lateness cannot be recorded."""
-    if kept.submitted_at:
-        return kept.submitted_at, ""
-    if worksheets and kept.lms_id[0] == "moodle":
-        return None, "no submission time for this participant in the grading worksheet: no late penalty"
-    if not kept.late:
-        return None, ""
-    if lesson not in due:
-        due[lesson] = due_date(root, lesson)
-    if due[lesson] is None:
-        return None, "late (the LMS says so), but the lesson has no due date in the gradebook: no late penalty"
-    # Canvas says only that a file is late, not when: recorded just after the due date.
-    return due[lesson] + timedelta(seconds=1), "late (the LMS says so, not when): recorded 1 s after the due date"
-
 
 def _record_time(folder: str, when: datetime | None) -> None:
     path = os.path.join(folder, "timestamp.txt")
@@ -453,143 +157,386 @@ def _record_time(folder: str, when: datetime | None) -> None:
         handle.write(when.astimezone(timezone.utc).strftime(TIMESTAMP_FORMAT) + "\n")
 
 
-def collect(source: str, root: str, lesson: str | None = None, roster: str | None = None,
-            force: bool = False, worksheets: list[str] | tuple = ()) -> CollectReport:
-    """Place every submission in ``source`` (zip or folder) under ``<root>/submitted/``; see the module doc.
 
-    ``worksheets``: Moodle grading worksheets, whose submission times become the Moodle files' timestamps.
+def _write(target: str, data: bytes) -> None:
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    partial_path = target + ".collecting"
+    with open(partial_path, "wb") as handle:
+        handle.write(data)
+    os.replace(partial_path, target)
+
+
+
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def lesson_named_by(filename: str, lessons: list[str], any_extension: bool = False) -> str | None:
+    """'02_backward.ipynb', '02_backward (1).ipynb' (browser copy), '02_backward-2.ipynb' (Canvas re-upload);
+    with ``any_extension`` also '02_backward.pdf' (the lesson of an upload that is not a notebook)."""
+    name = filename.rsplit("/", 1)[-1]
+    stem, extension = os.path.splitext(name)
+    if extension.lower() != ".ipynb" and not (any_extension and extension):
+        return None
+    stem = re.sub(r"(?:\s*\(\d+\)|-\d+)+$", "", stem.strip()).lower()
+    return next((lesson for lesson in lessons if lesson.lower() == stem), None)
+
+
+def _student(reader: lms.Reader, match: re.Match, roster: Roster | None, fact: lms.Facts | None) -> tuple[str | None, str]:
+    """The student_id for a file, or None and why not."""
+    raws = [fact.student] if fact and fact.student else reader.candidates(match)
+    name = reader.display_name(match)
+    if roster is None:
+        safe = _folder_name(reader.folder_id(raws[0]))
+        return (safe, "") if safe else (None, f"the student id {raws[0]!r} cannot be made into a folder name")
+    for values, columns in [(raws, reader.roster_columns)] + ([([name], ("name",))] if name else []):
+        hits = sorted({hit for value in values for hit in roster.students_matching(value, columns)})
+        if len(hits) > 1:
+            return None, f"{' or '.join(repr(v) for v in values)} fits several roster students ({', '.join(hits)})"
+        if hits:
+            return hits[0], ""
+    shown = " or ".join(repr(raw) for raw in raws)
+    return None, (f"not on the roster: {reader.name} id {shown}" + (f", name {name!r}" if name else "")
+                  + f" matches no {'/'.join(reader.roster_columns)}" + (" or name" if name else "")
+                  + getattr(reader, "hidden", ""))
+
+
+class _Candidate(NamedTuple):
+    shown: str
+    filename: str           # what the student uploaded (the last part of its name)
+    data: bytes | None      # None: too big, not read
+    order: tuple[int, float]  # (attempt from the file name, or -1; modification time)
+    submitted_at: datetime | None = None  # when the LMS says it was submitted
+    late: bool = False        # the LMS marked it late without saying when (Canvas)
+    lms_id: tuple[str, str] = ("", "")  # (reader, the LMS's id for the student in this lesson)
+    named: bool = True        # its file name names the lesson
+    refused: str = ""         # why it was not read
+
+    @property
+    def notebook(self) -> bool:
+        return self.filename.lower().endswith(".ipynb")
+
+
+class _Unsorted(NamedTuple):
+    """A file whose lesson its name does not tell: decided once the whole download is read."""
+    shown: str
+    reader: lms.Reader
+    match: re.Match
+    file_data: tuple
+
+
+@dataclass
+class _Run:
+    """One collect's state while it places files."""
+    root: str
+    limits: Collect
+    roster: Roster | None
+    worksheets: bool
+    context: lms.Context
+    force: bool = False
+    report: CollectReport = field(default_factory=CollectReport)
+    found: dict = field(default_factory=lambda: defaultdict(list))  # (student, lesson) -> [_Candidate]
+    notes: dict = field(default_factory=lambda: defaultdict(list))  # a note said once -> students
+    due: dict = field(default_factory=dict)
+    ids: dict = field(default_factory=dict)      # lms_ids.Key -> id
+    placed: dict = field(default_factory=dict)   # (student, lesson) -> collected.Upload
+
+    def note(self, text: str, who: str) -> None:
+        if who not in self.notes[text]:
+            self.notes[text].append(who)
+
+
+def _read_download(source: str, run: _Run) -> tuple[list, dict[str, lms.Facts]]:
+    """Every file of the download read once (None: over the notebook limit), and what its receipts say."""
+    read, facts = [], {}
+    for file in files(source, run.report, run.limits):
+        if is_junk(file.path):
+            continue
+        receipt = lms.receipt_reader(file.path)
+        if receipt is not None:
+            if file.size <= run.limits.max_notebook_bytes:
+                facts.update(receipt.read_receipt(file.path, file.read(), run.context))
+            continue
+        data = None
+        if file.size <= run.limits.max_notebook_bytes:
+            try:
+                data = file.read()
+            except Exception as error:  # bad CRC, encrypted entry, unreadable file
+                where = run.report.unplaced if file.path.lower().endswith(".ipynb") else run.report.skipped
+                where.append(Item(file.shown, why=f"could not be read from the download ({error})"))
+                continue
+        read.append((file, data))
+    return read, facts
+
+
+def _sort(source: str, lessons: list[str], lesson: str | None, run: _Run) -> None:
+    """Each file of the download under its (student, lesson), or reported with why not."""
+    read, facts = _read_download(source, run)
+    unsorted = []
+    for file, data in read:
+        notebook = file.path.lower().endswith(".ipynb")
+        identified = lms.identify(file.path)
+        if identified is None:
+            (run.report.unplaced if notebook else run.report.skipped).append(Item(
+                file.shown, why=("cannot tell whose it is: no LMS file name and no student folder"
+                                 + ("" if notebook else " (and not a notebook)"))))
+            continue
+        reader, match = identified
+        uploaded = match["filename"].rsplit("/", 1)[-1]
+        folder_lesson = match.groupdict().get("lesson")
+        named = lesson_named_by(uploaded, lessons, any_extension=True)
+        which = lesson or named or (folder_lesson if folder_lesson in lessons else None)
+        if which is None:
+            unsorted.append(_Unsorted(file.shown, reader, match, (file, data)))
+            continue
+        _add(run, file, data, reader, match, which, facts, named=bool(named))
+    for item in unsorted:
+        _sort_by_company(run, item, lessons, facts)
+
+
+def _sort_by_company(run: _Run, item: _Unsorted, lessons: list[str], facts: dict) -> None:
+    """A file named for no lesson goes with its student's one lesson in this download, else (an LMS's
+    download being one assignment) with the download's one lesson; otherwise it is reported."""
+    file, data = item.file_data
+    notebook = file.path.lower().endswith(".ipynb")
+    student, _ = _student(item.reader, item.match, run.roster, facts.get(file.path.rsplit("/", 1)[-1]))
+    theirs = {lesson for who, lesson in run.found if who == student}
+    every = {lesson for _, lesson in run.found}
+    only = (theirs if len(theirs) == 1 else every if len(every) == 1 and item.reader.from_lms else set())
+    if only:
+        which = next(iter(only))
+        if notebook:
+            run.note(f"named for no lesson, taken as {which}, the only lesson of "
+                     f"{'its student' if theirs else 'the download'} (--lesson says so)", file.shown)
+        _add(run, file, data, item.reader, item.match, which, facts, named=False)
+        return
+    uploaded = item.match["filename"].rsplit("/", 1)[-1]
+    why = f"cannot tell the lesson: {uploaded!r} names none of {', '.join(lessons)} (use --lesson if it is one)"
+    (run.report.unplaced if notebook else run.report.skipped).append(Item(item.shown, student or "", "", why))
+
+
+def _add(run: _Run, file, data, reader: lms.Reader, match: re.Match, which: str, facts: dict, named: bool) -> None:
+    fact = facts.get(file.path.rsplit("/", 1)[-1])
+    student, why = _student(reader, match, run.roster, fact)
+    notebook = file.path.lower().endswith(".ipynb")
+    if student is None:
+        (run.report.unplaced if notebook else run.report.skipped).append(
+            Item(file.shown, lesson=which, why=why + ("" if notebook else f" ({uploads.kind(file.path)}, not a notebook)")))
+        return
+    when = (fact.submitted_at if fact and fact.submitted_at else None) or reader.submitted_at(match, run.context)
+    limit = run.limits.max_notebook_bytes
+    refused = "" if data is not None else (
+        f"the {'notebook' if notebook else 'file'} is {mib(file.size)}, over the limit of {mib(limit)} per notebook: it was not read. A lesson "
+        "notebook is well under 5 MB; clear the outputs (Edit > Clear Outputs of All Cells), save and upload it again")
+    if notebook and data is not None and (refused := NotebookLimits(config=run.limits.config).refusal(data)):
+        data = None
+    run.found[(student, which)].append(_Candidate(
+        file.shown, match["filename"].rsplit("/", 1)[-1], data, (reader.attempt(match), file.mtime), when,
+        reader.late_unknown_time(match), (reader.name, (fact.student if fact and fact.student else match["student"])),
+        named, refused))
+    if reader.name == "moodle" and not run.worksheets:
+        run.note("Moodle file names carry no submission time and no --moodle-worksheet was given: these have no "
+                 "time, so no late penalty applies to them; collect again with the assignment's grading worksheet "
+                 "(--moodle-worksheet CSV) to record their times", f"{student}/{which}")
+
+
+def _timestamp(run: _Run, student: str, lesson: str, kept: _Candidate) -> datetime | None:
+    """What timestamp.txt should say; a note (said once) when lateness cannot be recorded."""
+    if kept.submitted_at:
+        return kept.submitted_at
+    who = f"{student}/{lesson}"
+    if run.worksheets and kept.lms_id[0] == "moodle":
+        run.note("no submission time for this participant in the grading worksheet: no late penalty", who)
+        return None
+    if not kept.late:
+        return None
+    if lesson not in run.due:
+        run.due[lesson] = due_date(run.root, lesson)
+    if run.due[lesson] is None:
+        run.note(f"late (the LMS says so), but {lesson} has no due date in the gradebook: no late penalty", who)
+        return None
+    # Canvas says only that a file is late, not when: recorded just after the due date.
+    run.note("late (the LMS says so, not when): recorded 1 s after the lesson's due date", who)
+    return run.due[lesson] + timedelta(seconds=1)
+
+
+def _choose(candidates: list[_Candidate]) -> tuple[list[_Candidate], list[_Candidate], list[_Candidate]]:
+    """(the latest notebooks, older attempts and copies, other uploads) of one student and lesson.
+
+    A notebook named for the lesson wins over one that is not (the second notebook is another upload);
+    more than one latest notebook with different bytes means nothing tells which to grade.
     """
+    notebooks = [c for c in candidates if c.notebook]
+    graded = [c for c in notebooks if c.named] or notebooks
+    others = [c for c in candidates if c not in graded]
+    graded.sort(key=lambda c: c.order, reverse=True)
+    latest = [c for c in graded if c.order == graded[0].order] if graded else []
+    if len({c.data for c in latest}) > 1:
+        return latest, [c for c in graded if c not in latest], others
+    return latest[:1], graded[1:], others
+
+
+def _keep_others(run: _Run, student: str, lesson: str, others: list[_Candidate], has_notebook: bool) -> None:
+    """Every upload that is not graded, kept aside; when it is all there is, its reason is the status."""
+    for other in others:
+        what = uploads.kind(other.filename)
+        if other.data is None:
+            why = f"{what}: {other.refused.split(':')[0]}: not read, not kept"
+        elif has_notebook:
+            why = f"{what}, handed in beside the notebook: kept, not graded"
+        else:
+            why = f"{what}, not a notebook: kept, not graded"
+        where = uploads.keep(run.root, student, lesson, other.filename, other.data, why, note=has_notebook)
+        item = Item(other.shown, student, lesson, f"{why} ({where})")
+        (run.report.also if has_notebook else run.report.not_notebooks).append(item)
+    if others and not has_notebook and not os.path.exists(_target(run.root, student, lesson)):
+        names = ", ".join(f"{o.filename} ({uploads.kind(o.filename)})" for o in others)
+        record_problem(run.root, student, lesson,
+                       f"no notebook was handed in, only {names}: there is nothing to grade. Upload the notebook "
+                       f"itself ({lesson}.ipynb: in JupyterLab, File > Download)")
+
+
+def _target(root: str, student: str, lesson: str) -> str:
+    return os.path.join(root, "submitted", student, lesson, f"{lesson}.ipynb")
+
+
+def _place_all(run: _Run) -> None:
+    previous = collected.read_all(run.root)
+    for (student, which), candidates in sorted(run.found.items()):
+        kept, superseded, others = _choose(candidates)
+        if len(kept) > 1:
+            _two_notebooks(run, student, which, kept)
+        elif kept:
+            run.report.superseded += [Item(c.shown, student, which, f"kept {kept[0].shown} instead") for c in superseded]
+            _place(run, student, which, kept[0], previous.get((student, which)))
+        _keep_others(run, student, which, others, bool(kept) or os.path.exists(_target(run.root, student, which)))
+
+
+def _two_notebooks(run: _Run, student: str, which: str, latest: list[_Candidate]) -> None:
+    names = ", ".join(c.shown for c in latest)
+    for candidate in latest:
+        where = uploads.keep(run.root, student, which, candidate.filename, candidate.data,
+                             "one of several latest notebooks: kept, not graded", note=False)
+        run.report.conflicts.append(Item(candidate.shown, student, which, f"{len(latest)} different notebooks and "
+                                         f"nothing tells which is latest ({names}); kept in {where}: copy the right "
+                                         f"one to submitted/{student}/{which}/{which}.ipynb"))
+    if not os.path.exists(_target(run.root, student, which)):
+        record_problem(run.root, student, which, f"{len(latest)} different notebooks were handed in at once "
+                       f"({', '.join(c.filename for c in latest)}) and nothing tells which to grade: the "
+                       "instructor places one by hand")
+
+
+def _place(run: _Run, student: str, which: str, kept: _Candidate, previous: collected.Upload | None) -> None:
+    target = _target(run.root, student, which)
+    submitted = os.path.realpath(os.path.join(run.root, "submitted"))
+    if os.path.commonpath([os.path.realpath(target), submitted]) != submitted:
+        run.report.unplaced.append(Item(kept.shown, student, which, "its target is outside submitted/; not written"))
+        return
+    if kept.lms_id[0] and next(r for r in lms.READERS if r.name == kept.lms_id[0]).keeps_ids:
+        run.ids[(kept.lms_id[0], which, student)] = kept.lms_id[1]
+    if kept.data is None:
+        record_problem(run.root, student, which, kept.refused)
+        run.report.refused.append(Item(kept.shown, student, which, kept.refused))
+        return
+    when = _timestamp(run, student, which, kept)
+    upload = collected.Upload(kept.shown, kept.order[0], kept.order[1], when.isoformat() if when else "",
+                              kept.lms_id[0])
+    why = ""
+    if os.path.exists(target) and _read(target) != kept.data:
+        later = collected.newer(upload, previous) if previous else None
+        if not (run.force or later):
+            where = uploads.keep(run.root, student, which, kept.filename, kept.data,
+                                 "differs from the notebook in submitted/, not newer: kept, not graded")
+            told = "older than" if later is False else "not known to be newer than"
+            run.report.kept_both.append(Item(kept.shown, student, which, f"{told} the notebook in submitted/ "
+                                             f"({previous.source if previous else 'placed by hand'}), which stays; "
+                                             f"this one is kept in {where} (--force replaces it)"))
+            return
+        why = "replaced an older notebook" if later else "replaced a different notebook (--force)"
+    if why or not os.path.exists(target):
+        _write(target, kept.data)
+        run.report.placed.append(Item(kept.shown, student, which, why))
+        problem = unreadable(kept.data)
+        if problem:
+            run.report.unreadable.append(Item(kept.shown, student, which, problem))
+    else:
+        run.report.unchanged.append(Item(kept.shown, student, which))
+    _record_time(os.path.dirname(target), when)
+    clear_problem(run.root, student, which)
+    run.placed[(student, which)] = upload
+
+
+def _missing(run: _Run) -> list[tuple[str, str]]:
+    """Roster students with nothing for a lesson this download is for, here or in submitted/ or ungraded/."""
+    if run.roster is None:
+        return []
+    lessons = {lesson for _, lesson in run.found} | {i.lesson for i in run.report.unplaced if i.lesson}
+    told = {(i.student, i.lesson) for i in run.report.unplaced + run.report.skipped if i.student}
+    return [(student, which) for which in sorted(lessons) for student in run.roster.student_ids
+            if (student, which) not in run.found and (student, which) not in told and (student, "") not in told
+            and not os.path.exists(_target(run.root, student, which))
+            and not recorded_problem(run.root, student, which)]
+
+
+def _start(source: str, root: str, lesson: str | None, roster: str | None, worksheets) -> tuple[list[str], _Run]:
     lessons = assignments(root)
     if lesson is not None and lesson not in lessons:
         raise CollectError(f"unknown lesson {lesson!r}; the lessons are {', '.join(lessons)}")
     limits = Collect(config=course_config(root))
-    sizes = NotebookLimits(config=limits.config)
     if not os.path.isdir(source) and not (os.path.isfile(source) and zipfile.is_zipfile(source)):
         raise CollectError(f"{source} is neither a folder nor a zip file")
     total = download_size(source)
     if total > limits.max_download_bytes:
-        raise CollectError(f"{source} unpacks to {_mib(total)}, over the download limit of "
-                           f"{_mib(limits.max_download_bytes)} (c.Collect.max_download_bytes in nbgrader_config.py); "
+        raise CollectError(f"{source} unpacks to {mib(total)}, over the download limit of "
+                           f"{mib(limits.max_download_bytes)} (c.Collect.max_download_bytes in nbgrader_config.py); "
                            "nothing was read")
     people = Roster.load(roster) if roster else None
     try:
         moodle = moodle_worksheet.read(list(worksheets), limits.moodle_date_format, limits.timezone)
     except (moodle_worksheet.WorksheetError, OSError, UnicodeDecodeError, csv.Error) as problem:
         raise CollectError(str(problem)) from None
-    report = CollectReport(unread_times=[Item(where, why=why) for where, why in moodle.unread])
-    found: dict[tuple[str, str], list[_Candidate]] = {}
-    lessons_seen = {lesson} if lesson else set()
+    context = lms.Context(limits.timezone, {"moodle": moodle.times})
+    run = _Run(root, limits, people, bool(worksheets), context)
+    run.report.unread_times = [Item(where, why=why) for where, why in moodle.unread]
+    return lessons, run
 
-    for file in _files(source, report, limits):
-        basename = file.path.rsplit("/", 1)[-1]
-        if _is_junk(file.path) or any(n.receipt and n.receipt.fullmatch(basename) for n in FILE_NAMINGS):
-            continue
-        if not basename.lower().endswith(".ipynb"):
-            report.skipped.append(Item(file.shown, why="not a notebook"))
-            continue
-        identified = identify(file.path)
-        if identified is None:
-            report.unplaced.append(Item(file.shown, why="cannot tell whose it is: "
-                                                        "no LMS file name and no student folder"))
-            continue
-        naming, match = identified
-        folder_lesson = match.groupdict().get("lesson")
-        which = (lesson or lesson_named_by(match["filename"], lessons)
-                 or (folder_lesson if folder_lesson in lessons else None))
-        if which is None:
-            uploaded = match["filename"].rsplit("/", 1)[-1]
-            report.unplaced.append(Item(file.shown, why=f"cannot tell the lesson: {uploaded!r} names none of "
-                                                        f"{', '.join(lessons)} (use --lesson if it is one)"))
-            continue
-        lessons_seen.add(which)
-        student, why = _student(naming, match, people)
-        if student is None:
-            report.unplaced.append(Item(file.shown, lesson=which, why=why))
-            continue
-        attempt = int(re.sub(r"\D", "", match.groupdict().get("attempt") or "") or -1)
-        when = _submitted_at(naming, match, limits.timezone, moodle)
-        late = bool(match.groupdict().get("late"))
-        lms_id = (naming.lms, match["student"])
-        if file.size > limits.max_notebook_bytes:
-            refused = (f"the notebook is {_mib(file.size)}, over the limit of {_mib(limits.max_notebook_bytes)} "
-                       "per notebook: it was not read. A lesson notebook is well under 5 MB; clear the outputs "
-                       "(Edit > Clear Outputs of All Cells), save and upload it again")
-            found.setdefault((student, which), []).append(
-                _Candidate(file.shown, None, (attempt, file.mtime), when, late, refused, lms_id))
-            continue
-        try:
-            data = file.read()
-        except Exception as error:  # bad CRC, encrypted entry, unreadable file
-            report.unplaced.append(Item(file.shown, student, which, f"could not be read from the download ({error})"))
-            continue
-        refused = sizes.refusal(data) or None
-        found.setdefault((student, which), []).append(
-            _Candidate(file.shown, None if refused else data, (attempt, file.mtime), when, late, refused, lms_id))
 
-    submitted = os.path.realpath(os.path.join(root, "submitted"))
-    due: dict[str, datetime | None] = {}
-    seen_ids: dict[lms_ids.Key, str] = {}
-    for (student, which), candidates in sorted(found.items()):
-        candidates.sort(key=lambda c: c.order, reverse=True)
-        latest = [c for c in candidates if c.order == candidates[0].order]
-        if len({c.data for c in latest}) > 1:
-            names = ", ".join(c.shown for c in latest)
-            for candidate in candidates:
-                report.unplaced.append(Item(candidate.shown, student, which,
-                                            f"{len(latest)} different notebooks for {student}/{which} and nothing "
-                                            f"tells which is latest ({names}); place the right one by hand"))
-            continue
-        kept = latest[0]
-        if kept.lms_id[0] in KEEPS_IDS:
-            seen_ids[(kept.lms_id[0], which, student)] = kept.lms_id[1]
-        report.superseded += [Item(c.shown, student, which, f"kept {kept.shown} instead") for c in candidates[1:]]
-        target = os.path.join(submitted, student, which, f"{which}.ipynb")
-        if os.path.commonpath([os.path.realpath(target), submitted]) != submitted:
-            report.unplaced.append(Item(kept.shown, student, which, "its target is outside submitted/; not written"))
-            continue
-        if kept.data is None:
-            record_problem(root, student, which, kept.refused)
-            report.refused.append(Item(kept.shown, student, which, kept.refused))
-            continue
-        when, note = _timestamp(root, which, kept, due, bool(worksheets))
-        why = note
-        if os.path.exists(target):
-            if _read(target) == kept.data:
-                _record_time(os.path.dirname(target), when)
-                clear_problem(root, student, which)
-                report.unchanged.append(Item(kept.shown, student, which))
-                continue
-            if not force:
-                report.conflicts.append(Item(kept.shown, student, which,
-                                             f"submitted/{student}/{which}/{which}.ipynb already holds a different "
-                                             "notebook; left as it is (--force replaces it)"))
-                continue
-            why = "; ".join(filter(None, ["replaced a different notebook (--force)", note]))
-        _write(target, kept.data)
-        _record_time(os.path.dirname(target), when)
-        clear_problem(root, student, which)
-        report.placed.append(Item(kept.shown, student, which, why))
-        problem = unreadable(kept.data)
-        if problem:
-            report.unreadable.append(Item(kept.shown, student, which, problem))
+def collect(source: str, root: str, lesson: str | None = None, roster: str | None = None,
+            force: bool = False, worksheets: list[str] | tuple = ()) -> CollectReport:
+    """Place every submission in ``source`` (zip or folder) under ``<root>/submitted/``; see the module doc.
 
-    lms_ids.record(root, seen_ids)
-    if people:
-        report.missing = [(student, which) for which in sorted(lessons_seen) for student in people.student_ids
-                          if (student, which) not in found
-                          and not os.path.exists(os.path.join(submitted, student, which, f"{which}.ipynb"))
-                          and not recorded_problem(root, student, which)]
-    return report
+    ``worksheets``: Moodle grading worksheets, whose submission times become the Moodle files' timestamps.
+    """
+    lessons, run = _start(source, root, lesson, roster, worksheets)
+    run.force = force
+    try:
+        _sort(source, lessons, lesson, run)
+    except DownloadError as error:
+        raise CollectError(str(error)) from None
+    _place_all(run)
+    lms_ids.record(root, run.ids)
+    collected.record(root, run.placed)
+    if run.roster:
+        from .students import give_names
+        give_names(root, run.roster.rows, {student for student, _ in run.placed})
+    run.report.missing = _missing(run)
+    run.report.notes = [f"{note}: {', '.join(who)}" for note, who in run.notes.items()]
+    return run.report
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("source", metavar="ZIP_OR_FOLDER", help="an LMS bulk download (Canvas, Moodle, Blackboard) "
-                                                                 "or a folder of student folders")
-    parser.add_argument("--lesson", help="the lesson every notebook in the download is for "
-                                         "(default: read from each notebook's file name)")
-    parser.add_argument("--roster", help="CSV with student_id and any of canvas_id, canvas_anonymous_id, moodle_id, username, login_id, "
-                                         "email, name: LMS ids are turned into student_id")
-    parser.add_argument("--force", action="store_true", help="replace submitted notebooks that differ")
+    parser.add_argument("source", metavar="ZIP_OR_FOLDER", help="an LMS bulk download (Canvas, Moodle, Blackboard, "
+                                                                 "D2L Brightspace) or a folder of student folders")
+    parser.add_argument("--lesson", help="the lesson every file in the download is for "
+                                         "(default: read from each file's name)")
+    parser.add_argument("--roster", help="CSV with student_id and any of canvas_id, canvas_anonymous_id, moodle_id, "
+                                         "d2l_id, username, login_id, email, name, first_name, last_name: LMS ids "
+                                         "are turned into student_id")
+    parser.add_argument("--force", action="store_true", help="replace submitted notebooks that differ, even when "
+                                                             "the download's is not newer")
     parser.add_argument("--moodle-worksheet", action="append", default=[], metavar="CSV",
                         help="a Moodle assignment's grading worksheet (in English): its submission times become "
                              "the Moodle files' timestamps, for nbgrader's late penalty (repeat for each assignment)")
@@ -603,5 +550,8 @@ def run(args) -> int:
     except (CollectError, OSError) as error:
         print(f"collect: {error}")
         return 2
-    print("\n".join(report.lines()))
+    try:
+        print("\n".join(report.lines()), flush=True)
+    except BrokenPipeError:  # `collect ... | head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
     return 0 if report.ok else 1

@@ -11,7 +11,9 @@
   spreadsheet can sort by any exercise. A blank cell has no points yet.
 - ``canvas.csv``: Canvas's gradebook import format (see :func:`export_canvas`).
 - ``moodle/<lesson>.csv``: each lesson's Moodle grading worksheet, for every lesson collected from
-  a Moodle download (see :func:`write_moodle`).
+  a Moodle download (see :func:`write_moodle`), and ``moodle/<lesson>-feedback.zip``, its feedback
+  pages for Moodle's "Upload multiple feedback files in a zip" (``moodle_feedback.py``);
+- with ``--into FILE``, a copy of the LMS's own gradebook file with the scores filled in (``lms_files.py``).
 
 Everything is read from the gradebook once (:func:`read_gradebook`), so the files always agree
 with each other.
@@ -24,8 +26,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from ..course_dir import open_api
-from . import lms_ids, moodle_worksheet
-from .status import GRADED, MISSING, Status, class_status
+from . import collected, late_penalties, lms_ids, moodle_feedback, moodle_worksheet
+from .lms_files import fill_lms_file
+from .status import GRADED, MISSING, Status, class_status, lessons_in_play
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,11 @@ class GradebookSnapshot:
 
     def final_score(self, submission: Submission) -> float:
         return max(0.0, self.earned(submission) - submission.late_penalty)
+
+    def only(self, lessons: list[str]) -> "GradebookSnapshot":
+        """The same gradebook, seen through these lessons alone (course order kept)."""
+        return GradebookSnapshot({lesson: cells for lesson, cells in self.lessons.items() if lesson in lessons},
+                                 self.students, {key: sub for key, sub in self.submissions.items() if key[1] in lessons})
 
 
 def _notebook_order(root: str, lesson: str) -> list[str]:
@@ -354,7 +362,7 @@ def moodle_maximum_grades(root: str) -> dict:
 
 
 def _statuses(root: str, snapshot: GradebookSnapshot, roster: dict | None) -> Statuses:
-    return class_status(root, snapshot, list(roster or {}))
+    return class_status(root, snapshot, list(roster or {}), list(snapshot.lessons))
 
 
 def export_grades(root: str, path: str) -> int:
@@ -384,13 +392,69 @@ def export_canvas(root: str, path: str, roster: str | None = None) -> CanvasExpo
     return write_canvas(snapshot, path, people, _statuses(root, snapshot, people), canvas_assignments(root))
 
 
+def chosen_lessons(root: str, snapshot: GradebookSnapshot, asked: list[str] | None) -> list[str]:
+    """The lessons asked for (each must be in the gradebook), else those released and collected."""
+    unknown = [lesson for lesson in asked or [] if lesson not in snapshot.lessons]
+    if unknown:
+        raise ValueError(f"not in the gradebook: {', '.join(unknown)} (it has {', '.join(snapshot.lessons)})")
+    return list(asked) if asked else lessons_in_play(root, snapshot)
+
+
+def canvas_wanted(root: str) -> bool:
+    """canvas.csv is written for a Canvas course: collected from Canvas, Canvas assignments configured,
+    or collected from folders alone (no LMS said otherwise)."""
+    used = collected.readers_used(root) - {"lesson-folders", "student-folders"}
+    return any(name.startswith("canvas") for name in used) or bool(canvas_assignments(root)) or not used
+
+
 def add_arguments(parser) -> None:
+    parser.add_argument("lessons", nargs="*", help="lessons to export (default: those released and collected)")
     parser.add_argument("--out", default="exports", metavar="DIR",
                         help="folder for grades.csv, exercises.csv, canvas.csv and moodle/ (default: exports/)")
     parser.add_argument("--roster", metavar="CSV",
                         help="student_id[,canvas_id,login_id,name,section,sis_user_id]: every roster student gets "
                              "a row, matched in Canvas by its ids; without it the nbgrader student id is the "
                              "Canvas login id")
+    parser.add_argument("--into", action="append", default=[], metavar="FILE",
+                        help="a gradebook file downloaded from the LMS (Canvas's Export, Moodle's grading worksheet, "
+                             "Blackboard's Work Offline download, D2L's grades export): a copy with the scores filled "
+                             "in, every other column and row as downloaded, is written to the --out folder "
+                             "(repeatable)")
+
+
+def _print_files(args, grades: int, exercises: int, canvas: "CanvasExport | None", sheets, maxima) -> None:
+    print(f"wrote {grades} rows to {os.path.join(args.out, 'grades.csv')}")
+    print(f"wrote {exercises} rows to {os.path.join(args.out, 'exercises.csv')}")
+    if canvas is not None:
+        print(f"wrote {canvas.rows} students to {os.path.join(args.out, 'canvas.csv')}: {', '.join(canvas.header[5:])}")
+    for sheet in sheets:
+        scale = (f"grades out of {points(sheet.maximum)}, c.MoodleExport.maximum_grades" if sheet.lesson in maxima
+                 else f"grades in points: set the Moodle assignment's Maximum grade to {points(sheet.maximum)}, "
+                      "or give it in c.MoodleExport.maximum_grades")
+        print(f"wrote {sheet.rows} Moodle participants to {sheet.path} ({sheet.graded} graded; {scale}); "
+              "upload it with the assignment's grading action Upload grading worksheet")
+
+
+def _print_blanks(args, statuses: Statuses, canvas: "CanvasExport | None", sheets, filled) -> None:
+    counts = Counter(status.state for status in statuses.values())
+    print("status of every student and lesson: " + ", ".join(f"{n} {state}" for state, n in sorted(counts.items())))
+    blanks: dict[str, tuple[Status, list[str]]] = {}
+    for who, status in canvas.held_back if canvas else []:
+        blanks.setdefault(who, (status, []))[1].append("Canvas")
+    for sheet in sheets:
+        for student, status in sheet.held_back:
+            blanks.setdefault(f"{student} {sheet.lesson}", (status, []))[1].append("Moodle")
+    for into in filled:
+        for student, lesson, status in into.held_back:
+            blanks.setdefault(f"{student} {lesson}", (status, []))[1].append(os.path.basename(into.path))
+    for who, (status, places) in sorted(blanks.items()):
+        shown = f"{status.state}: {status.summary}" if status.summary else status.state
+        print(f"  {who}: left blank for {' and '.join(dict.fromkeys(places))}, {shown}")
+    for lesson in canvas.unmapped if canvas else []:
+        print(f"  {lesson}: no Canvas assignment in c.CanvasExport.assignments (nbgrader_config.py); its column "
+              "is named by the lesson, and Canvas will make it a new assignment")
+    for student in canvas.unmatched if canvas else []:
+        print(f"  {student}: not in the roster {args.roster}, left out of canvas.csv")
 
 
 def run(args) -> int:
@@ -398,40 +462,39 @@ def run(args) -> int:
     root = getattr(args, "root", ".")
     try:
         roster = read_roster(args.roster) if args.roster else None
+        settled = late_penalties.settle(root)
+        whole = read_gradebook(root)
+        lessons = chosen_lessons(root, whole, getattr(args, "lessons", None))
     except (OSError, ValueError) as problem:
         print(f"export: {problem}")
         return 2
-    snapshot = read_gradebook(root)
+    snapshot = whole.only(lessons)
     statuses = _statuses(root, snapshot, roster)
     os.makedirs(args.out, exist_ok=True)
     grades = write_grades(snapshot, os.path.join(args.out, "grades.csv"), statuses)
     exercises = write_exercises(snapshot, os.path.join(args.out, "exercises.csv"), statuses)
-    canvas = write_canvas(snapshot, os.path.join(args.out, "canvas.csv"), roster, statuses, canvas_assignments(root))
+    canvas = (write_canvas(snapshot, os.path.join(args.out, "canvas.csv"), roster, statuses, canvas_assignments(root))
+              if canvas_wanted(root) else None)
     maxima = moodle_maximum_grades(root)
     sheets = write_moodle(snapshot, os.path.join(args.out, "moodle"), statuses, lms_ids.ids_of(root, "moodle"),
                           maxima, _full_names(snapshot, roster), datetime.now(timezone.utc))
-    print(f"wrote {grades} rows to {os.path.join(args.out, 'grades.csv')}")
-    print(f"wrote {exercises} rows to {os.path.join(args.out, 'exercises.csv')}")
-    print(f"wrote {canvas.rows} students to {os.path.join(args.out, 'canvas.csv')}: {', '.join(canvas.header[5:])}")
-    for sheet in sheets:
-        scale = (f"grades out of {points(sheet.maximum)}, c.MoodleExport.maximum_grades" if sheet.lesson in maxima
-                 else f"grades in points: set the Moodle assignment's Maximum grade to {points(sheet.maximum)}, "
-                      "or give it in c.MoodleExport.maximum_grades")
-        print(f"wrote {sheet.rows} Moodle participants to {sheet.path} ({sheet.graded} graded; {scale}); "
-              "upload it with the assignment's grading action Upload grading worksheet")
-    counts = Counter(status.state for status in statuses.values())
-    print("status of every student and lesson: " + ", ".join(f"{n} {state}" for state, n in sorted(counts.items())))
-    blanks: dict[str, tuple[Status, list[str]]] = {}
-    for who, status in canvas.held_back:
-        blanks.setdefault(who, (status, []))[1].append("Canvas")
-    for sheet in sheets:
-        for student, status in sheet.held_back:
-            blanks.setdefault(f"{student} {sheet.lesson}", (status, []))[1].append("Moodle")
-    for who, (status, places) in sorted(blanks.items()):
-        print(f"  {who}: left blank for {' and '.join(places)}, {status.text}")
-    for lesson in canvas.unmapped:
-        print(f"  {lesson}: no Canvas assignment in c.CanvasExport.assignments (nbgrader_config.py); its column "
-              "is named by the lesson, and Canvas will make it a new assignment")
-    for student in canvas.unmatched:
-        print(f"  {student}: not in the roster {args.roster}, left out of canvas.csv")
-    return 1 if canvas.unmatched else 0
+    print(f"lessons: {', '.join(lessons) or 'none collected yet'}"
+          + (f"; {settled} late penalty(ies) worked out again on today's scores" if settled else ""))
+    _print_files(args, grades, exercises, canvas, sheets, maxima)
+    zips = moodle_feedback.write_feedback_zips(root, os.path.join(args.out, "moodle"), lms_ids.ids_of(root, "moodle"),
+                                               lessons)
+    for lesson, (path, pages) in zips.items():
+        print(f"wrote {pages} feedback page(s) to {path}: upload it with the assignment's grading action "
+              "Upload multiple feedback files in a zip")
+    filled, code = [], 0
+    for path in getattr(args, "into", []):
+        try:
+            into = fill_lms_file(path, args.out, snapshot, statuses, args.roster, root)
+        except (OSError, ValueError, csv.Error) as problem:
+            print(f"export --into {path}: {problem}")
+            code = 2
+            continue
+        filled.append(into)
+        print("\n".join(into.lines()))
+    _print_blanks(args, statuses, canvas, sheets, filled)
+    return code or (1 if canvas and canvas.unmatched else 0)

@@ -46,6 +46,14 @@ class MoodleExport(Configurable):
                  "the lesson's points: Moodle skips a grade above the maximum without a word.").tag(config=True)
 
 
+class LMSFiles(Configurable):
+    columns = Dict(
+        {}, help="lesson -> the title the LMS gives its assignment, e.g. {'01_graph': 'Lesson 1'}: export --into "
+                 "finds the lesson's column in the LMS's gradebook file by it (Blackboard's 'Lesson 1 [Total Pts: "
+                 "12 Score] |123', D2L's 'Lesson 1 Points Grade', Canvas's 'Lesson 1 (81001)'). Default: the "
+                 "title in c.CanvasExport.assignments, else the lesson's own name.").tag(config=True)
+
+
 def course_config(root: str) -> Config:
     """The course's configuration, or an empty one when the folder has no nbgrader_config.py."""
     if not os.path.exists(os.path.join(root, "nbgrader_config.py")):

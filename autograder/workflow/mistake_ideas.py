@@ -5,7 +5,12 @@ modules). ``IDEAS`` is the one table from kinds to ideas; each idea names the le
 teaches it, as the section is titled today. When a lesson's sections move, change ``where`` here
 and nothing else. A kind not listed shows in the report under its own name, so a new kind is seen
 (and can be added here) rather than lost.
+
+A function that raised has the error's type as its kind (``RuntimeError``), which says little: its
+message says which idea it is, so ``RAISED`` reads autograd's own messages (``course/checks/
+explain_error.py`` explains the same ones to the student) before the type is taken as the idea.
 """
+import re
 from typing import NamedTuple
 
 
@@ -53,11 +58,34 @@ IDEAS = (
     Idea("The value itself: sign, shape, dtype, a missing return", "every lesson",
          ("wrong_sign", "wrong_shape", "wrong_dtype", "wrong_value", "wrong_answer", "all_zeros", "pair_swapped",
           "none_returned", "forbidden_shortcut")),
+    Idea("Running the exercise: the function defined under its own name, returning what can be checked",
+         "every lesson", ("not_defined", "unreadable")),
+    Idea("Only floating-point tensors can require grad", "01_graph §2", ("integer_requires_grad",)),
+    Idea("An error raised in the student's own code (its message says which)", "every lesson",
+         ("RuntimeError", "NameError", "TypeError", "AttributeError", "IndexError", "KeyError", "ValueError", "SyntaxError",
+          "ZeroDivisionError", "RecursionError", "raised")),
+)
+
+# autograd's messages (PyTorch 2.x) -> the kind whose idea they show, for a function that raised
+RAISED = (
+    (re.compile(r"floating point and complex dtype can require gradients"), "integer_requires_grad"),
+    (re.compile(r"does not require grad and does not have a grad_fn"), "grad_none_no_requires_grad"),
+    (re.compile(r"backward through the graph a second time"), "several_backward_calls"),
+    (re.compile(r"grad can be implicitly created only for (real )?scalar outputs"), "one_sided"),
+    (re.compile(r"leaf Variable that requires grad is being used in an in-place operation"), "inplace_saved"),
+    (re.compile(r"modified by an inplace operation"), "inplace_saved"),
+    (re.compile(r"Can't call numpy\(\) on Tensor that requires grad"), "not_an_array"),
+    (re.compile(r"a Tensor with \d+ elements cannot be converted to Scalar"), "loss_not_float"),
+    (re.compile(r"One of the differentiated Tensors appears to not have been used in the graph"), "cut_off_graph"),
 )
 
 _BY_KIND = {kind: idea for idea in IDEAS for kind in idea.kinds}
 
 
-def idea_of(kind: str) -> Idea:
-    """The idea a kind of mistake shows; an unlisted kind is an idea of its own, named by the kind."""
+def idea_of(kind: str, message: str = "") -> Idea:
+    """The idea a kind of mistake shows (an error's message first, for a function that raised); an
+    unlisted kind is an idea of its own, named by the kind."""
+    said = next((said for pattern, said in RAISED if pattern.search(message or "")), None)
+    if said and (kind not in _BY_KIND or _BY_KIND[kind].kinds == _BY_KIND["raised"].kinds):
+        return _BY_KIND[said]
     return _BY_KIND.get(kind) or Idea(f"other: {kind}", "not in mistake_ideas.IDEAS yet", (kind,))

@@ -28,7 +28,8 @@ from datetime import datetime
 
 from course.grade_ids import exercise_of_test
 
-from .export import GradebookSnapshot, read_gradebook, read_roster
+from .export import GradebookSnapshot, chosen_lessons, read_gradebook, read_roster
+from .export import points as _points
 from .inert_html import content_security_policy
 from .mistake_ideas import idea_of
 from .status import MISSING, UNGRADABLE, class_status
@@ -193,7 +194,7 @@ def ideas(results: list[CellResult]) -> list[IdeaCount]:
     where: dict[str, str] = {}
     for r in results:
         if _is_mistake(r):
-            idea = idea_of(r.kind)
+            idea = idea_of(r.kind, r.message)
             found[idea.idea].append(r)
             where[idea.idea] = idea.where
     rows = []
@@ -279,15 +280,22 @@ def _none(text: str) -> str:
 
 def _scores_section(snapshot: GradebookSnapshot, lessons: list[str], out: str) -> str:
     from . import report_plots
+    late = [s for _, s in sorted(snapshot.submissions.items()) if s.late_penalty > 0]
     scores = {lesson: [snapshot.final_score(s) for (_, name), s in sorted(snapshot.submissions.items())
-                       if name == lesson] for lesson in lessons}
+                       if name == lesson and s not in late] for lesson in lessons}
     empty = [lesson for lesson, found in scores.items() if not found]
     scores = {lesson: found for lesson, found in scores.items() if found}  # no empty histogram
     if not scores:
         return _section("scores", "Score distribution per lesson", _none("No submissions in the gradebook yet."))
     chart = report_plots.score_histograms(scores, {lesson: snapshot.max_score(lesson) for lesson in scores},
                                           os.path.join(out, "scores.png"))
-    notes = [_none("Written answers count once they are graded; until then they add 0 points.")]
+    notes = [_none("Written answers count once they are graded; until then they add 0 points. Late work is "
+                   "shown apart, below the charts, so a late penalty does not read as a weak answer.")]
+    if late:
+        notes.append("<h3>Late work</h3>" + _table(
+            ["student", "lesson", "points earned", "late penalty", "score"],
+            [[s.student, s.lesson, _points(snapshot.earned(s)), _points(s.late_penalty), _points(snapshot.final_score(s))]
+             for s in late], {2, 3, 4}))
     if empty:
         notes.append(_none(f"No graded submission yet for {', '.join(empty)}: no chart for them."))
     return _section("scores", "Score distribution per lesson", _image(chart, "Histograms of scores per lesson"),
@@ -352,7 +360,7 @@ def _accounted_section(statuses: dict, lessons: list[str], roster_given: bool) -
     """Everyone the report cannot show a score for: nothing submitted, or a file that could not be graded."""
     students = sorted({student for student, _ in statuses})
     nothing = [s for s in students if all(statuses[(s, lesson)].state == MISSING for lesson in lessons)]
-    rows = [[student, lesson, state.why] for (student, lesson), state in sorted(statuses.items())
+    rows = [[student, lesson, state.summary] for (student, lesson), state in sorted(statuses.items())
             if lesson in lessons and state.state == UNGRADABLE]
     missing = [[lesson, ", ".join(s for s in students if statuses[(s, lesson)].state == MISSING and s not in nothing)]
                for lesson in lessons]
@@ -387,12 +395,12 @@ def _slowest_section(runs: list[CellRun], out: str) -> str:
 
 def build_report(root: str, out: str, lessons: list[str] | None = None, roster: str | None = None) -> str:
     """Draw the charts into ``out`` and write ``out/report.html``; return the page's path."""
-    snapshot = read_gradebook(root)
+    from . import late_penalties
     roster_ids = list(read_roster(roster)) if roster else []
-    unknown = [lesson for lesson in lessons or [] if lesson not in snapshot.lessons]
-    if unknown:
-        raise ValueError(f"not in the gradebook: {', '.join(unknown)} (it has {', '.join(snapshot.lessons)})")
-    lessons = lessons or list(snapshot.lessons)
+    late_penalties.settle(root)
+    snapshot = read_gradebook(root)
+    lessons = chosen_lessons(root, snapshot, lessons)
+    snapshot = snapshot.only(lessons)
     results, runs = read_autograded(root, lessons)
     os.makedirs(out, exist_ok=True)
     statuses = class_status(root, snapshot, roster_ids, lessons)
@@ -400,7 +408,11 @@ def build_report(root: str, out: str, lessons: list[str] | None = None, roster: 
                 _pass_rate_section(snapshot, lessons, results, out), _mistakes_section(results, out),
                 _attempts_section(results), _slowest_section(runs, out)]
     chosen = [key for key in snapshot.submissions if key[1] in lessons]
-    summary = (f"Lessons {_e(', '.join(lessons))} · {len({student for student, _ in chosen})} students · "
+    people = roster_ids or sorted({student for student, _ in statuses})
+    others = sorted({student for student, _ in statuses} - set(people))
+    summary = (f"Lessons {_e(', '.join(lessons))} · {len(people)} students"
+               + (" on the roster" if roster_ids else "")
+               + (f" (and {len(others)} not on it: {_e(', '.join(others))})" if others else "") + " · "
                f"{len(chosen)} submissions · written {datetime.now().strftime('%Y-%m-%d %H:%M')}")
     page = (f'<!DOCTYPE html><html lang="en"><head>{content_security_policy()}<meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -413,7 +425,7 @@ def build_report(root: str, out: str, lessons: list[str] | None = None, roster: 
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("lessons", nargs="*", help="lessons to report on (default: every lesson in the gradebook)")
+    parser.add_argument("lessons", nargs="*", help="lessons to report on (default: those released and collected)")
     parser.add_argument("--out", default="report", metavar="DIR",
                         help="folder for report.html and its PNG charts (default: report/)")
     parser.add_argument("--roster", metavar="CSV", help="the class list (student_id, ...): lists who submitted nothing")

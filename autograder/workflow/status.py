@@ -6,10 +6,15 @@ A student of the roster (or of the gradebook, or with anything under submitted/)
 - ``waiting for hand grading``: written answers not graded yet;
 - ``hand grade to check``: an answer graded by hand changed since (a resubmission), so its hand
   grade is no longer known to fit it (``hand_grades.py`` keeps the ones whose answer did not change);
-- ``could not be graded``: the file was refused by collect (too big) or by grade (not a readable
-  notebook, a damaged one), with the reason kept in ``ungraded/<student>/<lesson>/reason.txt``;
+- ``could not be graded``: the file was refused by collect (too big, not a notebook at all, several
+  notebooks and nothing to choose by) or by grade (not a readable notebook, a damaged one), with the
+  reason kept whole in ``ungraded/<student>/<lesson>/reason.txt``;
 - ``not graded yet``: submitted, ``grade`` has not run on it;
 - ``missing``: nothing submitted.
+
+Whatever the state, the uploads collect kept aside beside the notebook (a PDF, a second notebook:
+``uploads.py``) are added to ``why``, so every export, the report and the feedback page say them.
+A reason's first line is a plain sentence; a cause found under it (a traceback) stays below it.
 """
 import os
 import warnings
@@ -35,6 +40,11 @@ class Status:
     @property
     def text(self) -> str:
         return f"{self.state}: {self.why}" if self.why else self.state
+
+    @property
+    def summary(self) -> str:
+        """The first line of ``why``: what a table cell shows; the rest is the cause, kept in the file."""
+        return self.why.split("\n", 1)[0]
 
 
 def _reason_path(root: str, student: str, lesson: str) -> str:
@@ -62,14 +72,53 @@ def problem(root: str, student: str, lesson: str) -> str:
         return handle.read().strip()
 
 
+SAME_FILE = "fails-as-it-is.sha256"  # beside reason.txt: the digest of a notebook that fails for what it holds
+
+
 def record_batch(root: str, jobs: list[tuple[str, str]], failed: dict[tuple[str, str], str]) -> None:
-    """After ``grade``: keep why each failed submission could not be graded, forget it for the rest."""
+    """After ``grade``: keep why each failed submission could not be graded, forget it for the rest.
+
+    A failure the file itself causes (not a notebook, too big) is marked with the file's digest: the
+    same file would fail the same way, so ``grade`` does not try it again until it changes.
+    """
     for lesson, student in jobs:
         why = failed.get((lesson, student))
-        if why:
-            record_problem(root, student, lesson, f"grading stopped: {why}")
-        else:
+        marker = os.path.join(root, LEDGER, student, lesson, SAME_FILE)
+        if os.path.exists(marker):
+            os.remove(marker)
+        if not why:
             clear_problem(root, student, lesson)
+            continue
+        path = _submitted(root, student, lesson)
+        fault = _unreadable(path, _notebook_limit(root)) if path else ""
+        record_problem(root, student, lesson, fault or f"grading stopped: {why}")
+        if fault:
+            with open(marker, "w", encoding="utf-8") as handle:
+                handle.write(file_digest(path) + "\n")
+
+
+def file_digest(path: str) -> str:
+    import hashlib
+    with open(path, "rb") as handle:
+        return hashlib.sha256(handle.read()).hexdigest()
+
+
+def fails_as_it_is(root: str, student: str, lesson: str) -> str:
+    """Why this submission cannot be graded, when its notebook is the very file that failed for what it
+    holds; "" when it changed, or failed for another reason (a kernel that did not start)."""
+    marker = os.path.join(root, LEDGER, student, lesson, SAME_FILE)
+    path = _submitted(root, student, lesson)
+    if not path or not os.path.exists(marker):
+        return ""
+    with open(marker, encoding="utf-8") as handle:
+        if handle.read().strip() != file_digest(path):
+            return ""
+    return problem(root, student, lesson)
+
+
+def _notebook_limit(root: str) -> int:
+    from .lms_settings import Collect, course_config
+    return Collect(config=course_config(root)).max_notebook_bytes
 
 
 def _submitted(root: str, student: str, lesson: str) -> str | None:
@@ -86,8 +135,9 @@ def unreadable(data: bytes) -> str:
             warnings.simplefilter("ignore")
             nbformat.reads(data.decode("utf-8"), as_version=4)
     except Exception as error:  # any way of not being a notebook
-        message = (str(error).splitlines() or [""])[0][:120]
-        return f"not a readable notebook ({type(error).__name__}: {message})"
+        lines = str(error).strip().splitlines() or [""]
+        first = f"not a readable notebook ({type(error).__name__}: {lines[0][:200]})"
+        return "\n".join([first] + lines[1:20])
     return ""
 
 
@@ -99,6 +149,17 @@ def _unreadable(path: str, limit: int) -> str:
 
 
 def status_of(root: str, snapshot, student: str, lesson: str, notebook_limit: int = 50 * 1024**2) -> Status:
+    found = _status_of(root, snapshot, student, lesson, notebook_limit)
+    from .uploads import notes
+    others = notes(root, student, lesson)
+    if not others:
+        return found
+    also = "also handed in, not graded: " + "; ".join(others)
+    first, _, cause = found.why.partition("\n")
+    return Status(found.state, "; ".join(filter(None, [first, also])) + (f"\n{cause}" if cause else ""))
+
+
+def _status_of(root: str, snapshot, student: str, lesson: str, notebook_limit: int) -> Status:
     sub = snapshot.submissions.get((student, lesson))
     if sub is not None:
         if sub.changed_hand_grades:
@@ -133,7 +194,20 @@ def everyone(root: str, snapshot, roster_ids=()) -> list[str]:
 
 def class_status(root: str, snapshot, roster_ids=(), lessons=None) -> dict[tuple[str, str], Status]:
     """(student, lesson) -> Status for every student of ``everyone`` and every lesson."""
-    from .lms_settings import Collect, course_config
-    limit = Collect(config=course_config(root)).max_notebook_bytes
+    limit = _notebook_limit(root)
     return {(student, lesson): status_of(root, snapshot, student, lesson, limit)
             for student in everyone(root, snapshot, roster_ids) for lesson in (lessons or snapshot.lessons)}
+
+
+def lessons_in_play(root: str, snapshot) -> list[str]:
+    """The lessons released (in the gradebook) that anything was collected or graded for, in course
+    order: what export, report and feedback cover unless told which."""
+    from . import collected, lms_ids
+    found = {lesson for _, lesson, _ in lms_ids.read_all(root)} | {lesson for _, lesson in collected.read_all(root)}
+    found |= {lesson for _, lesson in snapshot.submissions}
+    for folder in ("submitted", LEDGER):
+        base = os.path.join(root, folder)
+        for student in os.listdir(base) if os.path.isdir(base) else []:
+            if os.path.isdir(os.path.join(base, student)):
+                found |= set(os.listdir(os.path.join(base, student)))
+    return [lesson for lesson in snapshot.lessons if lesson in found]

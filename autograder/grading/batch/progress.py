@@ -15,7 +15,7 @@ class Progress:
 
     def done(self, lesson: str, student: str, failed: str | None) -> None:
         self.count += 1
-        line = f"[{self.count}/{self.total}] {lesson} {student}: {'FAILED ' + failed if failed else 'graded'}"
+        line = f"[{self.count}/{self.total}] {lesson} {student}: {'FAILED ' + failed.split(chr(10))[0] if failed else 'graded'}"
         if self.bar is not None:
             self.bar.update(1)
             if failed:
@@ -42,7 +42,8 @@ class BatchReport:
         rate = f", {self.seconds / done:.1f} s per notebook" if done else ""
         out = [f"graded {len(self.graded)}, failed {len(self.failed)}, already graded {len(self.skipped)} "
                f"in {self.seconds:.1f} s{rate}"]
-        out += [f"could not grade {student} / {lesson}: {why}" for (lesson, student), why in sorted(self.failed.items())]
+        out += [f"could not grade {student} / {lesson}: {why}".replace("\n", "\n    ")
+                for (lesson, student), why in sorted(self.failed.items())]
         out += [f"left out of {student} / {lesson} (only the submission's own regular files are graded): "
                 f"{', '.join(left)}" for (lesson, student), left in sorted(self.left_out.items())]
         return out

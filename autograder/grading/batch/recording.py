@@ -93,7 +93,7 @@ class Recorder:
             if len(ready) <= 1:
                 for executed in ready:
                     self._discard_files(executed)
-                    why[(executed.lesson, executed.student)] = f"{type(error).__name__}: {error}".splitlines()[0]
+                    why[(executed.lesson, executed.student)] = f"{type(error).__name__}: {str(error).strip()}"
                 return why
             for executed in ready:  # one at a time: the bad one costs only itself
                 why.update(self.record_batch([executed]))

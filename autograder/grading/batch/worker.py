@@ -36,7 +36,8 @@ class Executed:
 
 
 def _root_cause(error: BaseException) -> str:
-    return f"{type(error).__name__}: {str(error).strip().splitlines()[0] if str(error).strip() else ''}"
+    """The error's first line, then whatever it says below it (a traceback's cause), whole."""
+    return f"{type(error).__name__}: {str(error).strip()}"
 
 
 def digest(path: str) -> str:

@@ -1,0 +1,32 @@
+"""Feedback pages back to Moodle: one zip per lesson for "Upload multiple feedback files in a zip".
+
+Moodle's importer (``mod/assign/feedback/file/importziplib.php``) splits each path in the zip at its
+first four "_": ``<name>_<participant id>_assignsubmission_file_/<file>``, finds the student by the
+participant id (the same per-assignment id its download names, kept by collect in ``lms_ids.csv``)
+and checks the plugin; the name part is for people. Each page goes in as ``Participant_<id>_...``,
+Moodle's own blind-marking name, so no student's name needs cleaning the way Moodle cleans it.
+Read from Moodle's code as described; not run against a Moodle site here.
+"""
+import os
+import zipfile
+
+from .moodle_worksheet import PARTICIPANT
+
+
+def write_feedback_zips(root: str, out: str, ids: dict[str, dict[str, str]], lessons: list[str]) -> dict[str, tuple[str, int]]:
+    """lesson -> (the zip written, how many pages it holds), for each Moodle lesson with feedback pages."""
+    written = {}
+    for lesson in lessons:
+        pages = [(participant, os.path.join(root, "feedback", student, lesson, f"{lesson}.html"))
+                 for student, participant in sorted(ids.get(lesson, {}).items())]
+        pages = [(participant, page) for participant, page in pages if os.path.exists(page)]
+        if not pages:
+            continue
+        path = os.path.join(out, f"{lesson}-feedback.zip")
+        os.makedirs(out, exist_ok=True)
+        with zipfile.ZipFile(path + ".partial", "w", zipfile.ZIP_DEFLATED) as archive:
+            for participant, page in pages:
+                archive.write(page, f"{PARTICIPANT.strip()}_{participant}_assignsubmission_file_/{lesson}.html")
+        os.replace(path + ".partial", path)
+        written[lesson] = (path, len(pages))
+    return written
