@@ -503,10 +503,21 @@ progress = lesson_progress(EXERCISES, core=CORE, written={"why_scalar": 2})
 ERROR_SECTIONS = {
     "no_graph": "section 1, backward() fills .grad of every leaf",
     "non_scalar": "section 2, backward() starts from a scalar",
+    "gradient_shape": "section 2, backward() starts from a scalar",
     "grad_none": "section 3, Only leaves keep .grad",
     "freed_graph": "section 4, The graph is freed after backward()",
-    "integer_requires_grad": "lesson 1, section 2",
-    "flag_of_result": "lesson 1, section 7",
+    "retain_grad_no_grad": "section 8, Keeping an intermediate gradient: retain_grad()",
     "unused_input": "section 9, torch.autograd.grad",
+    "integer_requires_grad": "lesson 1, section 2",
+    "math_on_tensor": "lesson 1, section 5",
+    "numpy_requires_grad": "lesson 1, section 5",
+    "flag_of_result": "lesson 1, section 7",
+    "leaf_in_place": "lesson 3, section 5",
+    "inference_saved": "lesson 3, section 6",
+    "inference_in_place": "lesson 3, section 6",
+    "numpy_bfloat16": "lesson 3, section 8",
+    "saved_modified": "lesson 3, section 9",
+    "grad_assigned": "lesson 4, section 2",
+    "hook_no_grad": "lesson 4, section 9",
 }
 explain_errors_in_cells(ERROR_SECTIONS)

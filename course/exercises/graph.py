@@ -658,6 +658,17 @@ ERROR_SECTIONS = {
     "math_on_tensor": "section 5, A function with a recorded graph",
     "numpy_requires_grad": "section 5, A function with a recorded graph",
     "non_scalar": "lesson 2, section 2",
+    "gradient_shape": "lesson 2, section 2",
+    "grad_none": "lesson 2, section 3",
     "freed_graph": "lesson 2, section 4",
+    "retain_grad_no_grad": "lesson 2, section 8",
+    "unused_input": "lesson 2, section 9",
+    "leaf_in_place": "lesson 3, section 5",
+    "inference_saved": "lesson 3, section 6",
+    "inference_in_place": "lesson 3, section 6",
+    "numpy_bfloat16": "lesson 3, section 8",
+    "saved_modified": "lesson 3, section 9",
+    "grad_assigned": "lesson 4, section 2",
+    "hook_no_grad": "lesson 4, section 9",
 }
 explain_errors_in_cells(ERROR_SECTIONS)

@@ -626,7 +626,13 @@ ERROR_SECTIONS = {
     "saved_modified": "section 9, In-place changes and the version counter",
     "flag_of_result": "lesson 1, section 7",
     "integer_requires_grad": "lesson 1, section 2",
+    "math_on_tensor": "lesson 1, section 5",
     "non_scalar": "lesson 2, section 2",
+    "gradient_shape": "lesson 2, section 2",
     "freed_graph": "lesson 2, section 4",
+    "retain_grad_no_grad": "lesson 2, section 8",
+    "unused_input": "lesson 2, section 9",
+    "grad_assigned": "lesson 4, section 2",
+    "hook_no_grad": "lesson 4, section 9",
 }
 explain_errors_in_cells(ERROR_SECTIONS)

@@ -729,13 +729,23 @@ progress = lesson_progress(EXERCISES, core=CORE, written={"why_accumulate": 2}) 
 
 # Where this lesson (or an earlier one) explains each autograd error a student's own cell may raise.
 ERROR_SECTIONS = {
+    "grad_assigned": "section 2, Resetting .grad: zero_(), None, and zero_grad()",
     "grad_none": "section 5, None and zeros are not the same to an optimizer",
     "hook_no_grad": "section 9, Hooks: seeing a gradient before it lands in .grad",
     "no_graph": "lesson 1, section 1",
-    "leaf_in_place": "lesson 3, section 5",
-    "numpy_requires_grad": "lesson 3, section 8",
-    "saved_modified": "lesson 3, section 9",
+    "integer_requires_grad": "lesson 1, section 2",
+    "math_on_tensor": "lesson 1, section 5",
+    "flag_of_result": "lesson 1, section 7",
     "non_scalar": "lesson 2, section 2",
+    "gradient_shape": "lesson 2, section 2",
     "freed_graph": "lesson 2, section 4",
+    "retain_grad_no_grad": "lesson 2, section 8",
+    "unused_input": "lesson 2, section 9",
+    "leaf_in_place": "lesson 3, section 5",
+    "inference_saved": "lesson 3, section 6",
+    "inference_in_place": "lesson 3, section 6",
+    "numpy_requires_grad": "lesson 3, section 8",
+    "numpy_bfloat16": "lesson 3, section 8",
+    "saved_modified": "lesson 3, section 9",
 }
 explain_errors_in_cells(ERROR_SECTIONS)
