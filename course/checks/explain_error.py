@@ -24,8 +24,8 @@ KNOWN_ERRORS = [
                "backward() and torch.autograd.grad() start from a scalar: reduce the output (.sum()), or pass "
                "weights v of its shape, as gradient=v to backward() or grad_outputs=v to torch.autograd.grad()."),
     KnownError("no_graph", "does not require grad and does not have a grad_fn",
-               "this tensor is not part of any graph: was it made under no_grad(), detached, created "
-               "without requires_grad=True, or is it a gradient computed without create_graph=True?"),
+               "this tensor is not part of any graph: was it made under no_grad(), detached, or created "
+               "without requires_grad=True?"),
     KnownError("leaf_in_place", "a leaf Variable that requires grad is being used in an in-place operation",
                "this tensor is a leaf that requires grad, and autograd refuses to change it in place while it "
                "records. For a new value, compute it out of place (y = x + 1 is a result in the graph); to "
@@ -51,9 +51,11 @@ KNOWN_ERRORS = [
                "the output does not depend on that input; pass allow_unused=True or check the inputs."),
     # math.sin(x), float(x) or a numpy function given a tensor of several elements.
     KnownError("math_on_tensor", "only one element tensors can be converted to Python scalars",
-               "a function for plain Python numbers (math.sin, math.exp, float()) was given a tensor. Use the "
-               "torch function instead (torch.sin, torch.exp): it works elementwise, and autograd records it, "
-               "while math.* returns a plain float with no graph."),
+               "a tensor of several elements was used where one Python number is needed. If it went to a "
+               "function for plain numbers (math.sin, math.exp, float()), use the torch function instead "
+               "(torch.sin, torch.exp): it works elementwise, and autograd records it, while math.* returns "
+               "a plain float with no graph. If it was torch.tensor() of a list of tensors, use "
+               "torch.stack(), which keeps them as they are."),
     KnownError("hook_no_grad", "cannot register a hook on a tensor that doesn't require gradient",
                "autograd calls a tensor's hooks only while it computes that tensor's gradient, so "
                "register_hook needs a tensor that requires grad (a frozen parameter has none to see)."),

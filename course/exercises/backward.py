@@ -60,11 +60,15 @@ class _WhereEvaluated:
 
     def __call__(self, t, *args, **kwargs):
         if not isinstance(t, torch.Tensor) or t.shape != self.x.shape or t.is_complex() or \
-                not torch.equal(t.detach().to(self.x.dtype), self.x):
+                not (torch.equal(t.detach().to(self.x.dtype), self.x) or self._converted(t)):
             self.elsewhere = True
         if isinstance(t, torch.Tensor):
             self.given.append(t)
         return self.f(t, *args, **kwargs)
+
+    def _converted(self, t: torch.Tensor) -> bool:
+        """x itself in another floating dtype (a copy through .tolist(), say): the judge names the dtype."""
+        return t.is_floating_point() and t.dtype != self.x.dtype and torch.equal(t.detach(), self.x.to(t.dtype))
 
     def grad_filled(self) -> bool:
         """Whether backward() filled the .grad of a leaf f was called on (the answer's copy of x)."""
@@ -407,6 +411,16 @@ NO_CREATE_GRAPH = ("your second differentiation found no graph: the first deriva
                    "first torch.autograd.grad (or backward()) call.")
 
 
+CUT_FIRST_DERIVATIVE = ("your second differentiation found no graph, although the first one kept it "
+                        "(create_graph=True): the first derivative g was cut out of it before the second "
+                        "(a detach(), .data, or a step under no_grad()). Compute H v from g itself.")
+
+
+def _created_graph(ran: dict) -> bool:
+    """Whether a differentiation the answer made asked autograd to record itself."""
+    return any(call.get("create_graph") for call in ran["grad"] + ran["backward"])
+
+
 def _raised_in(error: BaseException) -> str | None:
     """"backward" or "grad": which of torch.autograd's two entry points raised ``error`` (the innermost)."""
     found, tb = None, error.__traceback__
@@ -441,6 +455,8 @@ def _hvp_call(answer, inputs):
             except RuntimeError as error:
                 second = len(ran["backward"]) + len(ran["grad"]) >= 2
                 if second and "does not require grad and does not have a grad_fn" in str(error):
+                    if _created_graph(ran):
+                        raise Mistake(CUT_FIRST_DERIVATIVE, "first_derivative_cut") from None
                     raise Mistake(NO_CREATE_GRAPH, "no_create_graph") from None
                 if second and "implicitly created only for scalar outputs" in str(error):
                     call, argument = (("backward()", "gradient=") if _raised_in(error) == "backward" else

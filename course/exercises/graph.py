@@ -56,6 +56,18 @@ def _leaf_from_list_call(answer, inputs):
     return {"cases": seen}
 
 
+def _recorded_step(grad_fn: str | None) -> str:
+    """What made the tensor a result, read from its grad_fn, and the fix for that step."""
+    if grad_fn and grad_fn.startswith("Clone"):
+        return ("clone() of a tensor that requires grad is recorded: detach() it first "
+                "(.detach().clone()), then require grad.")
+    if grad_fn and grad_fn.startswith(("ToCopy", "Copy")):
+        return ("A conversion after requires_grad (such as .double() or .to()) is recorded: convert the "
+                "dtype first, then require grad.")
+    return ("An operation on a tensor that requires grad is recorded: start from a detached copy "
+            "(.detach()), and switch requires_grad on last.")
+
+
 def _judge_new_leaf(what: str, got, want: torch.Tensor) -> None:
     """What both leaf exercises ask of the tensor made: float64, data's values, requires grad, a leaf."""
     if isinstance(got, torch.Tensor) and got.dtype != torch.float64:
@@ -68,8 +80,7 @@ def _judge_new_leaf(what: str, got, want: torch.Tensor) -> None:
                       "no_requires_grad")
     if not flags.is_leaf:
         raise Mistake(f"{what} is not a leaf: it has a grad_fn ({flags.grad_fn}), so its .grad would stay "
-                      "None. An operation after requires_grad (such as .double() or .to()) is recorded; "
-                      "convert the dtype first, then require grad.", "not_leaf")
+                      f"None. {_recorded_step(flags.grad_fn)}", "not_leaf")
     if not torch.equal(got, want):
         if torch.equal(got, want.float().double()):
             raise Mistake(f"{what} has the values rounded to float32: the data went through float32 "

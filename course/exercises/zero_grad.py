@@ -273,13 +273,31 @@ def _train_step_inputs(rng):
 def _train_step_call(answer, inputs):
     model, x, y = inputs["model"], inputs["x"], inputs["y"]
     params, kept = list(model.parameters()), snapshot(x, y)
-    with watching_steps() as steps:
-        loss = answer(model, inputs["optimizer"], x, y, inputs["loss_fn"])
+    backward_before_step = []  # how many backward() calls had run when each step() began
+    with watching_steps() as steps, counting(torch.autograd, "backward") as ran:
+        handle = register_optimizer_step_pre_hook(lambda *_: backward_before_step.append(len(ran)))
+        try:
+            loss = answer(model, inputs["optimizer"], x, y, inputs["loss_fn"])
+        finally:
+            handle.remove()
     inputs_kept(kept, [x, y], ["x", "y"])
     now = list(model.parameters())
     return {"loss": loss, "params": [p.detach().clone() for p in now], "replaced": _replaced(params, now),
-            "steps": step_summary(steps, now),
+            "steps": step_summary(steps, now), "backward_before_step": backward_before_step,
             "other_optimizer": any(step["object"] is not inputs["optimizer"] for step in steps)}
+
+
+def _no_gradient_at_step(backward_before_step) -> str:
+    """Why step() found .grad empty: it came before backward(), or a reset came between them."""
+    said = "the parameters did not move: when step() ran, every .grad was None or zero"
+    order = "The order is zero_grad(), forward, backward(), step()."
+    if backward_before_step == [0]:
+        return f"{said}, because step() ran before backward() had filled it. {order}"
+    if isinstance(backward_before_step, list) and backward_before_step and all(
+            isinstance(n, int) and n > 0 for n in backward_before_step):
+        return f"{said}, so zero_grad() ran between backward() and step(). {order}"
+    return (f"{said}. step() reads what backward() left in .grad, so it must come after backward(), with "
+            f"no reset in between. {order}")
 
 
 def _train_step_judge(seen, expected, inputs):
@@ -293,9 +311,7 @@ def _train_step_judge(seen, expected, inputs):
         if steps["count"] == 0:
             raise Mistake("the parameters did not move: optimizer.step() was never called.", "no_step")
         if all(steps["no_gradient"]):
-            raise Mistake("the parameters did not move: when step() ran, every .grad was None or zero, so "
-                          "zero_grad() ran between backward() and step(). The order is zero_grad(), "
-                          "forward, backward(), step().", "zero_grad_before_step")
+            raise Mistake(_no_gradient_at_step(seen.get("backward_before_step")), "no_gradient_at_step")
     if seen["other_optimizer"] is not False:
         raise Mistake("step() ran on an optimizer your code built, not on the one it was given: use the "
                       "optimizer passed in, which holds the caller's settings (lr, momentum) and state.",
@@ -453,8 +469,10 @@ def _grad_norm_judge(seen, expected, inputs):
     if _same_number(value, expected["of_parameters"]):
         raise Mistake("your value is the norm of the parameters themselves, not of their gradients: the "
                       "gradient of p is p.grad.", "norm_of_parameters")
-    raise Mistake(f"your gradient norm is {value:.6g}, PyTorch's is {want:.6g}: include every parameter whose "
-                  ".grad is not None, as one long vector.", "wrong_value")
+    raise Mistake(f"your gradient norm is {value:.6g}, PyTorch's is {want:.6g}. The global norm is the square "
+                  "root of the sum of every squared entry of every .grad that is not None: one length of all "
+                  "the gradients laid end to end (not a mean of squares, a sum of absolute values, or the "
+                  "largest entry).", "wrong_value")
 
 
 # Exercise: fit_linear -----------------------------------------------------------------------------
@@ -517,8 +535,8 @@ def _fit_linear_judge(seen, expected, inputs):
                       f"whole of x ({n} rows), one forward pass per step.", "not_full_batch")
     if all(steps["no_gradient"]):
         raise Mistake("the weights never left their zero start: every time step() ran, .grad was None or "
-                      "zero. zero_grad() between backward() and step() throws the gradient away.",
-                      "zero_grad_before_step")
+                      "zero. step() must come after backward(), with no reset in between: zero_grad() "
+                      "between backward() and step() throws the gradient away.", "no_gradient_at_step")
     if steps["count"] != wanted_steps:
         raise Mistake(f"your model took {steps['count']} steps, expected {wanted_steps}: call step() exactly "
                       "`steps` times.", "step_count")
