@@ -278,6 +278,13 @@ def _two_losses_judge(seen, expected, inputs):
                       "so keep a .clone() of the first one before the second backward().", "grad_aliased")
     require(diagnose_swapped((expected["loss1"], expected["loss2"]), seen["result"],
                              ("the gradient of loss1", "the gradient of loss2")))
+    both = expected["loss1"] + expected["loss2"]
+    if isinstance(g1, torch.Tensor) and g1.shape == both.shape and not g1.is_complex() and close(g1, both) \
+            and not close(expected["loss1"], both):
+        raise Mistake("the gradient of loss1 you returned holds both gradients added up: it was read from "
+                      "x.grad after the second backward() had added into it (x.grad itself, kept without a "
+                      "copy, changes in place: section 4). Keep x.grad.clone() right after the first "
+                      "backward().", "grad_aliased")
     require(diagnose_gradient(expected["loss1"], g1, "the gradient of loss1"))
     require(diagnose_gradient(expected["loss2"], g2, "the gradient of loss2", stale=expected["loss1"]))
 
