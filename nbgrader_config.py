@@ -19,7 +19,7 @@ c.Execute.error_on_timeout = {
 }
 
 # Grading: the verdict is computed in this process, not in the student's kernel
-# (autograder/grading/trusted_execute.py). Every limit a submission meets is set here.
+# (autograder/grading/judging/trusted_execute.py). Every limit a submission meets is set here.
 c.TrustedExecute.trials = 3                       # fresh random inputs per graded exercise
 c.TrustedExecute.output_limit = 1_000_000         # bytes of IOPub messages one cell may send (every type)
 c.TrustedExecute.notebook_output_limit = 20_000_000  # bytes of IOPub messages a whole notebook may send

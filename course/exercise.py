@@ -26,6 +26,7 @@ from .checks.explain_error import explain_error
 from .checks.mistakes import Mistake
 from .checks.observation import Unreadable, decode, round_trip
 from .checks.random_inputs import DEMO_SEED, generator
+from .checks.repeated_calls import RUNS, TRIAL, call_order, keeps_state_message, other_seed
 from .grade_ids import exercise_of_test, test_id  # noqa: F401  (the contract's names for graded cells)
 from .hints import Hints
 
@@ -52,8 +53,24 @@ class Exercise:
             return self.make(generator(seed))
 
     def observe(self, answer, seed: int):
-        """Kernel side: run the answer on the seed's inputs; what it saw, as the grader will read it."""
+        """Kernel side: run the answer on the seed's inputs, twice, with other inputs before or between
+        (``repeated_calls``); what the two judged runs saw, as the grader will read it."""
+        runs = []
+        for which in call_order(seed):
+            seen = self._run(answer, seed if which == TRIAL else other_seed(seed))
+            if isinstance(seen, dict) and "__outcome__" in seen:
+                if which == TRIAL and runs:  # the same inputs ran fine the first time
+                    return outcome.reported(seen["__outcome__"], keeps_state_message(self.name, seen["message"]),
+                                            "keeps_state")
+                return seen  # a run that failed on its own says why; the others are not needed
+            if which == TRIAL:
+                runs.append(seen)
+        return {RUNS: runs}
+
+    def _run(self, answer, seed: int):
+        """One call of the answer on fresh inputs of ``seed``, as plain data or as a reported outcome."""
         inputs = self.inputs(seed)
+        grad_mode = torch.is_grad_enabled()  # one run's leak must not change the next run's world
         try:
             with torch.random.fork_rng():  # the student's own random calls stay reproducible
                 torch.manual_seed(seed)
@@ -67,6 +84,8 @@ class Exercise:
         except Exception as error:  # an exception from the student's code, shown in autograd terms
             return outcome.reported(outcome.RAISED, f"your code raised {explain_error(error)}",
                                     type(error).__name__)
+        finally:
+            torch.set_grad_enabled(grad_mode)
         try:
             return round_trip(seen)
         except (Unreadable, TypeError, ValueError) as error:  # e.g. a Flags or Sealed holding a tensor
@@ -74,7 +93,7 @@ class Exercise:
                                     f"read ({error}): return what the exercise asks for.", "unreadable")
 
     def verdict(self, seen, expected, seed: int) -> outcome.Verdict:
-        return outcome.verdict(self.judge, seen, expected, self.inputs(seed))
+        return outcome.repeated_verdict(self.judge, seen, expected, self.inputs(seed), self.name)
 
     def __call__(self, answer, *, seed: int = DEMO_SEED) -> None:
         """The self-check: call it with your answer."""

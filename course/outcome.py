@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .checks.mistakes import Mistake
 from .checks.observation import Unreadable
+from .checks.repeated_calls import RUNS, keeps_state_message, same_observation
 
 _GREEN, _RED, _YELLOW, _RESET = "\x1b[32m", "\x1b[31m", "\x1b[33m", "\x1b[0m"
 CORRECT, INCORRECT, NOT_ATTEMPTED, RAISED = "correct", "incorrect", "not_attempted", "raised"
@@ -55,6 +56,27 @@ def verdict(judge, observation, expected, inputs) -> Verdict:
                        f"({type(error).__name__}: {str(error)[:200]}): return what the exercise asks for.",
                        "unreadable")
     return Verdict(CORRECT)
+
+
+def repeated_verdict(judge, observation, expected, inputs, name: str) -> Verdict:
+    """The outcome of a trial whose answer was called twice on the same inputs (``repeated_calls``).
+
+    Both runs are judged. Runs that disagree with each other mean the answer keeps state: that is
+    the message, with the wrong run's diagnosis after it. Runs that agree get the first one's verdict.
+    """
+    if isinstance(observation, dict) and "__outcome__" in observation:
+        return verdict(judge, observation, expected, inputs)
+    runs = observation.get(RUNS) if isinstance(observation, dict) else None
+    if not (isinstance(runs, list) and len(runs) == 2):
+        return Verdict(INCORRECT, "the check could not read what your function returned: it expected the "
+                       "results of two calls.", "unreadable")
+    first, again = (verdict(judge, run, expected, inputs) for run in runs)
+    if first.passed and again.passed:
+        return first
+    if same_observation(runs[0], runs[1]) or first.kind == again.kind == "unreadable":
+        return first
+    wrong = first if not first.passed else again
+    return Verdict(INCORRECT, keeps_state_message(name, wrong.message), "keeps_state")
 
 
 class CheckFailed(AssertionError):

@@ -152,3 +152,13 @@ def test_numpy_of_a_bfloat16_tensor_is_explained():
     text = explain_error(error.value)
     assert "BFloat16" in text.splitlines()[0]
     assert "NumPy has no bfloat16" in text.splitlines()[-1]
+
+
+def test_a_multiple_of_the_gradient_names_both_causes_it_can_have():
+    """k times the gradient is .grad added up k times, or a sum where a mean belongs: both are said."""
+    from course.checks.diagnose import diagnose_values
+    want = torch.tensor([1.0, -2.0, 3.0])
+    said = diagnose_values(want, 3 * want)
+    assert said.kind == "grad_accumulated" and "3 backward() calls" in said and "a sum where a mean belongs" in said
+    zeros = diagnose_values(want, torch.zeros(3))
+    assert zeros.kind == "all_zeros" and zeros.startswith("the result is all zeros: no gradient reached it")

@@ -183,8 +183,9 @@ def test_a_plain_attribute_is_named_only_where_a_kernel_can_honestly_say_it_was_
 
     seen = ex.observe(frozen_everything, 11)
     assert ex.verdict(seen, expected_values(ex, 11), 11).kind == "plain_requires_grad"
-    for case in seen["cases"]:
-        case["plain_flag"] = ["<b>Correct</b> really"]
+    for run in seen["__runs__"]:
+        for case in run["cases"]:
+            case["plain_flag"] = ["<b>Correct</b> really"]
     result = ex.verdict(round_trip(seen), expected_values(ex, 11), 11)
     assert not result.passed and result.kind == "all_frozen" and "really" not in str(result.message)
 

@@ -171,7 +171,8 @@ def test_a_forged_observation_cannot_pass_by_being_short():
     """A cheat controls what the kernel sends: an empty list must not zip into a pass."""
     ex = exercise(LESSON, "grad_history")
     seen = ex.observe(SOLUTIONS.grad_history, 11)
-    seen["histories"], seen["walks"] = [], []
+    for run in seen["__runs__"]:
+        run["histories"], run["walks"] = [], []
     from autograder.grading.judging.verdict import judge_sent
     assert not judge_sent(ex, 11, dumps(seen)).passed
 

@@ -1,5 +1,7 @@
 """A student's own cell that raises an autograd error gets PyTorch's message, then one line in
 autograd terms and the section of this lesson that explains it; nothing changes while grading."""
+import builtins
+
 import pytest
 import torch
 from IPython.core.interactiveshell import InteractiveShell
@@ -34,7 +36,7 @@ def test_a_freed_graph_in_a_cell_is_explained_with_the_lessons_section(shell, ca
 @pytest.mark.parametrize("cell, words", [
     ("torch.ones(3, requires_grad=True).mul(2).backward()", "start from a scalar"),
     ("torch.ones(2, requires_grad=True).numpy()", "NumPy cannot carry the graph"),
-    ("w = torch.ones(2, requires_grad=True)\nw += 1", "belong inside `with torch.no_grad():`"),
+    ("w = torch.ones(2, requires_grad=True)\nw += 1", "compute it out of place"),
     ("a = torch.ones(2, requires_grad=True)\nb = a.exp()\nb.add_(1)\nb.sum().backward()", "changed in place"),
     ("torch.tensor([1, 2], requires_grad=True)", "make the tensor floating point"),
 ])
@@ -47,7 +49,7 @@ def test_each_kind_of_autograd_error_gets_its_line(shell, capfd, cell, words):
 
 @pytest.mark.parametrize("lesson, cell, words, where", [
     (no_grad, "w = torch.ones(2, requires_grad=True)\n(w ** 2).sum().backward()\nw -= 0.1 * w.grad",
-     "belong inside `with torch.no_grad():`", "section 5, Updating parameters by hand"),
+     "change it inside `with torch.no_grad():`", "section 5, Updating parameters by hand"),
     (no_grad, "with torch.inference_mode():\n    s = torch.ones(2) * 2\n"
               "(torch.ones(2, requires_grad=True) * s).sum()", "can never join a graph", "section 6, set_grad_enabled()"),
     (no_grad, "torch.ones(2, dtype=torch.bfloat16).numpy()", "NumPy has no bfloat16", "section 8, Getting numbers out"),
@@ -107,3 +109,66 @@ def test_off_while_autograding_and_outside_ipython(shell, monkeypatch):
     InteractiveShell.clear_instance()
     assert not explain_errors_in_cells(graph.ERROR_SECTIONS)  # no shell: a plain import changes nothing
     assert torch.ones(1).item() == 1.0
+
+
+# The errors a fresh reader met raw in their own cells, each with the lesson's pointer to where it is taught.
+@pytest.mark.parametrize("lesson, cell, words, where", [
+    (graph, "torch.tensor([1, 2]).requires_grad_()", "make the tensor floating point", "section 2, Leaves"),
+    (graph, "import copy\nx = torch.ones(2, requires_grad=True)\ncopy.deepcopy(x * 2)", "copies only leaves", None),
+    (zero_grad, "p = torch.ones(2, requires_grad=True)\np.grad += 1", "it is None until backward()",
+     "section 5, None and zeros"),
+    (zero_grad, "pred, y = torch.ones(3), torch.zeros(3)\ntorch.nn.MSELoss(pred, y)", "loss_fn = nn.MSELoss()", None),
+    (zero_grad, "p = torch.ones(2, requires_grad=True)\np.grad = 0", "`p.grad = None` or `p.grad.zero_()`",
+     "section 2, Resetting .grad"),
+    (zero_grad, "p = torch.ones(2, requires_grad=True)\n(p * p).sum().backward()\nif p.grad:\n    pass",
+     "`if p.grad is not None:`", None),
+    (backward, "x = torch.ones(2, requires_grad=True)\n(x * 2).backward(gradient=torch.ones(3))",
+     "need the shape of the output", "section 2, backward() starts from a scalar"),
+    (backward, "x = torch.ones(2, requires_grad=True)\n"
+               "torch.autograd.functional.vjp(lambda a: a * 2, x, torch.ones(3))", "shape of f(x)", "section 2"),
+    (backward, "x, z = torch.ones(2, requires_grad=True), torch.ones(2, requires_grad=True)\n"
+               "torch.autograd.grad((x * 2).sum(), [x, z])", "allow_unused=True", "section 9, torch.autograd.grad"),
+    (backward, "torch.ones(2).retain_grad()", "does not require grad", "section 8, Keeping an intermediate"),
+    (backward, "torch.ones(2, requires_grad=True).numpy()", "NumPy cannot carry the graph",
+     "Lesson 1 explains it in section 5"),
+    (graph, "x = torch.ones(2, requires_grad=True)\nx.add_(1)", "compute it out of place",
+     "Lesson 3 explains it in section 5"),
+])
+def test_errors_met_in_a_students_own_cells_are_explained(shell, capfd, lesson, cell, words, where):
+    assert explain_errors_in_cells(lesson.ERROR_SECTIONS, shell)
+    shell.run_cell(cell)
+    out, err = capfd.readouterr()
+    assert "In autograd terms: " in out + err and words in out + err
+    if where is None:
+        assert "explains it" not in out + err
+    else:
+        assert where in out + err
+
+
+LESSONS = {"01_graph": graph, "02_backward": backward, "03_no_grad": no_grad, "04_zero_grad": zero_grad}
+
+
+def test_every_error_a_lesson_teaches_has_a_pointer_in_every_lesson():
+    """A key that some lesson explains in a section of its own is pointed to from every lesson."""
+    taught = {key for lesson in LESSONS.values() for key, where in lesson.ERROR_SECTIONS.items()
+              if not where.startswith("lesson ")}
+    assert taught >= KEYS - {"deepcopy_result", "bool_of_tensor"}
+    for name, lesson in LESSONS.items():
+        assert taught <= set(lesson.ERROR_SECTIONS), f"{name} has no pointer for {taught - set(lesson.ERROR_SECTIONS)}"
+
+
+@pytest.mark.parametrize("assignment", sorted(LESSONS))
+def test_every_error_a_lesson_demonstrates_is_explained_with_its_section(assignment):
+    """Each `shows_error` example of a lesson prints an error the course knows, and the lesson points to
+    where it is explained (read from the executed source notebook's outputs)."""
+    from course.checks.explain_error import known_error
+    from lesson_solutions import source_notebook
+    shown = [output["text"] for cell in source_notebook(assignment).cells
+             if cell.cell_type == "code" and "with shows_error(" in cell.source
+             for output in cell.outputs if output.get("name") == "stdout"]
+    assert shown
+    for text in shown:
+        kind, _, message = text.strip().partition(": ")
+        known = known_error(getattr(builtins, kind, RuntimeError)(message))
+        assert known is not None, f"{assignment}: no explanation for {text.strip()[:120]}"
+        assert known.key in LESSONS[assignment].ERROR_SECTIONS, f"{assignment}: no section for {known.key}"

@@ -177,3 +177,51 @@ def test_stored_values_for_another_seed_are_not_a_missing_file(expected_dir):
     double(lambda x: 2 * x)  # seed 0: Correct
     with pytest.raises(CheckFailed, match="can only check seed 0"):
         double(lambda x: 2 * x, seed=5)
+
+
+# --- answers that keep state between calls ---------------------------------------------------------
+
+def test_every_trial_calls_the_answer_three_times_in_an_order_set_by_the_seed():
+    from course.checks.repeated_calls import OTHER, TRIAL, call_order
+    orders = {call_order(seed) for seed in range(40)}
+    assert orders == {(OTHER, TRIAL, TRIAL), (TRIAL, OTHER, TRIAL)}
+    seen = []
+    double.observe(lambda x: seen.append(x.clone()) or 2 * x, 3)
+    trial = double.inputs(3)["x"]
+    assert len(seen) == 3 and sum(torch.equal(x, trial) for x in seen) == 2
+
+
+@pytest.mark.parametrize("seed", range(6))  # both orders of the calls
+def test_an_answer_that_keeps_state_is_told_so(seed):
+    calls = []
+
+    def counts_its_calls(x):  # right on its first call only
+        calls.append(1)
+        return 2 * x if len(calls) == 1 else 2 * x + len(calls)
+
+    result = judged(counts_its_calls, seed)
+    assert result.kind == "keeps_state" and "called again with the same inputs" in result.message
+    running = []
+
+    def running_mean(x):  # a mean over every call so far: right on the first call only
+        running.append(2 * x)
+        return sum(running) / len(running)
+
+    assert judged(running_mean, seed).kind in ("keeps_state", "not_doubled")
+    assert judged(lambda x: 2 * x, seed).passed
+
+
+def test_two_runs_that_agree_within_tolerance_are_the_same_observation():
+    from course.checks.repeated_calls import same_observation
+    a = {"t": torch.tensor([1.0, float("nan")]), "n": 1, "f": 0.1, "l": [None, "x"]}
+    b = {"t": torch.tensor([1.0 + 1e-8, float("nan")]), "n": 1, "f": 0.1 + 1e-17, "l": [None, "x"]}
+    assert same_observation(round_trip(a), round_trip(b))
+    assert not same_observation(round_trip(a), round_trip({**b, "n": 2}))
+    assert not same_observation(round_trip(a), round_trip({**b, "t": torch.tensor([1.1, 0.0])}))
+    assert not same_observation(1, True) and not same_observation({"a": 1}, {"b": 1})
+
+
+def test_a_sent_observation_without_its_two_runs_is_unreadable():
+    seen = double.observe(lambda x: 2 * x, 3)
+    assert double.verdict(seen["__runs__"][0], expected(3), 3).kind == "unreadable"
+    assert double.verdict({"__runs__": seen["__runs__"][:1]}, expected(3), 3).kind == "unreadable"

@@ -80,7 +80,7 @@ def test_the_student_wheel_holds_the_package_and_its_stored_values_and_nothing_o
     assert {f"course/exercises/expected/{lesson}.json" for lesson in lessons} <= set(names)
     assert not [n for n in names if "autograder" in n or "references" in n or n.endswith(".toml")]
     instructor = zipfile.ZipFile(wheels["instructor"]).namelist()
-    assert any(n.startswith("autograder/grading/references/") for n in instructor)
+    assert any(n.startswith("autograder/grading/judging/references/") for n in instructor)
     assert not [n for n in instructor if n.startswith("course/")], "the instructor wheel must not ship course/ twice"
 
 

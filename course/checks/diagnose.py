@@ -112,11 +112,13 @@ def diagnose_values(expected: torch.Tensor, actual: torch.Tensor, what: str = "t
     if not close(expected, torch.zeros_like(expected)):
         for k in _MULTIPLES:
             if close(actual, k * expected):
-                return D((f"{what} is {k} times the expected gradient: .grad accumulated over {k} "
-                        "backward() calls. Zero it (or set it to None) between them."), "grad_accumulated")
+                return D((f"{what} is {k} times the expected gradient. Did .grad add up over {k} "
+                        "backward() calls with no reset between them, or is there a factor of "
+                        f"{k} too many (a sum where a mean belongs)?"), "grad_accumulated")
         if close(actual, torch.zeros_like(expected)):
-            return D((f"{what} is all zeros: was .grad zeroed after backward() instead of before, "
-                    "or was the tensor cut out of the graph (detach(), .data, no_grad)?"), "all_zeros")
+            return D((f"{what} is all zeros: no gradient reached it. Was the tensor cut out of the graph "
+                    "(detach(), .data, no_grad), or was .grad zeroed after backward() instead of before?"),
+                     "all_zeros")
         if close(actual, -expected):
             return D(f"{what} has the wrong sign everywhere: check for a flipped minus sign.", "wrong_sign")
         if expected.dim() == 2 and close(actual.mT, expected) and expected.shape == actual.mT.shape:

@@ -27,10 +27,15 @@ KNOWN_ERRORS = [
                "this tensor is not part of any graph: was it made under no_grad(), detached, or created "
                "without requires_grad=True?"),
     KnownError("leaf_in_place", "a leaf Variable that requires grad is being used in an in-place operation",
-               "in-place updates of parameters belong inside `with torch.no_grad():`."),
+               "this tensor is a leaf that requires grad, and autograd refuses to change it in place while it "
+               "records. For a new value, compute it out of place (y = x + 1 is a result in the graph); to "
+               "update a parameter's values, as an optimizer step does, change it inside "
+               "`with torch.no_grad():`."),
     KnownError("numpy_requires_grad", "Can't call numpy() on Tensor that requires grad",
                "call .detach() first: NumPy cannot carry the graph."),
-    KnownError("integer_requires_grad", "Only Tensors of floating point and complex dtype can require gradients",
+    # torch.tensor(..., requires_grad=True) says "Only Tensors of floating point and complex dtype",
+    # .requires_grad_() says "only Tensors of floating point dtype": one fragment for both.
+    KnownError("integer_requires_grad", "Tensors of floating point",
                "make the tensor floating point (e.g. dtype=torch.float64) before asking for gradients."),
     KnownError("flag_of_result", "you can only change requires_grad flags of leaf variables",
                "requires_grad can only be set on leaves; detach() the result to make a new leaf."),
@@ -42,13 +47,15 @@ KNOWN_ERRORS = [
     KnownError("saved_modified", "modified by an inplace operation",
                "a tensor that backward() needs was changed in place after the forward pass; use an "
                "out-of-place operation (x = x + 1, not x += 1)."),
-    KnownError("unused_input", "One of the differentiated Tensors appears to not have been used in the graph",
+    KnownError("unused_input", "appears to not have been used in the graph",
                "the output does not depend on that input; pass allow_unused=True or check the inputs."),
     # math.sin(x), float(x) or a numpy function given a tensor of several elements.
     KnownError("math_on_tensor", "only one element tensors can be converted to Python scalars",
-               "a function for plain Python numbers (math.sin, math.exp, float()) was given a tensor. Use the "
-               "torch function instead (torch.sin, torch.exp): it works elementwise, and autograd records it, "
-               "while math.* returns a plain float with no graph."),
+               "a tensor of several elements was used where one Python number is needed. If it went to a "
+               "function for plain numbers (math.sin, math.exp, float()), use the torch function instead "
+               "(torch.sin, torch.exp): it works elementwise, and autograd records it, while math.* returns "
+               "a plain float with no graph. If it was torch.tensor() of a list of tensors, use "
+               "torch.stack(), which keeps them as they are."),
     KnownError("hook_no_grad", "cannot register a hook on a tensor that doesn't require gradient",
                "autograd calls a tensor's hooks only while it computes that tensor's gradient, so "
                "register_hook needs a tensor that requires grad (a frozen parameter has none to see)."),
@@ -56,6 +63,33 @@ KNOWN_ERRORS = [
     KnownError("numpy_bfloat16", "unsupported ScalarType BFloat16",
                "NumPy has no bfloat16, so .numpy() refuses such a tensor even after detach(); "
                "converting it first (.float()) changes its dtype."),
+    KnownError("deepcopy_result", "support the deepcopy protocol",
+               "copy.deepcopy copies only leaves, and this tensor is the result of a recorded operation. For "
+               "a copy of its values, use .detach().clone(); add .requires_grad_() for a new leaf."),
+    # `if p.grad:`, `a and b` on tensors, or nn.MSELoss(pred, y) (tensors given to the constructor).
+    KnownError("bool_of_tensor", "Boolean value of Tensor with more than one value is ambiguous",
+               "Python asked a tensor of several values for one True or False (an `if`, `and`, `or` or `not`). "
+               "To ask whether a .grad exists, write `if p.grad is not None:`; for values, use .any() or "
+               ".all(). A loss class given tensors raises this too: make the loss first, "
+               "`loss_fn = nn.MSELoss()`, then call it, `loss_fn(pred, y)`."),
+    KnownError("grad_assigned", "assigned grad expected to be a Tensor or None",
+               ".grad holds a tensor of the parameter's shape and dtype, or None: reset it with "
+               "`p.grad = None` or `p.grad.zero_()`, not with a number."),
+    KnownError("grad_assigned", "attempting to assign a gradient",
+               ".grad holds a tensor of the parameter's own shape and dtype, or None."),
+    KnownError("gradient_shape", "Mismatch in shape: grad_output",
+               "the weights given as gradient= (or grad_outputs=) need the shape of the output they weight, "
+               "one weight per output element: the message names both shapes, the output's last."),
+    KnownError("gradient_shape", "v has invalid size",
+               "the vector v of a vector-Jacobian product has one entry per output element: give it the "
+               "shape of f(x), which the message names first."),
+    KnownError("gradient_shape", "The vector v can only be None",
+               "f(x) has several elements, so the vector-Jacobian product needs v, the weights of the "
+               "outputs, of the shape of f(x)."),
+    KnownError("retain_grad_no_grad", "can't retain_grad on Tensor that has requires_grad=False",
+               "retain_grad() keeps the gradient of a tensor in the graph, and this one does not require grad: "
+               "backward() computes no gradient for it. Call it on a result computed from a tensor that "
+               "requires grad."),
 ]
 
 # A .grad that is None (never reached by backward(), frozen, or reset by zero_grad(), whose
@@ -66,10 +100,9 @@ _GRAD_IS_NONE = ("a tensor was None here. If it was a .grad: it is None until ba
 KNOWN_ERRORS += [KnownError("grad_none", fragment, _GRAD_IS_NONE) for fragment in (
     "must be Tensor, not NoneType",
     "'NoneType' object has no attribute 'zero_'",
-    "'NoneType' and 'Tensor'",
+    "'NoneType' and '",  # p.grad + 1, p.grad * lr, p.grad += 1e-4 * p
     "'NoneType' object is not subscriptable",
-    "'float' and 'NoneType'",  # lr * p.grad
-    "'NoneType' and 'float'",  # p.grad * lr
+    "and 'NoneType'",  # lr * p.grad
 )]
 KEYS = {known.key for known in KNOWN_ERRORS}
 

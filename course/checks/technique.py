@@ -13,8 +13,9 @@ from torch.overrides import TorchFunctionMode
 from .mistakes import Mistake
 
 
-NO_AUTOGRAD_GRAD = ("this exercise is about backward() and .grad: don't call torch.autograd.grad here "
-                    "(torch.func's grad, vjp and jacrev call it too).")
+NO_AUTOGRAD_GRAD = ("this exercise is about backward() and .grad: don't call torch.autograd.grad here, nor a "
+                    "ready-made helper that calls it (torch.autograd.functional's jacobian, vjp and hessian, "
+                    "torch.func's grad, vjp and jacrev). Call backward() and read .grad.")
 
 
 def oracle_leaf(x: torch.Tensor) -> torch.Tensor:

@@ -2,7 +2,7 @@
 
 Each exercise draws its inputs from a seed, runs the answer in the student's kernel (``call``) and
 judges what it saw against expected values computed by the grader with real PyTorch
-(``autograder/grading/references/backward.py``); nothing here holds an answer.
+(``autograder/grading/judging/references/backward.py``); nothing here holds an answer.
 
 Where an exercise's text states how to compute something ("from one call to backward()",
 "computing h only once", "by hand"), ``call`` watches the answer run (calls counted, torch
@@ -60,11 +60,15 @@ class _WhereEvaluated:
 
     def __call__(self, t, *args, **kwargs):
         if not isinstance(t, torch.Tensor) or t.shape != self.x.shape or t.is_complex() or \
-                not torch.equal(t.detach().to(self.x.dtype), self.x):
+                not (torch.equal(t.detach().to(self.x.dtype), self.x) or self._converted(t)):
             self.elsewhere = True
         if isinstance(t, torch.Tensor):
             self.given.append(t)
         return self.f(t, *args, **kwargs)
+
+    def _converted(self, t: torch.Tensor) -> bool:
+        """x itself in another floating dtype (a copy through .tolist(), say): the judge names the dtype."""
+        return t.is_floating_point() and t.dtype != self.x.dtype and torch.equal(t.detach(), self.x.to(t.dtype))
 
     def grad_filled(self) -> bool:
         """Whether backward() filled the .grad of a leaf f was called on (the answer's copy of x)."""
@@ -274,6 +278,13 @@ def _two_losses_judge(seen, expected, inputs):
                       "so keep a .clone() of the first one before the second backward().", "grad_aliased")
     require(diagnose_swapped((expected["loss1"], expected["loss2"]), seen["result"],
                              ("the gradient of loss1", "the gradient of loss2")))
+    both = expected["loss1"] + expected["loss2"]
+    if isinstance(g1, torch.Tensor) and g1.shape == both.shape and not g1.is_complex() and close(g1, both) \
+            and not close(expected["loss1"], both):
+        raise Mistake("the gradient of loss1 you returned holds both gradients added up: it was read from "
+                      "x.grad after the second backward() had added into it (x.grad itself, kept without a "
+                      "copy, changes in place: section 4). Keep x.grad.clone() right after the first "
+                      "backward().", "grad_aliased")
     require(diagnose_gradient(expected["loss1"], g1, "the gradient of loss1"))
     require(diagnose_gradient(expected["loss2"], g2, "the gradient of loss2", stale=expected["loss1"]))
 
@@ -348,9 +359,6 @@ def _derived_by_hand(torch_calls: TorchCalls, x: torch.Tensor) -> None:
             raise Mistake("your answer evaluates sin at points other than x**2, as a finite difference "
                           "(f(x + h) - f(x - h)) / 2h does: that estimates f'(x) instead of deriving it. "
                           "Write f'(x) with the product and chain rules.", "finite_difference")
-    if torch_calls.count("cos") == 0:
-        raise Mistake("your derivative never applies cos: the derivative of sin(x**2) is cos(x**2) * 2x, "
-                      "so a derivative by hand needs torch.cos.", "finite_difference")
 
 
 # What a slip by hand gives, as the grader computes it: (the value's key, the slip named).
@@ -364,8 +372,29 @@ HAND_SLIPS = (
 )
 
 
+# A formula derived by hand agrees with autograd's float64 result to a few units in the last place,
+# whatever its style; a finite difference, whatever its step, cannot get closer than about 1e-11.
+EXACT_TOLERANCE = 1e-12
+
+
+def _estimated(got: torch.Tensor, want: torch.Tensor) -> str | None:
+    """Right to the check's tolerance but not to float64's: the mark an estimate leaves."""
+    scale = 1.0 + float(want.abs().max()) if want.numel() else 1.0
+    error = float((got.detach().to(want.dtype) - want).abs().max()) if want.numel() else 0.0
+    if error <= EXACT_TOLERANCE * scale:
+        return None
+    return ("your derivative is close to autograd's but not exact (largest error "
+            f"{error:.1e}, where a formula derived by hand agrees to about 1e-15): that is what a finite "
+            "difference (f(x + h) - f(x - h)) / 2h gives, an estimate. Write f'(x) with the product and "
+            "chain rules.")
+
+
 def _hand_derivative_judge(seen, expected, inputs):
     problem = diagnose_gradient(expected["derivative"], seen["result"], "your derivative")
+    if problem is None:
+        estimate = _estimated(seen["result"], expected["derivative"])
+        if estimate:
+            raise Mistake(estimate, "finite_difference")
     if problem and problem.kind == "wrong_value":
         got = seen["result"]
         for key, slip, kind in HAND_SLIPS:
@@ -387,6 +416,16 @@ UNWEIGHTED_SECOND = ("your second differentiation started from the first derivat
 NO_CREATE_GRAPH = ("your second differentiation found no graph: the first derivative was computed without "
                    "create_graph=True, so it is a plain tensor with no history. Pass create_graph=True to the "
                    "first torch.autograd.grad (or backward()) call.")
+
+
+CUT_FIRST_DERIVATIVE = ("your second differentiation found no graph, although the first one kept it "
+                        "(create_graph=True): the first derivative g was cut out of it before the second "
+                        "(a detach(), .data, or a step under no_grad()). Compute H v from g itself.")
+
+
+def _created_graph(ran: dict) -> bool:
+    """Whether a differentiation the answer made asked autograd to record itself."""
+    return any(call.get("create_graph") for call in ran["grad"] + ran["backward"])
 
 
 def _raised_in(error: BaseException) -> str | None:
@@ -423,6 +462,8 @@ def _hvp_call(answer, inputs):
             except RuntimeError as error:
                 second = len(ran["backward"]) + len(ran["grad"]) >= 2
                 if second and "does not require grad and does not have a grad_fn" in str(error):
+                    if _created_graph(ran):
+                        raise Mistake(CUT_FIRST_DERIVATIVE, "first_derivative_cut") from None
                     raise Mistake(NO_CREATE_GRAPH, "no_create_graph") from None
                 if second and "implicitly created only for scalar outputs" in str(error):
                     call, argument = (("backward()", "gradient=") if _raised_in(error) == "backward" else
@@ -503,10 +544,21 @@ progress = lesson_progress(EXERCISES, core=CORE, written={"why_scalar": 2})
 ERROR_SECTIONS = {
     "no_graph": "section 1, backward() fills .grad of every leaf",
     "non_scalar": "section 2, backward() starts from a scalar",
+    "gradient_shape": "section 2, backward() starts from a scalar",
     "grad_none": "section 3, Only leaves keep .grad",
     "freed_graph": "section 4, The graph is freed after backward()",
-    "integer_requires_grad": "lesson 1, section 2",
-    "flag_of_result": "lesson 1, section 7",
+    "retain_grad_no_grad": "section 8, Keeping an intermediate gradient: retain_grad()",
     "unused_input": "section 9, torch.autograd.grad",
+    "integer_requires_grad": "lesson 1, section 2",
+    "math_on_tensor": "lesson 1, section 5",
+    "numpy_requires_grad": "lesson 1, section 5",
+    "flag_of_result": "lesson 1, section 7",
+    "leaf_in_place": "lesson 3, section 5",
+    "inference_saved": "lesson 3, section 6",
+    "inference_in_place": "lesson 3, section 6",
+    "numpy_bfloat16": "lesson 3, section 8",
+    "saved_modified": "lesson 3, section 9",
+    "grad_assigned": "lesson 4, section 2",
+    "hook_no_grad": "lesson 4, section 9",
 }
 explain_errors_in_cells(ERROR_SECTIONS)

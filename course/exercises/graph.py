@@ -2,7 +2,7 @@
 
 Each exercise draws its inputs from a seed (random data, random chains and shared graphs built
 with real PyTorch), runs the answer in the student's kernel (``call``) and judges what it saw
-against expected values the grader computes (``autograder/grading/references/graph.py``). Nothing
+against expected values the grader computes (``autograder/grading/judging/references/graph.py``). Nothing
 here holds an answer: no expected flags, names or counts, only how to build the inputs and how to
 name a mistake.
 """
@@ -56,6 +56,18 @@ def _leaf_from_list_call(answer, inputs):
     return {"cases": seen}
 
 
+def _recorded_step(grad_fn: str | None) -> str:
+    """What made the tensor a result, read from its grad_fn, and the fix for that step."""
+    if grad_fn and grad_fn.startswith("Clone"):
+        return ("clone() of a tensor that requires grad is recorded: detach() it first "
+                "(.detach().clone()), then require grad.")
+    if grad_fn and grad_fn.startswith(("ToCopy", "Copy")):
+        return ("A conversion after requires_grad (such as .double() or .to()) is recorded: convert the "
+                "dtype first, then require grad.")
+    return ("An operation on a tensor that requires grad is recorded: start from a detached copy "
+            "(.detach()), and switch requires_grad on last.")
+
+
 def _judge_new_leaf(what: str, got, want: torch.Tensor) -> None:
     """What both leaf exercises ask of the tensor made: float64, data's values, requires grad, a leaf."""
     if isinstance(got, torch.Tensor) and got.dtype != torch.float64:
@@ -68,8 +80,7 @@ def _judge_new_leaf(what: str, got, want: torch.Tensor) -> None:
                       "no_requires_grad")
     if not flags.is_leaf:
         raise Mistake(f"{what} is not a leaf: it has a grad_fn ({flags.grad_fn}), so its .grad would stay "
-                      "None. An operation after requires_grad (such as .double() or .to()) is recorded; "
-                      "convert the dtype first, then require grad.", "not_leaf")
+                      f"None. {_recorded_step(flags.grad_fn)}", "not_leaf")
     if not torch.equal(got, want):
         if torch.equal(got, want.float().double()):
             raise Mistake(f"{what} has the values rounded to float32: the data went through float32 "
@@ -658,6 +669,17 @@ ERROR_SECTIONS = {
     "math_on_tensor": "section 5, A function with a recorded graph",
     "numpy_requires_grad": "section 5, A function with a recorded graph",
     "non_scalar": "lesson 2, section 2",
+    "gradient_shape": "lesson 2, section 2",
+    "grad_none": "lesson 2, section 3",
     "freed_graph": "lesson 2, section 4",
+    "retain_grad_no_grad": "lesson 2, section 8",
+    "unused_input": "lesson 2, section 9",
+    "leaf_in_place": "lesson 3, section 5",
+    "inference_saved": "lesson 3, section 6",
+    "inference_in_place": "lesson 3, section 6",
+    "numpy_bfloat16": "lesson 3, section 8",
+    "saved_modified": "lesson 3, section 9",
+    "grad_assigned": "lesson 4, section 2",
+    "hook_no_grad": "lesson 4, section 9",
 }
 explain_errors_in_cells(ERROR_SECTIONS)

@@ -4,7 +4,7 @@ Each exercise draws its inputs from a seed; ``call`` runs the answer in the stud
 sends back what it saw as plain data: outputs with their flags, and what only the kernel can see
 (the grad mode after the call, module modes, which parameters were replaced, frozen or changed,
 version counters, ``.grad``). The expected values (eval-mode outputs, the SGD update, which
-parameters train...) are computed by the grader (``autograder/grading/references/no_grad.py``);
+parameters train...) are computed by the grader (``autograder/grading/judging/references/no_grad.py``);
 nothing here holds an answer.
 """
 
@@ -626,7 +626,13 @@ ERROR_SECTIONS = {
     "saved_modified": "section 9, In-place changes and the version counter",
     "flag_of_result": "lesson 1, section 7",
     "integer_requires_grad": "lesson 1, section 2",
+    "math_on_tensor": "lesson 1, section 5",
     "non_scalar": "lesson 2, section 2",
+    "gradient_shape": "lesson 2, section 2",
     "freed_graph": "lesson 2, section 4",
+    "retain_grad_no_grad": "lesson 2, section 8",
+    "unused_input": "lesson 2, section 9",
+    "grad_assigned": "lesson 4, section 2",
+    "hook_no_grad": "lesson 4, section 9",
 }
 explain_errors_in_cells(ERROR_SECTIONS)

@@ -5,7 +5,7 @@ earlier step would leave them), runs the answer in the student's kernel (``call`
 what it saw: values of `.grad` and of the parameters, and what only the kernel can see (whether a
 `.grad` is still the same tensor object, whether the parameters are the ones the optimizer holds,
 how many rows each forward pass had). The expected values come from PyTorch on the grader's side
-(``autograder/grading/references/zero_grad.py``); nothing here holds an answer.
+(``autograder/grading/judging/references/zero_grad.py``); nothing here holds an answer.
 """
 import copy
 from contextlib import contextmanager
@@ -273,13 +273,31 @@ def _train_step_inputs(rng):
 def _train_step_call(answer, inputs):
     model, x, y = inputs["model"], inputs["x"], inputs["y"]
     params, kept = list(model.parameters()), snapshot(x, y)
-    with watching_steps() as steps:
-        loss = answer(model, inputs["optimizer"], x, y, inputs["loss_fn"])
+    backward_before_step = []  # how many backward() calls had run when each step() began
+    with watching_steps() as steps, counting(torch.autograd, "backward") as ran:
+        handle = register_optimizer_step_pre_hook(lambda *_: backward_before_step.append(len(ran)))
+        try:
+            loss = answer(model, inputs["optimizer"], x, y, inputs["loss_fn"])
+        finally:
+            handle.remove()
     inputs_kept(kept, [x, y], ["x", "y"])
     now = list(model.parameters())
     return {"loss": loss, "params": [p.detach().clone() for p in now], "replaced": _replaced(params, now),
-            "steps": step_summary(steps, now),
+            "steps": step_summary(steps, now), "backward_before_step": backward_before_step,
             "other_optimizer": any(step["object"] is not inputs["optimizer"] for step in steps)}
+
+
+def _no_gradient_at_step(backward_before_step) -> str:
+    """Why step() found .grad empty: it came before backward(), or a reset came between them."""
+    said = "the parameters did not move: when step() ran, every .grad was None or zero"
+    order = "The order is zero_grad(), forward, backward(), step()."
+    if backward_before_step == [0]:
+        return f"{said}, because step() ran before backward() had filled it. {order}"
+    if isinstance(backward_before_step, list) and backward_before_step and all(
+            isinstance(n, int) and n > 0 for n in backward_before_step):
+        return f"{said}, so zero_grad() ran between backward() and step(). {order}"
+    return (f"{said}. step() reads what backward() left in .grad, so it must come after backward(), with "
+            f"no reset in between. {order}")
 
 
 def _train_step_judge(seen, expected, inputs):
@@ -293,9 +311,7 @@ def _train_step_judge(seen, expected, inputs):
         if steps["count"] == 0:
             raise Mistake("the parameters did not move: optimizer.step() was never called.", "no_step")
         if all(steps["no_gradient"]):
-            raise Mistake("the parameters did not move: when step() ran, every .grad was None or zero, so "
-                          "zero_grad() ran between backward() and step(). The order is zero_grad(), "
-                          "forward, backward(), step().", "zero_grad_before_step")
+            raise Mistake(_no_gradient_at_step(seen.get("backward_before_step")), "no_gradient_at_step")
     if seen["other_optimizer"] is not False:
         raise Mistake("step() ran on an optimizer your code built, not on the one it was given: use the "
                       "optimizer passed in, which holds the caller's settings (lr, momentum) and state.",
@@ -453,8 +469,10 @@ def _grad_norm_judge(seen, expected, inputs):
     if _same_number(value, expected["of_parameters"]):
         raise Mistake("your value is the norm of the parameters themselves, not of their gradients: the "
                       "gradient of p is p.grad.", "norm_of_parameters")
-    raise Mistake(f"your gradient norm is {value:.6g}, PyTorch's is {want:.6g}: include every parameter whose "
-                  ".grad is not None, as one long vector.", "wrong_value")
+    raise Mistake(f"your gradient norm is {value:.6g}, PyTorch's is {want:.6g}. The global norm is the square "
+                  "root of the sum of every squared entry of every .grad that is not None: one length of all "
+                  "the gradients laid end to end (not a mean of squares, a sum of absolute values, or the "
+                  "largest entry).", "wrong_value")
 
 
 # Exercise: fit_linear -----------------------------------------------------------------------------
@@ -517,8 +535,8 @@ def _fit_linear_judge(seen, expected, inputs):
                       f"whole of x ({n} rows), one forward pass per step.", "not_full_batch")
     if all(steps["no_gradient"]):
         raise Mistake("the weights never left their zero start: every time step() ran, .grad was None or "
-                      "zero. zero_grad() between backward() and step() throws the gradient away.",
-                      "zero_grad_before_step")
+                      "zero. step() must come after backward(), with no reset in between: zero_grad() "
+                      "between backward() and step() throws the gradient away.", "no_gradient_at_step")
     if steps["count"] != wanted_steps:
         raise Mistake(f"your model took {steps['count']} steps, expected {wanted_steps}: call step() exactly "
                       "`steps` times.", "step_count")
@@ -729,13 +747,23 @@ progress = lesson_progress(EXERCISES, core=CORE, written={"why_accumulate": 2}) 
 
 # Where this lesson (or an earlier one) explains each autograd error a student's own cell may raise.
 ERROR_SECTIONS = {
+    "grad_assigned": "section 2, Resetting .grad: zero_(), None, and zero_grad()",
     "grad_none": "section 5, None and zeros are not the same to an optimizer",
     "hook_no_grad": "section 9, Hooks: seeing a gradient before it lands in .grad",
     "no_graph": "lesson 1, section 1",
-    "leaf_in_place": "lesson 3, section 5",
-    "numpy_requires_grad": "lesson 3, section 8",
-    "saved_modified": "lesson 3, section 9",
+    "integer_requires_grad": "lesson 1, section 2",
+    "math_on_tensor": "lesson 1, section 5",
+    "flag_of_result": "lesson 1, section 7",
     "non_scalar": "lesson 2, section 2",
+    "gradient_shape": "lesson 2, section 2",
     "freed_graph": "lesson 2, section 4",
+    "retain_grad_no_grad": "lesson 2, section 8",
+    "unused_input": "lesson 2, section 9",
+    "leaf_in_place": "lesson 3, section 5",
+    "inference_saved": "lesson 3, section 6",
+    "inference_in_place": "lesson 3, section 6",
+    "numpy_requires_grad": "lesson 3, section 8",
+    "numpy_bfloat16": "lesson 3, section 8",
+    "saved_modified": "lesson 3, section 9",
 }
 explain_errors_in_cells(ERROR_SECTIONS)

@@ -81,7 +81,12 @@ print("is_leaf:", x.is_leaf, "| grad_fn:", type(x.grad_fn).__name__)
 # ### Exercise 1: a float64 leaf from a list
 #
 # Complete `leaf_from_list(values)`. `values` is a list of numbers, ints or floats. Return a
-# `torch.float64` tensor with those values that requires grad and is a leaf.
+# `torch.float64` tensor with those values that requires grad and is a leaf. Choose the dtype
+# when the tensor is made: `torch.tensor(values)` alone makes float32, which rounds, and
+# `.double()` afterwards cannot bring the lost digits back:
+
+# %%
+print(torch.tensor([0.1]).double().item(), "|", torch.tensor([0.1], dtype=torch.float64).item())
 
 # %% solution leaf_from_list
 def leaf_from_list(values):
@@ -146,7 +151,9 @@ def grad_fn_names(y):
 #
 # Autograd records what actually ran, and each run records a new graph. So an ordinary Python
 # `if` decides what is recorded, and a branch not taken leaves no trace. The course's
-# `graph_text` prints a graph as a tree, output first:
+# `graph_text` prints a graph as a tree, output first. Its numbers name the nodes: `#0` is the
+# output, and the others are numbered in the order its walk first reached them, so down a bigger
+# tree they can skip (#0, #1, #3, ...):
 
 # %%
 def forward(x):

@@ -33,7 +33,17 @@ from course.visuals.slope_explorer import slope_explorer
 #
 # `backward()` walks the recorded graph from the output back to the inputs, applying the chain
 # rule at each step, and puts the result in the `.grad` of each *leaf* that requires grad (a
-# tensor you made with `requires_grad=True`). For $L = ab + b^2$ at $a = 2$, $b = 4$:
+# tensor you made with `requires_grad=True`). The smallest case: $y = x^2$ at $x = 3$, whose
+# derivative is $2x = 6$:
+
+# %%
+x = torch.tensor(3.0, requires_grad=True)
+y = x ** 2
+y.backward()
+print(x.grad)
+
+# %% [markdown]
+# With two leaves, each gets its own partial derivative. For $L = ab + b^2$ at $a = 2$, $b = 4$:
 # $\partial L / \partial a = b = 4$ and $\partial L / \partial b = a + 2b = 10$.
 
 # %%
@@ -403,7 +413,7 @@ def jacobian_rows(f, x):
 # ### Exercise 6: a derivative by hand
 #
 # For $f(x) = \sin(x^2)\, e^{-x}$ (elementwise), complete `hand_derivative(x)` to return $f'(x)$
-# using only ordinary tensor operations (`torch.sin`, `torch.exp`, ...), no autograd. The check
+# as a formula (`torch.sin`, `torch.exp`, ...), no autograd. The check
 # compares it with autograd's result on random inputs. Derive it: a finite-difference estimate,
 # $(f(x+h) - f(x-h)) / 2h$, evaluates $f$ at shifted points and does not count as a derivative by
 # hand.

@@ -48,7 +48,15 @@ print("after the block: recording:", torch.is_grad_enabled())
 # %% [markdown]
 # `no_grad()` is a mode of the recorder, not a property of tensors: `x` and `w` still require
 # grad, and the block puts back the mode it found (`torch.is_grad_enabled()` tells the mode).
-# `@torch.no_grad()` above a `def` does the same for every call.
+# `@torch.no_grad()` above a `def` does the same for every call:
+
+# %%
+@torch.no_grad()
+def doubled(t):
+    return t * 2
+
+print("doubled(x).requires_grad =", doubled(x).requires_grad, "| recording after the call:",
+      torch.is_grad_enabled())
 
 # %%
 ask("result_of_no_grad_later")
@@ -114,6 +122,11 @@ for name, p in net.named_parameters():
 # %% [markdown]
 # Assigning `net[0].requires_grad = False` instead of calling `requires_grad_(False)` only sets
 # a plain Python attribute on the module and changes no parameter: for a module, call it.
+
+# %%
+layer = nn.Linear(4, 2)
+layer.requires_grad = False            # a plain attribute on the module, not a call
+print("layer.weight.requires_grad =", layer.weight.requires_grad)
 
 # %% [markdown]
 # ### Exercise 2: fine-tune the output layer

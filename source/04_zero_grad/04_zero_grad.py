@@ -26,6 +26,8 @@ from course.visuals.pitfall import shows_error
 from course.questions.zero_grad import ask
 
 # %% [markdown]
+# # The core
+#
 # ## 1. `.grad` starts as `None`, then adds up
 #
 # A leaf (a tensor you make, or a layer's parameter) has no gradient until a backward pass

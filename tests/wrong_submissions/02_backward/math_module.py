@@ -1,4 +1,4 @@
-# expect: Use the torch function instead
+# expect: use the torch function instead
 # math.cos and friends take one Python number, not a tensor.
 def hand_derivative(x):
     import math

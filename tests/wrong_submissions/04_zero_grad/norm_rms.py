@@ -1,0 +1,5 @@
+# expect: one length of all the gradients laid end to end
+# Another norm of all the gradients together (rms), not the global (L2) norm.
+def grad_norm(model):
+    g = torch.cat([p.grad.reshape(-1) for p in model.parameters() if p.grad is not None])
+    return torch.sqrt((g ** 2).mean())
