@@ -5,7 +5,7 @@ Each lesson's solution is graded three ways in copies of one scratch course: by 
 `autograd-course grade` with warm kernels (forked from the zygote) and with cold ones. Every cell
 must show the same kinds of output (figures as images, widgets as their views, text as text) in all
 three: the feedback a student reads back is their notebook. The Dask path forks its kernels from
-the same zygote; tests/test_parallel_grading.py checks its notebooks against the local ones.
+the same zygote code; tests/test_parallel_grading.py checks its notebooks against those graded in-process.
 """
 import os
 import shutil
