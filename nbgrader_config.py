@@ -24,19 +24,19 @@ c.TrustedExecute.trials = 3                       # fresh random inputs per grad
 c.TrustedExecute.output_limit = 1_000_000         # bytes of IOPub messages one cell may send (every type)
 c.TrustedExecute.notebook_output_limit = 20_000_000  # bytes of IOPub messages a whole notebook may send
 c.TrustedExecute.notebook_timeout = 900           # seconds per notebook, restarts and replays included
-c.TrustedExecute.warm_kernels = True              # fork each kernel from a parent that has imported torch
 
-# The fence: each kernel alone in its box, the same whether it starts cold, warm or under plain
-# `nbgrader autograde` (autograder/grading/kernels/; defaults in kernels/fence.py's DEFAULTS).
-c.TrustedExecute.sandbox = True                   # own namespaces, root, user; no network (where the OS allows)
-c.TrustedExecute.memory_limit = 2 * 1024**3       # bytes: each process's address space, and the box's total
-c.TrustedExecute.max_processes = 256              # processes and threads of one kernel, children included
-c.TrustedExecute.cpu_limit = 1.0                  # cores one kernel may keep busy, children included
-c.TrustedExecute.max_file = 256 * 1024**2         # bytes: the largest file a kernel may write
-c.TrustedExecute.scratch_size = 512 * 1024**2     # bytes: all it may write (working folder, /tmp, /dev/shm)
-c.TrustedExecute.first_uid = 60000                # kernels run as uids 60000.., one per live kernel
-c.TrustedExecute.uid_count = 1000                 # how many kernels may be alive at once
-c.TrustedExecute.environment = ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ"]  # all a kernel inherits
+# How grading kernels start, and the fence: each kernel alone in its box, the same whether it starts
+# cold, warm or under plain `nbgrader autograde` (autograder/grading/kernels/settings.py declares each).
+c.GradingKernels.warm_kernels = True              # fork each kernel from a parent that has imported torch
+c.GradingKernels.sandbox = True                   # own namespaces, root, user; no network (where the OS allows)
+c.GradingKernels.memory_limit = 2 * 1024**3       # bytes: each process's address space, and the box's total
+c.GradingKernels.max_processes = 256              # processes and threads of one kernel, children included
+c.GradingKernels.cpu_limit = 1.0                  # cores one kernel may keep busy, children included
+c.GradingKernels.max_file = 256 * 1024**2         # bytes: the largest file a kernel may write
+c.GradingKernels.scratch_size = 512 * 1024**2     # bytes: all it may write (working folder, /tmp, /dev/shm)
+c.GradingKernels.first_uid = 60000                # kernels run as uids 60000.., one per live kernel
+c.GradingKernels.uid_count = 1000                 # how many kernels may be alive at once
+c.GradingKernels.environment = ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ"]  # all a kernel inherits
 
 # Where `autograd-course grade` grades (autograder/grading/batch_settings.py): local worker
 # processes, or a Dask cluster's workers, which need the instructor package and nothing of the course.
@@ -44,9 +44,18 @@ c.Fanout.workers = 0                              # local worker processes; 0: o
 c.Fanout.scheduler = ""                           # a Dask scheduler (tcp://host:port) to grade on instead
 c.Fanout.max_submission_bytes = 64 * 1024**2      # a submission's files in all, carried by its grading task
 c.Fanout.recording_batch = 200                    # graded submissions recorded per transaction, at most
+# How much notebook a submission may be, checked at collect and again when grade builds its task
+# (autograder/grading/notebook_size.py): a lesson has about 100 cells and 20 kB of markdown.
+c.NotebookLimits.max_cells = 1000                 # cells per notebook
+c.NotebookLimits.max_prose_bytes = 1_000_000      # bytes of markdown and raw cells (text and attachments)
 
 # Feedback shows outcomes and messages, never the hidden tests or their tracebacks, and a student's
-# outputs only as inert text and plain HTML (no script of theirs runs in a browser).
+# outputs only as inert text and plain HTML (no script of theirs runs in a browser). The exporter
+# sanitises the HTML each cell renders to, writes formulas as MathML (no script, nothing fetched)
+# and bounds the time one page may take (autograder/workflow/inert_exporter.py); formgrader's view
+# of a submission is made by the same exporter (jupyter-config/instructor/).
+c.GenerateFeedback.exporter_class = "autograder.workflow.inert_exporter.InertHTMLExporter"
+c.InertHTMLExporter.render_timeout = 30           # seconds per notebook's page; past it the page says why
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     "autograder.feedback.HideHiddenTests",
@@ -58,17 +67,23 @@ c.GenerateFeedback.preprocessors = [
 # ordinary cell (not a reason to refuse the notebook), and deleted graded cells put back.
 c.Autograde.sanitize_preprocessors = [
     "nbgrader.preprocessors.ClearOutput",
-    "autograder.grading.sanitize.ForgetDuplicateIds",
+    "autograder.grading.judging.sanitize.ForgetDuplicateIds",
     "nbgrader.preprocessors.OverwriteKernelspec",
     "nbgrader.preprocessors.OverwriteCells",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
 c.OverwriteCells.add_missing_cells = True
 
+# A submission is its own regular files: nbgrader's converters (autograde, generate_feedback) copy no
+# link's target and read no linked notebook, as `autograd-course grade` does (autograder/grading/own_files.py).
+from autograder.grading.batch.own_files import guard_nbgrader  # noqa: E402
+
+guard_nbgrader(only_if_imported=True)
+
 # autograde's default pipeline, with nbgrader's Execute replaced by TrustedExecute (which also
 # survives a kernel that dies: only the cell that killed it loses points).
 c.Autograde.autograde_preprocessors = [
-    "autograder.grading.trusted_execute.TrustedExecute",
+    "autograder.grading.judging.trusted_execute.TrustedExecute",
     "nbgrader.preprocessors.IgnorePattern",
     "nbconvert.preprocessors.ClearMetadataPreprocessor",
     "nbgrader.preprocessors.LimitOutput",
@@ -76,6 +91,10 @@ c.Autograde.autograde_preprocessors = [
     "nbgrader.preprocessors.AssignLatePenalties",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
+
+# Authoring: how long `build` and `validate` let one cell of a lesson run (autograder/authoring/settings.py).
+c.Authoring.build_cell_timeout = 300              # seconds per cell, executing a lesson script's source notebook
+c.Authoring.validate_cell_timeout = 300           # seconds per cell, `autograd-course validate`
 
 # ---- The LMS side of the week: collect, export (autograder/workflow/lms_settings.py) ----------
 # Limits collect checks before it reads anything (bytes, uncompressed).

@@ -1,7 +1,6 @@
 """``autograd-course``: the instructor's commands. Each wires its arguments to one module."""
 import argparse
 import atexit
-import functools
 import os
 import re
 import sys
@@ -21,11 +20,13 @@ def _build(args) -> int:
     from course.exercise import lesson_module
 
     from .authoring import build_source, expectations
+    from .authoring.settings import Authoring
+    timeout = Authoring(config=Course(args.root).config).build_cell_timeout
     for script in build_source.lesson_scripts(os.path.join(args.root, "source")):
         if args.lessons and not any(name in script for name in args.lessons):
             continue
         print("stored self-check values", expectations.write(lesson_module(os.path.basename(script)[:-3])))
-        print("executed", build_source.build(script))
+        print("executed", build_source.build(script, timeout))
     return 0
 
 
@@ -36,9 +37,9 @@ def _release(args) -> int:
 
 
 def _grade(args) -> int:
-    from .grading.batch_settings import Fanout, default_workers
-    from .grading.planning import plan
-    from .grading.progress import BatchReport
+    from .grading.batch.settings import Fanout, default_workers
+    from .grading.batch.planning import plan
+    from .grading.batch.progress import BatchReport
     course = Course(args.root)
     settings = Fanout(config=course.config)
     scheduler = args.scheduler or settings.scheduler
@@ -50,18 +51,13 @@ def _grade(args) -> int:
     if not jobs:  # nothing to grade: nothing to start
         print("\n".join(BatchReport(skipped=skipped).lines()))
         return 0
-    from .grading.warm_start import start_warm_parents
-    # the local kernels' and workers' warm parents come first: they import while the rest starts up
-    zygote = None if scheduler else start_warm_parents(course.config)
-    from .grading import fan_out
-    from .grading.progress import Progress
-    new_executor = functools.partial(fan_out.dask_executor, scheduler, course.config) if scheduler else \
-        functools.partial(fan_out.local_executor, workers, zygote)
+    from .grading.batch.progress import Progress
+    from .grading.batch.run import run
     # --- workflow hook (autograder/workflow/hand_grades.py, status.py): hand grades of unchanged
     # answers survive grading again, and why a submission could not be graded is kept for export,
     # feedback and the report. Only these lines around grade_batch touch the workflow.
     noted = hand_grades.before(course, jobs)
-    batch = fan_out.grade_batch(course, jobs, new_executor, Progress(len(jobs)), settings)
+    batch = run(course, jobs, workers, scheduler, Progress(len(jobs)))
     kept = hand_grades.after(course, noted, set(batch.graded))
     status.record_batch(course.root, list(batch.graded) + list(batch.failed), batch.failed)
     # --- end of the workflow hook
@@ -92,9 +88,9 @@ def _feedback(args) -> int:
 
 def _validate(args) -> int:
     from .validate import failing_cells
-    status = 0
+    status, config = 0, Course(args.root).config
     for path in args.notebooks:
-        failures = failing_cells(path)
+        failures = failing_cells(path, config)
         print(f"{path}: {'passes' if not failures else f'{len(failures)} failing test cell(s)'}")
         for failure in failures:
             print("   ", re.sub(r"<[^>]+>", "", failure.strip().splitlines()[-1]) if failure.strip() else "(no message)")

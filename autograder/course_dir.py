@@ -31,6 +31,9 @@ def _tools_on_path() -> None:
 def open_api(root: str, config=None) -> "NbGraderAPI":
     from nbgrader.apps import NbGraderAPI  # here, not above: a command that needs no API starts faster
     from nbgrader.coursedir import CourseDirectory
+
+    from .grading.batch.own_files import guard_nbgrader
+    guard_nbgrader()
     _tools_on_path()
     config = config or load_config(root)
     return NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)

@@ -7,9 +7,10 @@ down to the error's name and message, which our checks write for the student.
 
 Everything in a graded notebook's outputs and markdown was written by a student's code, and the
 feedback page and the instructor's formgrader (which can reach the gradebook and ``source/``)
-render it. ``InertOutputs`` is nbconvert's ``SanitizeHTML`` with the tags simple outputs use:
-scripts, event handlers, ``javascript:`` links, SVG, widgets and every output type that could run
-code are removed or escaped, so nothing a student wrote runs in anyone's browser.
+render it. ``InertOutputs`` is the first of two steps: nbconvert's ``SanitizeHTML`` on the
+notebook, before rendering, so a script a student printed shows as text and the widget state is
+dropped. The second, after rendering, is the exporter's (``workflow/inert_exporter.py``): markdown
+becomes HTML only then, so only then can every link and class be judged.
 """
 import textwrap
 
@@ -38,7 +39,7 @@ class HideHiddenTests(ClearHiddenTests):
 
 
 class InertOutputs(SanitizeHTML):
-    """Outputs, markdown and raw cells rendered inert; the notebook's widget state dropped."""
+    """Outputs, markdown and raw cells cleaned before rendering; the notebook's widget state dropped."""
 
     @default("enabled")
     def _always(self):
@@ -55,8 +56,6 @@ class InertOutputs(SanitizeHTML):
 
     def preprocess(self, nb, resources):
         nb.metadata.pop("widgets", None)  # the page would load a widget manager to render it
-        for cell in nb.cells:
-            cell.get("metadata", {}).pop("attachments", None)
         return super().preprocess(nb, resources)
 
 

@@ -3,7 +3,6 @@
 Each step is nbgrader's own command, run through its Python API so a failure has a real
 result. A submission that cannot be graded is reported and skipped; it never stops the others.
 """
-import csv
 import os
 import re
 from dataclasses import dataclass, field
@@ -90,16 +89,6 @@ def scores(root: str) -> list[dict]:
                              "code_score": submission.code_score, "max_code_score": submission.max_code_score,
                              "needs_manual_grade": submission.needs_manual_grade})
     return rows
-
-
-def export_grades(root: str, path: str) -> int:
-    rows = scores(root)
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    with open(path, "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]) if rows else ["assignment", "student"])
-        writer.writeheader()
-        writer.writerows(rows)
-    return len(rows)
 
 
 def cell_scores(root: str, assignment: str, student: str) -> dict[str, float]:

@@ -5,10 +5,12 @@
 from nbgrader.validator import Validator
 
 
-def failing_cells(path: str, timeout: int = 300) -> list[str]:
-    """Error text of each failing test cell; empty when the notebook passes."""
-    validator = Validator()
-    validator.execute_timeout = timeout  # type: ignore[attr-defined]
+def failing_cells(path: str, config=None) -> list[str]:
+    """Error text of each failing test cell; empty when the notebook passes. ``config``: the course's
+    (its ``Authoring.validate_cell_timeout`` and nbgrader's own settings)."""
+    from .authoring.settings import Authoring
+    validator = Validator(config=config)
+    validator.execute_timeout = Authoring(config=config).validate_cell_timeout  # type: ignore[attr-defined]
     results = validator.validate(path)
     failed = results.get("failed", []) + results.get("type_changed", [])
     return [entry.get("error", "") or entry.get("source", "") for entry in failed]

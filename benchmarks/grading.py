@@ -153,7 +153,7 @@ def one_size(size: int, args, floor: float, per_notebook_baseline) -> tuple[str,
         if args.cold:
             cold = shutil.copytree(base, os.path.join(workdir, "cold"))
             with open(os.path.join(cold, "nbgrader_config.py"), "a") as config:
-                config.write("\nc.TrustedExecute.warm_kernels = False\n")
+                config.write("\nc.GradingKernels.warm_kernels = False\n")
             cold_seconds, cold_memory = ours(cold, args.workers)
             print(f"{size:>4} cold kernels: {cold_seconds:.1f} s, {cold_seconds / size:.2f} s per notebook, "
                   f"peak {cold_memory.peak_rss / 1024**3:.2f} GiB; warm kernels: {ours_seconds:.1f} s "

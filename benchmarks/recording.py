@@ -28,10 +28,10 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 from autograder import pipeline  # noqa: E402
 from autograder.course_dir import Course, assignments  # noqa: E402
-from autograder.grading.batch_settings import Fanout  # noqa: E402
-from autograder.grading.recording import Recorder  # noqa: E402
-from autograder.grading.steps import cell_results  # noqa: E402
-from autograder.grading.worker import Executed  # noqa: E402
+from autograder.grading.batch.settings import Fanout  # noqa: E402
+from autograder.grading.batch.recording import Recorder  # noqa: E402
+from autograder.grading.batch.autograde_steps import cell_results  # noqa: E402
+from autograder.grading.batch.worker import Executed  # noqa: E402
 from grading import make_course  # noqa: E402  (benchmarks/grading.py: the same submissions)
 from postgres_server import missing, postgres_server  # noqa: E402
 

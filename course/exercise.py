@@ -26,6 +26,7 @@ from .checks.explain_error import explain_error
 from .checks.mistakes import Mistake
 from .checks.observation import Unreadable, decode, round_trip
 from .checks.random_inputs import DEMO_SEED, generator
+from .grade_ids import exercise_of_test, test_id  # noqa: F401  (the contract's names for graded cells)
 from .hints import Hints
 
 EXPECTED_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "exercises", "expected")

@@ -234,6 +234,16 @@ def test_a_notebook_over_the_size_limit_is_refused_unread_and_remembered(course,
     assert "over the limit" in (course / "ungraded" / "bob" / "02_backward" / "reason.txt").read_text()
 
 
+def test_a_notebook_of_too_many_cells_is_refused_with_its_reason(course, download):
+    (course / "nbgrader_config.py").write_text("c = get_config()\nc.NotebookLimits.max_cells = 5\n")
+    many = nbformat.writes(nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("x")] * 6)).encode()
+    report = collect(download({"bob/02_backward.ipynb": many, "ann/02_backward.ipynb": notebook("ok")}), str(course))
+    assert [(i.student, i.lesson) for i in report.refused] == [("bob", "02_backward")]
+    assert "6 cells, over the limit of 5" in report.refused[0].why
+    assert not submitted(course, "bob", "02_backward").exists()
+    assert "over the limit of 5" in (course / "ungraded" / "bob" / "02_backward" / "reason.txt").read_text()
+
+
 def test_a_download_over_the_limit_is_refused_before_anything_is_read(course, download):
     (course / "nbgrader_config.py").write_text("c = get_config()\nc.Collect.max_download_bytes = 10000\n")
     source = download({f"s{i}/02_backward.ipynb": notebook("x" * 3000) for i in range(5)})

@@ -9,7 +9,7 @@ import pytest
 
 import course.exercises
 from autograder.authoring import expectations
-from autograder.authoring.lesson_script import exercise_of_test
+from course.grade_ids import exercise_of_test
 from course.checks.observation import decode, encode
 from course.outcome import NOT_ATTEMPTED, NotAttempted
 from lesson_solutions import source_notebook

@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from autograder.authoring import expectations
-from autograder.grading.references import graph as reference
+from autograder.grading.judging.references import graph as reference
 from course.checks.observation import Sealed, dumps
 from course.checks.random_inputs import generator
 from course.exercises import graph as check
@@ -162,7 +162,7 @@ def test_predictions_cannot_build_tensors_by_any_route():
     ("predict_flags", {"predictions": "aaaa"}), ("count_nodes", {"counts": [True, True]}),
 ])
 def test_short_or_odd_data_from_a_kernel_never_passes(name, sent):
-    from autograder.grading.verdict import judge_sent
+    from autograder.grading.judging.verdict import judge_sent
     exercise = check.EXERCISES[name]
     assert judge_sent(exercise, 11, dumps(sent)).outcome == INCORRECT
 

@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from autograder.authoring.wrong_answers import load_corpus
-from autograder.grading.verdict import expected_values
+from autograder.grading.judging.verdict import expected_values
 from course.checks.observation import round_trip
 from course.exercises import no_grad as check
 from course.outcome import CheckFailed

@@ -172,7 +172,7 @@ def test_a_forged_observation_cannot_pass_by_being_short():
     ex = exercise(LESSON, "grad_history")
     seen = ex.observe(SOLUTIONS.grad_history, 11)
     seen["histories"], seen["walks"] = [], []
-    from autograder.grading.verdict import judge_sent
+    from autograder.grading.judging.verdict import judge_sent
     assert not judge_sent(ex, 11, dumps(seen)).passed
 
 

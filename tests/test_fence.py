@@ -5,29 +5,41 @@ next to classmates, in test_hostile_corpus.py.
 """
 
 import pytest
+from traitlets.config import Config
 
 from autograder.grading.kernels import uids
-from autograder.grading.kernels.fence import DEFAULTS, Box, Fence
+from autograder.grading.kernels.fence import Box, Fence
 from autograder.grading.kernels.manager import BoundedSession
-from autograder.grading.kernels.settings import fence_of
-from autograder.grading.trusted_execute import TrustedExecute
-from autograder.grading.verdict import judge_sent
+from autograder.grading.kernels.settings import GradingKernels
+from autograder.grading.judging.trusted_execute import TrustedExecute
+from autograder.grading.judging.verdict import judge_sent
 from course.checks.observation import MAX_TEXT, Unreadable, dumps, loads
 from course.exercise import exercises_of
 
 
+def fence_of(settings: dict):
+    return GradingKernels.of(Config({"GradingKernels": settings})).fence()
+
+
 def test_the_fence_is_built_once_from_the_settings_whatever_reads_them():
-    """The grade command (from the configuration) and TrustedExecute (its traits) build the same fence,
-    so a batch's zygote and its workers' kernels agree; every default is declared in DEFAULTS."""
+    """The grade command (from the configuration) and TrustedExecute (from its config) build the same
+    fence, so a batch's zygote and its workers' kernels agree; each setting is declared once."""
     executor = TrustedExecute()
-    assert fence_of({}) == executor.fence() == fence_of({"memory_limit": DEFAULTS["memory_limit"]})
+    defaults = GradingKernels().values()
+    assert fence_of({}) == executor.kernels.fence() == fence_of({"memory_limit": defaults["memory_limit"]})
     assert fence_of({"memory_limit": 2**30}) != fence_of({})
     fence = fence_of({"memory_limit": 2**30, "environment": ["PATH"]})
     assert fence.memory == 2**30 and fence.environment == ("PATH",) and fence.network is False
     assert Fence.from_json(fence.to_json()) == fence
-    for name in DEFAULTS:
-        assert hasattr(executor, name), f"TrustedExecute has no setting {name}"
-        assert getattr(executor, name) == DEFAULTS[name]
+    config = Config({"GradingKernels": {"max_processes": 64}})
+    assert TrustedExecute(config=config).kernels.fence() == fence_of({"max_processes": 64})
+    assert not any(name in TrustedExecute.class_trait_names() for name in defaults), "declared twice"
+
+
+def test_a_kernel_manager_without_its_fence_is_refused():
+    from autograder.grading.kernels.manager import SandboxedKernelManager
+    with pytest.raises(ValueError, match="needs its fence"):
+        SandboxedKernelManager(kernel_name="python3")
 
 
 def test_a_kernels_environment_is_the_allowlist_and_its_own_folders():
@@ -83,4 +95,4 @@ def test_every_setting_of_the_fence_is_set_in_nbgrader_config_at_its_default():
 
     from conftest import ROOT
     config = PyFileConfigLoader("nbgrader_config.py", path=ROOT).load_config()
-    assert {name: config.TrustedExecute.get(name) for name in DEFAULTS} == DEFAULTS
+    assert {name: config.GradingKernels.get(name) for name in GradingKernels().values()} == GradingKernels().values()

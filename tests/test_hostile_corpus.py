@@ -17,11 +17,13 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 from contextlib import redirect_stdout
 from dataclasses import dataclass, field
 
 import nbformat
+import psutil
 import pytest
 
 import course
@@ -36,7 +38,8 @@ ASSIGNMENT = "02_backward"
 NOTEBOOK = f"{ASSIGNMENT}.ipynb"
 CASES = load_cases()
 # graded twice: the control, a cheat with partial points, a timeout, a dead kernel
-REGRADED = [SOLUTION, "hostile_rebinds_torch", "hostile_loop_in_function", "hostile_os_exit_in_cell"]
+REGRADED = [SOLUTION, "hostile_rebinds_torch", "hostile_loop_in_function", "hostile_os_exit_in_cell",
+            "hostile_links_beside_notebook"]
 CLASSMATES = ["classmate_1", "classmate_2", "classmate_3"]  # correct notebooks graded among the cases
 NOTEBOOK_TIMEOUT = 180  # seconds per notebook in this batch (cells time out after 20 s: the batch shares its cores)
 FAILURE = re.compile(rf"^could not grade (\S+) / {ASSIGNMENT}: (.*)$", re.MULTILINE)
@@ -60,6 +63,8 @@ class Batch:
     leftovers: list = field(default_factory=list)
     seconds: float = 0.0
     graded_seconds: float = 0.0
+    printed: str = ""              # what the grade command printed
+    grader_peak: int = 0           # bytes: the largest grader-side process while the batch graded
 
     def autograded(self, student: str) -> str:
         return os.path.join(self.root, "autograded", student, ASSIGNMENT, NOTEBOOK)
@@ -69,6 +74,33 @@ class Batch:
 
     def feedback_dir(self, student: str) -> str:
         return os.path.join(self.root, "feedback", student, ASSIGNMENT)
+
+
+class GraderMemory:
+    """The peak resident memory of the grader's own processes (root: the command, its workers and their
+    fork server, the warm parents) while a batch grades; kernels run as their own uids and are not counted."""
+
+    def __init__(self):
+        self.peak, self._stop = 0, threading.Event()
+
+    def _watch(self):
+        me = psutil.Process()
+        while not self._stop.wait(0.05):
+            for process in [me, *me.children(recursive=True)]:
+                try:
+                    if process.uids().real == 0:
+                        self.peak = max(self.peak, process.memory_info().rss)
+                except psutil.Error:
+                    pass
+
+    def __enter__(self):
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
 
 
 def _sha(text) -> str:
@@ -94,15 +126,18 @@ def _processes() -> str:
     return listed.stdout.strip()
 
 
-def _write(course: str, student: str, built) -> None:
+def _write(course: str, student: str, built, links: dict) -> None:
     folder = os.path.join(course, "submitted", student, ASSIGNMENT)
     os.makedirs(folder, exist_ok=True)
     with open(os.path.join(folder, NOTEBOOK), "w", encoding="utf-8") as handle:
         handle.write(_file_text(built))
+    for name, target in links.items():
+        os.symlink(target, os.path.join(folder, name))
 
 
-def _grade_in_parallel(root: str) -> dict:
-    """``autograd-course grade --workers 2``, with a secret in its environment; student -> failure line."""
+def _grade_in_parallel(root: str) -> tuple[dict, str]:
+    """``autograd-course grade --workers 2``, with a secret in its environment; student -> failure
+    line, and what it printed."""
     printed = io.StringIO()
     os.environ[SECRET_NAME] = "the grader's own secret"
     try:
@@ -111,7 +146,7 @@ def _grade_in_parallel(root: str) -> dict:
     finally:
         del os.environ[SECRET_NAME]
     print(printed.getvalue().splitlines()[-1] if printed.getvalue() else "")
-    return dict(FAILURE.findall(printed.getvalue()))
+    return dict(FAILURE.findall(printed.getvalue())), printed.getvalue()
 
 
 @pytest.fixture(scope="module")
@@ -129,9 +164,10 @@ def batch(tmp_path_factory):
     written = {}
     for case in CASES:
         built = case.build(release, solutions)
-        _write(root, case.student, built)
+        _write(root, case.student, built, case.links)
         written[case.student] = _sha(_file_text(built))
-    failures = _grade_in_parallel(root)
+    with GraderMemory() as memory:
+        failures, printed = _grade_in_parallel(root)
     rows = {row["student"]: row for row in pipeline.scores(root)}
     scores = {student: pipeline.cell_scores(root, ASSIGNMENT, student) for student in rows}
     processes = _processes()  # right after grading: nothing a kernel started may still run
@@ -145,12 +181,14 @@ def batch(tmp_path_factory):
     feedback_problems = pipeline.generate_feedback(root, ASSIGNMENT, stored)
     result = Batch(root, failures, {s: r["code_score"] for s, r in rows.items()},
                    rows[SOLUTION]["max_code_score"], scores, regraded, written, feedback_problems,
-                   processes or _processes(), leftovers, time.monotonic() - started, graded_at - started)
+                   processes or _processes(), leftovers, time.monotonic() - started, graded_at - started,
+                   printed, memory.peak)
     print(f"\nhostile batch: {len(rows)} submissions graded in {graded_at - started:.0f} s, {len(regraded)} regraded in "
           f"{regraded_at - graded_at:.0f} s, feedback in {time.monotonic() - regraded_at:.0f} s")
     for case in CASES:
         got = result.failures.get(case.student) or f"{result.totals.get(case.student)}/{result.max_score:g}"
         print(f"  {case.kind:18s} {case.name:26s} {got}")
+    print(f"  the grader's largest process at its peak: {result.grader_peak / 1024**3:.2f} GiB")
     print("  classmates (graded beside them):", ", ".join(f"{s} {result.totals.get(s)}/{result.max_score:g}"
                                                          for s in [SOLUTION, *CLASSMATES]))
     yield result
@@ -282,3 +320,41 @@ def test_grading_twice_gives_the_same_scores(batch):
     assert set(batch.regraded) == set(REGRADED)
     for student, scores in batch.regraded.items():
         assert scores == batch.scores[student], student
+
+
+GRADER_PEAK = 1.5 * 1024**3  # bytes; a socket flood once grew a worker to 4 GiB
+
+
+def test_the_graders_memory_stays_bounded_whatever_a_kernel_sends(batch):
+    """floods_sockets sends 100 MiB messages on every socket; the grader's processes stay small."""
+    assert 0 < batch.grader_peak < GRADER_PEAK, f"{batch.grader_peak / 1024**3:.2f} GiB"
+
+
+def _targets(batch, case) -> dict:
+    """What each of the case's links would have given the grader: name -> bytes."""
+    folder = os.path.dirname(batch.submitted(case.student))
+    found = {}
+    for name, target in case.links.items():
+        path = os.path.join(folder, target) if not os.path.isabs(target) else target
+        if os.path.isfile(path):
+            found[name] = open(path, "rb").read()
+    return found
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.name) for c in CASES if c.links])
+def test_links_beside_a_notebook_are_left_out_on_both_paths(batch, case):
+    """Nothing a link points at reaches autograded/ or feedback/ (graded by ours, then plain nbgrader's
+    autograde, then feedback); the grade command names each link it left out."""
+    targets = _targets(batch, case)
+    assert len(targets) == len(case.links), "the links must resolve for the grader, or they prove nothing"
+    for folder in (os.path.dirname(batch.autograded(case.student)), batch.feedback_dir(case.student)):
+        for directory, _, names in os.walk(folder):
+            for name in names:
+                path = os.path.join(directory, name)
+                assert not os.path.islink(path), path
+                data = open(path, "rb").read()
+                assert not [n for n, t in targets.items() if t == data], f"{path} holds a link's target"
+    assert case.student in batch.regraded, "plain nbgrader autograde graded it too"
+    left = next(line for line in batch.printed.splitlines() if line.startswith(f"left out of {case.student} /"))
+    for name in case.links:
+        assert f"{name} (a symbolic link)" in left

@@ -25,7 +25,7 @@ from conftest import ROOT
 LESSONS = assignments(ROOT)
 PLAIN_EXECUTE = ('\nc.Autograde.autograde_preprocessors = ["nbgrader.preprocessors.Execute"]'
                  ' + c.Autograde.autograde_preprocessors[1:]\n')
-COLD = "\nc.TrustedExecute.warm_kernels = False\n"
+COLD = "\nc.GradingKernels.warm_kernels = False\n"
 
 
 def _course(workdir: str) -> str:

@@ -27,9 +27,9 @@ from autograder.authoring.prove import scratch_course
 from autograder.authoring.wrong_answers import build_submission, load_corpus, rounds, solution_cells, write_submission
 from autograder.cli import main
 from autograder.course_dir import Course
-from autograder.grading import planning
-from autograder.grading.recording import Recorder
-from autograder.grading.worker import Executed, digest
+from autograder.grading.batch import planning
+from autograder.grading.batch.recording import Recorder
+from autograder.grading.batch.worker import Executed, digest
 from conftest import ROOT
 from gradebook_rows import gradebook_rows
 
@@ -110,8 +110,8 @@ def test_local_workers_give_the_sequential_scores_and_resume(courses, sequential
                            capture_output=True, text=True, timeout=120)
     assert again.returncode == 0 and "grading 0 submission(s)" in again.stdout, again.stdout + again.stderr
     imported = {line.split("|")[-1].strip() for line in again.stderr.splitlines() if line.startswith("import time:")}
-    assert "autograder.grading.planning" in imported
-    assert not {"nbgrader", "torch", "sqlalchemy", "autograder.grading.kernel_manager",
+    assert "autograder.grading.batch.planning" in imported
+    assert not {"nbgrader", "torch", "sqlalchemy", "autograder.grading.kernels.factory",
                 "multiprocessing.forkserver"} & imported
     # --student with --force regrades just that one
     assert main(["--root", root, "grade", "--force", "--student", "blank"]) == 0
@@ -166,7 +166,7 @@ def _worker_that_cannot_see(hidden: list[str], scheduler: str) -> subprocess.Pop
     """``dask worker`` in a mount namespace of its own in which each folder of ``hidden`` is an empty tmpfs."""
     mounts = " && ".join(f"mount -t tmpfs -o size=1m none {shlex.quote(path)}" for path in hidden)
     worker = [os.path.join(os.path.dirname(sys.executable), "dask"), "worker", scheduler, "--nworkers", "2",
-              "--nthreads", "1", "--no-dashboard", "--preload", "autograder.grading.cluster_worker"]
+              "--nthreads", "1", "--no-dashboard", "--preload", "autograder.grading.batch.cluster_worker"]
     return subprocess.Popen(["unshare", "--mount", "--propagation", "private", "sh", "-c",
                              f"{mounts} && exec {shlex.join(worker)}"], stdout=subprocess.DEVNULL,
                             stderr=subprocess.STDOUT, start_new_session=True)
@@ -185,7 +185,7 @@ def test_a_dask_worker_that_cannot_see_the_course_grades_it(courses, sequential,
             client.wait_for_workers(2, timeout=180)
             seen = client.run(lambda: [os.path.exists(p) for p in (root, os.path.join(ROOT, "source", LESSON))])
             assert list(seen.values()) == [[False, False]] * 2
-            warm = client.run(lambda: "autograder.grading.warm_workers" in sys.modules)
+            warm = client.run(lambda: "autograder.grading.batch.warm_workers" in sys.modules)
             assert all(warm.values())  # the preload ran: warm before the first task
             assert main(["--root", root, "grade", "--scheduler", cluster.scheduler_address]) == 0
         finally:

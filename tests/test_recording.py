@@ -11,8 +11,8 @@ import pytest
 from nbformat.v4 import new_code_cell, new_notebook, new_output
 from nbgrader.api import Gradebook
 
-from autograder.grading.gradebook_engines import share_engines
-from autograder.grading.worker import final_text
+from autograder.grading.batch.gradebook_engines import share_engines
+from autograder.grading.batch.worker import final_text
 
 
 def graded_notebook():

@@ -9,8 +9,9 @@ import pytest
 
 from autograder import pipeline
 from autograder.course_dir import assignments
-from autograder.authoring.lesson_script import check_call, exercise_of_test, read
-from autograder.grading.references import reference
+from autograder.authoring.lesson_script import check_call, read
+from course.grade_ids import exercise_of_test
+from autograder.grading.judging.references import reference
 from course.exercise import exercises_of, lesson_module
 from autograder.authoring.prove import scratch_course
 from autograder.authoring.wrong_answers import load_corpus

@@ -15,8 +15,8 @@ from traitlets.utils.importstring import import_item
 
 from autograder.course_dir import load_config, open_api
 from autograder.pipeline import cell_scores
-from autograder.grading.resilient_execute import ResilientExecute
-from autograder.grading.trusted_execute import TrustedExecute
+from autograder.grading.judging.resilient_execute import ResilientExecute
+from autograder.grading.judging.trusted_execute import TrustedExecute
 from conftest import ROOT
 
 ASSIGNMENT, NOTEBOOK = "ps1", "crash"

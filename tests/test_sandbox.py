@@ -9,17 +9,18 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 import nbformat
 import psutil
 import pytest
+from traitlets.config import Config
+from conftest import ROOT
 
-from autograder.grading import trusted_execute
-from autograder.grading.kernel_manager import repository_root
+from autograder.grading.judging import trusted_execute
 from autograder.grading.kernels import fence, settings
-from autograder.grading.kernels.fence import DEFAULTS
 from autograder.grading.kernels.fence import namespaces_refused as probe
-from autograder.grading.trusted_execute import TrustedExecute
+from autograder.grading.judging.trusted_execute import TrustedExecute
 
 LOOK = """import glob, os, socket
 from ipykernel import get_connection_file
@@ -29,7 +30,9 @@ seen = {"uid": os.getuid(), "pid": os.getpid(), "repo": os.path.exists(%r), "cou
         "others": [p for p in glob.glob("/tmp/autograd-*/**", recursive=True) if not p.startswith(own)
                    and not os.path.isdir(p)],
         "cgroup": open("/proc/self/cgroup").read(), "secret": [k for k in os.environ if "SANDBOX_TEST_SECRET" in k],
-        "scratch": os.statvfs(".").f_blocks * os.statvfs(".").f_frsize}
+        "scratch": os.statvfs(".").f_blocks * os.statvfs(".").f_frsize, "dev": sorted(os.listdir("/dev")),
+        "sys": sorted(os.listdir("/sys")) if os.path.isdir("/sys") else [],
+        "cgroups": glob.glob("/sys/fs/cgroup/*"), "readme": os.path.exists(%r)}
 try:
     socket.create_connection(("127.0.0.1", 9), timeout=1); seen["net"] = "open"
 except OSError as error:
@@ -50,21 +53,22 @@ def run(tmp_path, **settings):
 
 
 def _run(tmp_path, **settings):
-    repo = repository_root()
+    repo = ROOT
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
         LOOK % (os.path.join(repo, "autograder", "grading", "references"), os.path.join(repo, "course"),
-                os.path.abspath(__file__)))])
+                os.path.abspath(__file__), os.path.join(repo, "README.md")))])
     nb.metadata.kernelspec = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    executor = TrustedExecute(timeout=120, **settings)
+    executor = TrustedExecute(timeout=120, config=Config({"GradingKernels": settings}))
     nb, _ = executor.preprocess(nb, {"metadata": {"path": str(tmp_path)}})
     return eval(nb.cells[0].outputs[0]["text"])  # our own test notebook's printed dict
 
 
 STARTS_A_ZYGOTE = """import time
-from autograder.grading.kernel_manager import KernelFactory, fence_of
-factory = KernelFactory.start(fence_of({"sandbox": %r}))
+from autograder.grading.kernels.factory import KernelFactory
+from autograder.grading.kernels.settings import GradingKernels
+factory = KernelFactory.start(GradingKernels(sandbox=%r).fence())
 factory.wait_ready()
-print(factory.pid, flush=True)
+print(factory.pid, factory.area, flush=True)
 time.sleep(300)"""
 
 
@@ -83,7 +87,22 @@ def test_a_grading_kernel_is_fenced_in(tmp_path, warm):
     assert seen["others"] == []                                # no sibling's folder, connection file, zygote socket
     assert f"box-{seen['uid']}" in seen["cgroup"]              # a control group of its own
     assert seen["secret"] == []                                # the environment is an allowlist
-    assert seen["scratch"] <= DEFAULTS["scratch_size"]         # its folder is its private, capped tmpfs
+    assert seen["scratch"] <= settings.GradingKernels().scratch_size         # its folder is its private, capped tmpfs
+    assert set(seen["dev"]) <= {"null", "zero", "full", "random", "urandom", "tty", "pts", "ptmx", "shm", "fd",
+                                "stdin", "stdout", "stderr"}, seen["dev"]  # no fuse, disk or host terminal
+    assert seen["sys"] == ["devices"] and seen["cgroups"] == []  # no other box's control group to read
+
+
+@fenced
+@pytest.mark.parametrize("warm", [False, True], ids=["cold", "warm"])
+def test_the_instructor_package_is_hidden_inside_a_folder_kernels_keep(tmp_path, monkeypatch, warm):
+    """A non-editable install puts autograder/ beside course/ in site-packages, which kernels keep:
+    kept here is the whole repository, and its autograder/ must still be absent."""
+    keep = settings.kept_paths() + (ROOT,)
+    monkeypatch.setattr(settings, "kept_paths", lambda: keep)
+    seen = run(tmp_path, warm_kernels=warm, scratch_size=settings.GradingKernels().scratch_size - 4096)  # a fence of its own
+    assert seen["readme"] and seen["course"]  # the kept folder is there...
+    assert not seen["repo"]                   # ...but not the grader's references in it
 
 
 def test_refused_isolation_is_said_at_start_and_grading_goes_on(tmp_path, monkeypatch, caplog):
@@ -98,11 +117,17 @@ def test_refused_isolation_is_said_at_start_and_grading_goes_on(tmp_path, monkey
 
 def test_a_zygote_ends_with_the_process_that_started_it():
     """A grade command killed outright runs no clean-up; its warm parent must not outlive it."""
-    starter = subprocess.Popen([sys.executable, "-c", STARTS_A_ZYGOTE % (probe() is None)], cwd=repository_root(),
+    starter = subprocess.Popen([sys.executable, "-c", STARTS_A_ZYGOTE % (probe() is None)], cwd=ROOT,
                                stdout=subprocess.PIPE, text=True)
-    zygote = psutil.Process(int(starter.stdout.readline()))
+    pid, area = starter.stdout.readline().split()
+    zygote = psutil.Process(int(pid))
     assert zygote.is_running()
     starter.kill()
     starter.wait()
     psutil.wait_procs([zygote] + zygote.children(recursive=True), timeout=120)
     assert not zygote.is_running() or zygote.status() == psutil.STATUS_ZOMBIE
+    for _ in range(100):  # and its folder (sockets, scratch, log) goes with it
+        if not os.path.exists(area):
+            break
+        time.sleep(0.1)
+    assert not os.path.exists(area), "the warm parent's folder was left behind"

@@ -9,7 +9,7 @@ import json
 import pytest
 import torch
 
-from autograder.grading.verdict import judge_sent, seeds
+from autograder.grading.judging.verdict import judge_sent, seeds
 from course.checks.mistakes import Mistake
 from course.checks.observation import Sealed, Unreadable, dumps, loads, round_trip
 from course.exercise import Exercise, name_exercises
@@ -97,7 +97,7 @@ def test_sealed_values_compare_without_showing():
 
 
 def test_the_grader_judges_what_was_sent_against_its_own_reference(monkeypatch):
-    import autograder.grading.verdict as grader
+    import autograder.grading.judging.verdict as grader
     monkeypatch.setattr(grader, "reference", lambda lesson, name: lambda inputs: {"doubled": 2 * inputs["x"]})
     assert judge_sent(double, 4, dumps(double.observe(lambda x: 2 * x, 4))).passed
     assert judge_sent(double, 4, dumps(double.observe(lambda x: x, 4))).kind == "not_doubled"

@@ -21,7 +21,7 @@ from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
-from autograder.authoring import lesson_script
+from course import grade_ids
 from autograder.authoring.wrong_answers import build_submission, load_corpus, solution_cells
 from conftest import ROOT
 from lesson_solutions import source_notebook
@@ -100,7 +100,7 @@ def _reference_lines() -> set[str]:
 
 
 def test_nothing_of_the_grader_can_be_imported_or_read_in_the_image(image):
-    for module in ("autograder", "autograder.grading.references"):
+    for module in ("autograder", "autograder.grading.judging.references"):
         done = subprocess.run([image, "-c", f"import {module}"], capture_output=True, text=True, cwd="/")
         assert done.returncode != 0 and "ModuleNotFoundError" in done.stderr, module
     files = _installed_files(image)
@@ -149,10 +149,10 @@ def test_a_release_notebook_self_checks_in_the_image(image, tmp_path, monkeypatc
     where = "".join(_outputs_text(c) for c in submission.cells)
     assert "ModuleNotFoundError" not in where and "StoredValuesMissing" not in where
     for name in answers:
-        if name == wrong.replaces or lesson_script.test_id(name) not in cells:
+        if name == wrong.replaces or grade_ids.test_id(name) not in cells:
             continue
-        assert "Correct" in _outputs_text(cells[lesson_script.test_id(name)]), f"{name}: {_outputs_text(cells[lesson_script.test_id(name)])}"
-    failed = _outputs_text(cells[lesson_script.test_id(wrong.replaces)])
+        assert "Correct" in _outputs_text(cells[grade_ids.test_id(name)]), f"{name}: {_outputs_text(cells[grade_ids.test_id(name)])}"
+    failed = _outputs_text(cells[grade_ids.test_id(wrong.replaces)])
     assert "CheckFailed" in failed and wrong.expect in failed, failed
 
     probe = nbformat.v4.new_code_cell("import course, sys; print(course.__file__); print(sys.executable)")

@@ -11,7 +11,7 @@ import pytest
 from nbgrader.api import Gradebook
 
 from autograder.course_dir import Course
-from autograder.grading.tasks import AssignmentRows, SubmissionTooLarge, make_task, private_gradebook
+from autograder.grading.batch.tasks import AssignmentRows, SubmissionTooLarge, make_task, private_gradebook
 
 LESSON = "01_x"
 KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -44,6 +44,7 @@ def test_a_task_carries_the_submission_split_into_notebooks_and_files(course):
     assert task.notebooks == {LESSON: b'{"cells": []}'}
     assert sorted(task.files) == [os.path.join("data", "points.csv"), "scratch.ipynb"]
     assert task.assignment is rows and rows.notebooks == (LESSON,)
+    assert [str(left) for left in task.left_out] == ["passwords (a symbolic link)"]
     with pytest.raises(SubmissionTooLarge, match="Fanout.max_submission_bytes"):
         make_task(course, rows, "s1", cap=16)
 

@@ -6,7 +6,7 @@ import os
 import pytest
 
 from autograder.course_dir import assignments
-from autograder.authoring.lesson_script import exercise_of_test
+from course.grade_ids import exercise_of_test
 from autograder.authoring.wrong_answers import load_corpus, solution_cells
 from course.outcome import CheckFailed
 from conftest import ROOT

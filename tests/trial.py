@@ -1,6 +1,6 @@
 """Judge an answer the way the grader does, in-process: kernel-side observation, sent as data,
 judged against the grader's references on fresh seeds. Shared by the tests of every lesson."""
-from autograder.grading.verdict import judge_sent
+from autograder.grading.judging.verdict import judge_sent
 from course.checks.observation import dumps
 from course.exercise import exercises_of, lesson_module
 from course.outcome import Verdict

@@ -7,8 +7,6 @@ from nbclient import NotebookClient
 
 from .lesson_script import read
 
-EXECUTION_TIMEOUT = 300
-
 
 def lesson_scripts(source_dir: str) -> list[str]:
     """``source/NN_x/NN_x.py``: one script per assignment, named like its folder."""
@@ -16,8 +14,8 @@ def lesson_scripts(source_dir: str) -> list[str]:
                   if os.path.basename(p)[:-3] == os.path.basename(os.path.dirname(p)))
 
 
-def execute(notebook: nbformat.NotebookNode, cwd: str) -> nbformat.NotebookNode:
-    client = NotebookClient(notebook, timeout=EXECUTION_TIMEOUT, kernel_name="python3",
+def execute(notebook: nbformat.NotebookNode, cwd: str, timeout: int) -> nbformat.NotebookNode:
+    client = NotebookClient(notebook, timeout=timeout, kernel_name="python3",
                             resources={"metadata": {"path": cwd}})
     client.execute()
     for cell in notebook.cells:  # execution counts and timing only add noise to diffs
@@ -25,9 +23,9 @@ def execute(notebook: nbformat.NotebookNode, cwd: str) -> nbformat.NotebookNode:
     return notebook
 
 
-def build(script: str) -> str:
-    """Write the executed notebook beside its script; returns the notebook's path."""
-    notebook = execute(read(script), os.path.dirname(os.path.abspath(script)))
+def build(script: str, timeout: int) -> str:
+    """Write the executed notebook beside its script, each cell allowed ``timeout`` seconds; its path."""
+    notebook = execute(read(script), os.path.dirname(os.path.abspath(script)), timeout)
     target = script[:-3] + ".ipynb"
     nbformat.write(notebook, target)
     return target

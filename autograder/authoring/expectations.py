@@ -20,7 +20,7 @@ from course.checks.compare import close, tolerances
 from course.checks.observation import decode, encode
 from course.exercise import EXPECTED_DIR, SELF_CHECK_SEEDS, exercises_of
 
-from ..grading.verdict import expected_values
+from ..grading.judging.verdict import expected_values
 
 
 def expectations(lesson: str) -> dict:

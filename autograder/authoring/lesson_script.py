@@ -14,6 +14,8 @@ import re
 
 import nbformat
 
+from course.grade_ids import test_id
+
 HEADER = re.compile(r"^# %%(?P<markdown> \[markdown\])?(?: (?P<role>solution|check|answer) (?P<id>[\w-]+))?"
                     r"(?: points=(?P<points>\d+(?:\.\d+)?))?\s*$")
 
@@ -32,15 +34,6 @@ def nbgrader_metadata(role: str | None, grade_id: str | None, points: str | None
             raise ValueError(f"cell {grade_id}: graded cells need points=N")
         meta["points"] = float(points) if "." in points else int(points)
     return meta
-
-
-def test_id(exercise: str) -> str:
-    """The test cell of exercise ``vjp`` is ``test_vjp``: derived, never typed."""
-    return f"test_{exercise}"
-
-
-def exercise_of_test(grade_id: str) -> str | None:
-    return grade_id[len("test_"):] if grade_id.startswith("test_") else None
 
 
 def check_call(exercise: str) -> str:

@@ -6,7 +6,9 @@ what reviews read and what ``autograd-course build`` executes. Each cell's role 
 nbgrader metadata the toolbar writes; a cell no header can express is refused with its position,
 never dropped. Outputs, execution counts and notebook metadata are not part of a lesson script.
 """
-from .lesson_script import check_call, exercise_of_test
+from course.grade_ids import exercise_of_test
+
+from .lesson_script import check_call
 
 # What each header carries in nbgrader's metadata: (grade, solution, locked) -> role.
 ROLES = {(False, True, False): "solution", (True, False, True): "check", (True, True, False): "answer"}

@@ -1,13 +1,16 @@
 """Prove the grading works: solution full marks, blank zero, every wrong answer caught.
 
-Runs the real ``nbgrader generate_assignment`` and ``autograde`` in a scratch copy of the
-course directory, so nothing here trusts our own reading of a notebook.
+Runs the real ``nbgrader generate_assignment``, then grades in a scratch copy of the course
+directory exactly as ``autograd-course grade`` does (its batch, workers and recorder), so what is
+proved is what instructors run.
 """
 import os
 import shutil
 from dataclasses import dataclass, field
 
 import nbformat
+
+from course.grade_ids import exercise_of_test
 
 from .. import pipeline
 from .wrong_answers import build_submission, load_corpus, rounds, solution_cells, write_submission
@@ -63,6 +66,16 @@ def _error_text(notebook, cell_id: str) -> str:
                      for o in cell.get("outputs", []) if o.get("output_type") == "error")
 
 
+def _grade_as_the_course_does(course: str, assignment: str) -> dict[str, str]:
+    """Every submission graded by the batch ``autograd-course grade`` runs; student -> why not graded."""
+    from ..course_dir import Course
+    from ..grading.batch.planning import plan
+    from ..grading.batch.run import run
+    scratch = Course(course)
+    jobs, _ = plan(scratch, [assignment], force=True)
+    return {student: why for (_, student), why in run(scratch, jobs).failed.items()}
+
+
 def prove_assignment(root: str, workdir: str, assignment: str, corpus_dir: str,
                      extra_submissions=None, cell_timeout: int | None = None) -> Proof:
     """Grade solution, blank and each round of wrong answers.
@@ -92,8 +105,8 @@ def prove_assignment(root: str, workdir: str, assignment: str, corpus_dir: str,
         else:
             nbformat.write(raw, os.path.join(folder, name))
 
-    report = pipeline.autograde(course, assignment)
-    proof = Proof(assignment, grading_failures=dict(report.failed), root=course)
+    report = _grade_as_the_course_does(course, assignment)
+    proof = Proof(assignment, grading_failures=report, root=course)
     by_student = {row["student"]: row for row in pipeline.scores(course)}
     proof.max_code_score = by_student[SOLUTION]["max_code_score"]
     proof.solution_score = by_student[SOLUTION]["code_score"]
@@ -104,7 +117,7 @@ def prove_assignment(root: str, workdir: str, assignment: str, corpus_dir: str,
         earned = pipeline.cell_scores(course, assignment, student)
         graded = nbformat.read(os.path.join(course, "autograded", student, assignment, name), as_version=4)
         targeted = {a.test_id for a in wrong.values()}
-        intact = all(earned[t] == full[t] for t in full if t.startswith("test_") and t not in targeted)
+        intact = all(earned[t] == full[t] for t in full if exercise_of_test(t) and t not in targeted)
         for answer in wrong.values():
             proof.caught.append(Caught(answer.name, answer.test_id, full[answer.test_id] - earned[answer.test_id],
                                        answer.expect in _error_text(graded, answer.test_id), intact))

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import nbformat
 
-from .lesson_script import test_id
+from course.grade_ids import test_id
 
 DEFINES = re.compile(r"^def (\w+)\(", re.MULTILINE)
 

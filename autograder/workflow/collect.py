@@ -60,6 +60,7 @@ from typing import Callable, Iterator, NamedTuple
 from zoneinfo import ZoneInfo
 
 from ..course_dir import assignments
+from ..grading.batch.notebook_size import NotebookLimits
 from . import lms_ids, moodle_worksheet
 from .lms_settings import Collect, course_config
 from .moodle_worksheet import SubmissionTimes
@@ -462,6 +463,7 @@ def collect(source: str, root: str, lesson: str | None = None, roster: str | Non
     if lesson is not None and lesson not in lessons:
         raise CollectError(f"unknown lesson {lesson!r}; the lessons are {', '.join(lessons)}")
     limits = Collect(config=course_config(root))
+    sizes = NotebookLimits(config=limits.config)
     if not os.path.isdir(source) and not (os.path.isfile(source) and zipfile.is_zipfile(source)):
         raise CollectError(f"{source} is neither a folder nor a zip file")
     total = download_size(source)
@@ -520,8 +522,9 @@ def collect(source: str, root: str, lesson: str | None = None, roster: str | Non
         except Exception as error:  # bad CRC, encrypted entry, unreadable file
             report.unplaced.append(Item(file.shown, student, which, f"could not be read from the download ({error})"))
             continue
+        refused = sizes.refusal(data) or None
         found.setdefault((student, which), []).append(
-            _Candidate(file.shown, data, (attempt, file.mtime), when, late, lms_id=lms_id))
+            _Candidate(file.shown, None if refused else data, (attempt, file.mtime), when, late, refused, lms_id))
 
     submitted = os.path.realpath(os.path.join(root, "submitted"))
     due: dict[str, datetime | None] = {}

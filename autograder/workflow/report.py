@@ -13,7 +13,9 @@ the autograded notebooks: each graded test cell carries ``metadata["autograd_cou
 the student's solution cells may carry nbclient's ``metadata["execution"]`` timestamps. The
 lesson's own cells are not timed: their time is the lesson's (and the kernel's warm-up), not the
 student's. The page is self-contained (the PNGs are embedded as
-data URIs, no network), so it can be mailed or archived as one file.
+data URIs, no network), so it can be mailed or archived as one file. Every text a student's
+notebook gave it (a cell's first line, a message) is escaped, and its Content-Security-Policy
+(inert_html's, as on the feedback page) lets no script run and nothing be fetched.
 """
 import base64
 import html
@@ -24,7 +26,10 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 
+from course.grade_ids import exercise_of_test
+
 from .export import GradebookSnapshot, read_gradebook, read_roster
+from .inert_html import content_security_policy
 from .mistake_ideas import idea_of
 from .status import MISSING, UNGRADABLE, class_status
 
@@ -118,7 +123,7 @@ def read_autograded(root: str, lessons: list[str]) -> tuple[list[CellResult], li
 
 def exercise_name(grade_id: str) -> str:
     """``test_vjp`` -> ``vjp``: the name the notebook metadata and the students use."""
-    return grade_id.removeprefix("test_")
+    return exercise_of_test(grade_id) or grade_id
 
 
 @dataclass(frozen=True)
@@ -397,7 +402,7 @@ def build_report(root: str, out: str, lessons: list[str] | None = None, roster: 
     chosen = [key for key in snapshot.submissions if key[1] in lessons]
     summary = (f"Lessons {_e(', '.join(lessons))} · {len({student for student, _ in chosen})} students · "
                f"{len(chosen)} submissions · written {datetime.now().strftime('%Y-%m-%d %H:%M')}")
-    page = ('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+    page = (f'<!DOCTYPE html><html lang="en"><head>{content_security_policy()}<meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>Class report: {_e(', '.join(lessons))}</title><style>{CSS}</style></head><body>"
             f'<h1>Class report</h1><p class="meta">{summary}</p>' + "".join(sections) + "</body></html>\n")

@@ -17,10 +17,11 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 
 HOST = "127.0.0.1"
+CONFIG = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "jupyter-config")
 # The "get Jupyter news?" toast would sit over the notebook a test clicks on.
 DISABLED_PLUGINS = {"@jupyterlab/apputils-extension:announcements": True}
 
@@ -120,3 +121,19 @@ def jupyterlab(notebooks_dir: str, extra_args: tuple[str, ...] = (), startup_tim
             _stop(process)
     finally:
         shutil.rmtree(home, ignore_errors=True)
+
+
+@contextmanager
+def lab_as(mode: str, folder: str):
+    """A private JupyterLab on a copy of ``folder``, configured as ``make <mode-lab>`` configures it."""
+    with ExitStack() as stack:
+        before = os.environ.get("JUPYTER_CONFIG_PATH")
+        os.environ["JUPYTER_CONFIG_PATH"] = os.path.join(CONFIG, mode)
+        try:  # the server copies the environment as it starts; the tests keep their own
+            running = stack.enter_context(jupyterlab(folder, extra_args=("--LabApp.expose_app_in_browser=True",)))
+        finally:
+            if before is None:
+                os.environ.pop("JUPYTER_CONFIG_PATH")
+            else:
+                os.environ["JUPYTER_CONFIG_PATH"] = before
+        yield running

@@ -3,8 +3,9 @@
 A graded notebook whose outputs and markdown carry every way a kernel could put script on a page
 (an application/javascript output, <script> and event handlers in HTML, SVG with script,
 javascript: links, an iframe) is rendered the way nbgrader's feedback and formgrader render it,
-with this course's configuration, and opened in Chromium: the marker the scripts would write never
-appears. Rendered without ``InertOutputs``, the same page does write it: the check can fail.
+with this course's configuration (its exporter, ``InertHTMLExporter``, and ``InertOutputs``), and
+opened in Chromium: the marker the scripts would write never appears. Rendered by nbconvert's plain
+exporter without ``InertOutputs``, the same page does write it: the check can fail.
 """
 import os
 
@@ -60,7 +61,7 @@ def feedback_page(inert: bool) -> str:
     css = os.path.join(formgrader, "static", "node_modules", "bootstrap", "dist", "css")
     config = Config({"HTMLExporter": {"template_name": "feedback", "extra_template_paths": [css],
                                       "extra_template_basedirs": [os.path.join(formgrader, "templates")]}})
-    exporter = HTMLExporter(config=config)
+    exporter = (import_item(loaded.GenerateFeedback.exporter_class) if inert else HTMLExporter)(config=config)
     for step in steps:
         exporter.register_preprocessor(import_item(step)())  # as nbgrader registers them: enabled as they are
     resources = {"nbgrader": {"notebook": "hostile", "score": 0, "max_score": 1, "late_penalty": 0}}
@@ -68,16 +69,19 @@ def feedback_page(inert: bool) -> str:
 
 
 def formgrader_page(inert: bool) -> str:
-    """As nbgrader's formgrader renders a submission: its HTMLExporter, built from the instructor's config."""
+    """As formgrader renders a submission in the instructor's lab: the exporter formgrader_pages puts in place."""
     from nbgrader.server_extensions.formgrader import handlers
+
+    from autograder.workflow.formgrader_pages import inert_exporter
     config = PyFileConfigLoader("jupyter_server_config.py", path=os.path.join(ROOT, "jupyter-config", "instructor")
                                 ).load_config() if inert else Config()
     config.HTMLExporter.template_name = "formgrade"
     config.HTMLExporter.extra_template_basedirs = [handlers.template_path]
+    exporter = inert_exporter(config) if inert else HTMLExporter(config=config)
     resources = {"assignment_id": "a", "notebook_id": "hostile", "submission_id": "s", "index": 0, "total": 1,
                  "base_url": "", "student": "hostile", "last_name": None, "first_name": None,
                  "notebook_path": "autograded/hostile/a/hostile.ipynb"}
-    return HTMLExporter(config=config).from_notebook_node(hostile_notebook(), resources=resources)[0]
+    return exporter.from_notebook_node(hostile_notebook(), resources=resources)[0]
 
 
 def marker_after_opening(path: str) -> list:

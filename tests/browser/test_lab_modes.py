@@ -12,7 +12,6 @@ import shutil
 import subprocess
 import urllib.error
 import urllib.request
-from contextlib import ExitStack, contextmanager
 
 import nbformat
 import pytest
@@ -20,12 +19,11 @@ import pytest
 from autograder.authoring.lesson_writer import write
 
 from .chromium import CHROMIUM, CHROMIUM_ARGS, require_browser
-from .jupyterlab_server import jupyterlab
+from .jupyterlab_server import CONFIG, lab_as
 
 pytestmark = pytest.mark.browser
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CONFIG = os.path.join(ROOT, "jupyter-config")
 LESSON = "02_backward"
 NOTEBOOK = f"{LESSON}/{LESSON}.ipynb"
 
@@ -40,22 +38,6 @@ NBGRADER_PLUGINS = """() => Object.fromEntries(window.jupyterapp.listPlugins()
 HAS_COMMAND = "command => window.jupyterapp.commands.hasCommand(command)"
 INSTRUCTOR_COMMANDS = ("nbgrader:open-formgrader", "nbgrader:open-create-assignment", "nbgrader:open-course-list",
                        "nbgrader:open-assignment-list")
-
-
-@contextmanager
-def lab_as(mode: str, folder: str):
-    """A private JupyterLab on a copy of ``folder``, configured as ``make <mode-lab>`` configures it."""
-    with ExitStack() as stack:
-        before = os.environ.get("JUPYTER_CONFIG_PATH")
-        os.environ["JUPYTER_CONFIG_PATH"] = os.path.join(CONFIG, mode)
-        try:  # the server copies the environment as it starts; the tests keep their own
-            running = stack.enter_context(jupyterlab(folder, extra_args=("--LabApp.expose_app_in_browser=True",)))
-        finally:
-            if before is None:
-                os.environ.pop("JUPYTER_CONFIG_PATH")
-            else:
-                os.environ["JUPYTER_CONFIG_PATH"] = before
-        yield running
 
 
 def http_status(lab, path: str) -> int:

@@ -14,6 +14,8 @@ One module per case. Each defines:
   (in cell ``EXPECT["cell"]`` when given, else anywhere), and ``EXPECT["absent"]``, when given, a
   fragment that cell must not show.
 
+A case may set ``LINKS = {name: target}``: symbolic links handed in beside its notebook.
+
 A case that shows a hole in the grader sets ``XFAIL = {test: why}`` for the tests it fails until
 the hole is fixed (``outcome``: its EXPECT; ``leaves_nothing``: host files, feedback folder).
 
@@ -45,6 +47,7 @@ class Case:
     build: Callable
     expect: dict
     xfail: dict = field(default_factory=dict)  # test name -> the hole in the grader it shows, until fixed
+    links: dict = field(default_factory=dict)  # name -> target: symbolic links beside the notebook
 
     @property
     def student(self) -> str:
@@ -60,7 +63,7 @@ def load_cases() -> list[Case]:
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         module = importlib.import_module(f"{__name__}.{info.name}")
         case = Case(module.NAME, module.WHY, module.KIND, module.build, module.EXPECT,
-                    getattr(module, "XFAIL", {}))
+                    getattr(module, "XFAIL", {}), getattr(module, "LINKS", {}))
         if case.kind not in KINDS or ("loses" in case.expect) == (case.expect.get("score") == NOT_GRADED):
             raise ValueError(f"{info.name}: KIND must be one of {KINDS}, EXPECT needs 'loses' or a 'not graded' score")
         if case.name != info.name:

@@ -1,9 +1,9 @@
 from . import LEAKED, submission
 
 NAME = "imports_autograder"
-WHY = "imports the grader's own reference answers (autograder.grading.references) and returns theirs"
+WHY = "imports the grader's own reference answers (autograder.grading.judging.references) and returns theirs"
 KIND = "cheat"
-EXPECT = {"loses": ["grad_via_backward", "hand_derivative"], "reason": "No module named 'autograder.grading.references'"}
+EXPECT = {"loses": ["grad_via_backward", "hand_derivative"], "reason": "No module named 'autograder.grading.judging.references'"}
 
 CHEAT = f'''
 import os, sys
@@ -11,7 +11,7 @@ import course
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(course.__file__))))
 try:
-    from autograder.grading.references import backward as reference
+    from autograder.grading.judging.references import backward as reference
     print("{LEAKED}: imported", reference.__file__)
 except ImportError as error:
     print("hidden:", error)

@@ -5,9 +5,8 @@ WHY = ("leaves symlinks in its own folder for the grader (root, outside the sand
        "its notebook -> a host file, and two links to the course's source notebook and gradebook")
 KIND = "cheat"
 EXPECT = {"loses": [], "reason": "Correct: `vjp`"}
-# Holds with warm kernels (the default): the kernel works in a copy of its folder, deleted after.
-# With TrustedExecute.warm_kernels = False the kernel works in autograded/<student>/ itself, and
-# nbgrader (root) follows these links: see the README section.
+# The kernel works in a copy of its folder, deleted after; and the grader follows no link it finds
+# in a submission (own_files.py), on either grading path.
 
 CHEAT = f'''
 import os

@@ -7,8 +7,9 @@
 - ``cold.py``: a kernel started afresh (``python -m autograder.grading.kernels.cold``);
 - ``zygote.py``, ``zygote_client.py``, ``factory.py``: kernels forked warm from a parent that has
   imported torch and the course already;
-- ``manager.py``: the jupyter_client kernel manager and client grading uses.
+- ``manager.py``: the jupyter_client kernel manager and client grading uses (every socket bounded);
+- ``settings.py``: ``GradingKernels``, where every setting of the fence is declared once.
 
-Everything but ``factory.py`` and ``manager.py`` is imported by processes that then hide the
+Everything but ``factory.py``, ``manager.py`` and ``settings.py`` is imported by processes that then hide the
 repository: those modules import the standard library only.
 """

@@ -6,7 +6,8 @@ before it runs a line of the kernel:
 
 - it joins the box's control group (memory, processes, CPU for it and all its children);
 - it builds a new root and enters it: the system's folders and the fence's kept folders (Python,
-  the student package) read-only, its own socket folder, and one private tmpfs of the fence's
+  the student package) read-only, the instructor package hidden inside them, a /dev of a few
+  devices and a /sys of the processors only (no other box's control group), its own socket folder, and one private tmpfs of the fence's
   scratch size for everything it may write (its working folder, a copy of the one it was given,
   /tmp, /var/tmp, /dev/shm): no sibling's folder, connection file or socket, no zygote socket or
   log, no course files, and no way to fill the grader's disk;
@@ -23,7 +24,13 @@ import shutil
 from . import cgroups, parent_death
 from .fence import STAGE, Box, Fence
 
-SYSTEM_FOLDERS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/dev", "/sys")
+SYSTEM_FOLDERS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
+# of /sys only what numerical libraries read (the processors, the memory nodes): no control group, no device
+SYS_FOLDERS = ("/sys/devices/system/cpu", "/sys/devices/system/node")
+# of /dev only these devices, each bound from the host's; no disk, no fuse, no host terminal
+DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
+DEVICE_LINKS = {"fd": "/proc/self/fd", "stdin": "/proc/self/fd/0", "stdout": "/proc/self/fd/1",
+                "stderr": "/proc/self/fd/2", "ptmx": "pts/ptmx"}
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = \
     1, 2, 4, 8, 32, 4096, 16384, 1 << 18
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -42,12 +49,35 @@ def _bind(path: str, inside: str, read_only: bool) -> None:
         mount("none", inside, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID)
 
 
-def build_root(keep, scratch: int, owner: int = 0, writable=(), work: str = "", private_proc: bool = True) -> None:
+def _minimal_dev(root: str) -> None:
+    """A /dev of its own: a few devices bound from the host's, a private pseudo-terminal instance."""
+    mount("tmpfs", root + "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "size=64k,mode=755")
+    for name in DEVICES:
+        if os.path.exists(f"/dev/{name}"):
+            open(f"{root}/dev/{name}", "w").close()
+            mount(f"/dev/{name}", f"{root}/dev/{name}", None, MS_BIND)
+    os.makedirs(root + "/dev/pts")
+    try:  # its own instance: no other terminal of the machine's is in it
+        mount("devpts", root + "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=620")
+    except OSError:
+        pass
+    for name, target in DEVICE_LINKS.items():
+        os.symlink(target, f"{root}/dev/{name}")
+
+
+def _hide(path: str) -> None:
+    """An empty, read-only folder over ``path`` (the instructor package inside a kept site-packages)."""
+    mount("tmpfs", path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, "size=4k,mode=555")
+
+
+def build_root(keep, scratch: int, owner: int = 0, writable=(), work: str = "", private_proc: bool = True,
+               hidden=(), sys_folders=SYS_FOLDERS) -> None:
     """Build a root holding only what a kernel needs at STAGE, and enter it (chroot).
 
     An allowlist, not a list of things to hide: everything of the machine not named here is absent.
     ``writable`` folders are bound read-write at their own paths (the sockets, which the grader
-    connects to); ``work`` is copied into the scratch tmpfs and shown at its own path.
+    connects to); ``work`` is copied into the scratch tmpfs and shown at its own path. The zygote, which
+    puts each kernel it forks in the kernel's control group, keeps all of ``/sys`` (``sys_folders``).
     """
     mount("none", "/", None, MS_REC | MS_PRIVATE)
     root = STAGE
@@ -58,7 +88,13 @@ def build_root(keep, scratch: int, owner: int = 0, writable=(), work: str = "", 
             os.symlink(os.readlink(path), inside)
         elif os.path.isdir(path):
             os.makedirs(inside)
-            _bind(path, inside, read_only=path != "/dev")
+            _bind(path, inside, read_only=True)
+    for path in sys_folders:
+        if os.path.isdir(path):
+            os.makedirs(root + path)
+            _bind(path, root + path, read_only=True)
+    os.makedirs(root + "/dev")
+    _minimal_dev(root)
     os.makedirs(root + "/proc")
     if private_proc:  # only this PID namespace's processes
         mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
@@ -76,6 +112,9 @@ def build_root(keep, scratch: int, owner: int = 0, writable=(), work: str = "", 
         if os.path.isdir(path):
             os.makedirs(root + path, exist_ok=True)
             _bind(path, root + path, read_only=True)
+    for path in hidden:
+        if os.path.isdir(root + path):
+            _hide(root + path)
     for path in writable:
         if os.path.isdir(path):
             os.makedirs(root + path, exist_ok=True)
@@ -119,7 +158,8 @@ def enter(fence: Fence, box: Box, parent: int | None = None) -> None:
     cgroups.join(box.cgroups)
     environment = fence.environment_for(box, dict(os.environ))
     if fence.namespaces:
-        build_root(fence.keep, fence.scratch, owner=box.uid, writable=[box.sockets], work=box.work)
+        build_root(fence.keep, fence.scratch, owner=box.uid, writable=[box.sockets], work=box.work,
+                   hidden=fence.hidden)
         for path in [box.sockets] + [os.path.join(box.sockets, n) for n in os.listdir(box.sockets)]:
             os.chown(path, box.uid, box.uid)
         os.chmod(box.sockets, 0o700)

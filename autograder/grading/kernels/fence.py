@@ -14,18 +14,6 @@ import subprocess
 import sys
 from dataclasses import asdict, dataclass, field
 
-# Every setting of the fence, with its default (nbgrader_config.py sets each under TrustedExecute).
-DEFAULTS = {
-    "sandbox": True,                  # namespaces, own root, no network, a user of its own
-    "memory_limit": 2 * 1024**3,      # bytes: each process's address space, and the box's total memory
-    "max_processes": 256,             # processes and threads of one kernel, all its children included
-    "cpu_limit": 1.0,                 # cores one kernel may keep busy, all its children included
-    "max_file": 256 * 1024**2,        # bytes: the largest file a kernel may write
-    "scratch_size": 512 * 1024**2,    # bytes: all a kernel may write, its working folder and /tmp together
-    "first_uid": 60000,               # kernels run as uids first_uid .. first_uid + uid_count - 1, one each
-    "uid_count": 1000,
-    "environment": ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ"],  # variables a kernel inherits
-}
 # What every kernel is given, whatever it inherited: one thread per library, no debugger warning.
 KERNEL_ENVIRONMENT = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                       "PYDEVD_DISABLE_FILE_VALIDATION": "1", "MPLBACKEND": "module://matplotlib_inline.backend_inline",
@@ -45,6 +33,7 @@ class Fence:
     uid_count: int
     environment: tuple
     keep: tuple = ()                  # folders every kernel sees read-only: Python, the student package
+    hidden: tuple = ()                # folders inside those it does not see: the instructor package
     cgroups: str = ""                 # "v1", "v2" or "" (none: rlimits only)
     network: bool = False             # kernels never get a network; declared here so no start path forgets
     missing: tuple = field(default=(), compare=False)  # what this machine cannot enforce, said at start
@@ -86,14 +75,15 @@ class Box:
         return cls(**{**values, "cgroups": tuple(values.get("cgroups", ()))})
 
 
-def build(get, keep=()) -> Fence:
-    """The fence these settings declare on this machine; ``get(name)`` reads a setting (DEFAULTS' names).
+def build(get, keep=(), hidden=()) -> Fence:
+    """The fence these settings declare on this machine; ``get(name)`` reads a setting of
+    ``settings.GradingKernels``, where each is declared with its default.
 
     What the machine cannot enforce is left out and listed in ``missing``: rlimits stay whatever happens.
     """
     from . import cgroups  # stdlib only
     missing = []
-    refused = namespaces_refused() if get("sandbox") else "sandboxing is switched off (TrustedExecute.sandbox)"
+    refused = namespaces_refused() if get("sandbox") else "sandboxing is switched off (GradingKernels.sandbox)"
     if refused:
         missing.append(f"namespaces ({refused}): no own root, users, network or PID namespace")
     version, absent = cgroups.available()
@@ -103,7 +93,7 @@ def build(get, keep=()) -> Fence:
     return Fence(namespaces=not refused, memory=int(get("memory_limit")), max_processes=int(get("max_processes")),
                  cpu=float(get("cpu_limit")), max_file=int(get("max_file")), scratch=int(get("scratch_size")),
                  first_uid=int(get("first_uid")), uid_count=int(get("uid_count")),
-                 environment=tuple(get("environment")), keep=tuple(keep), cgroups=version if not absent else "",
+                 environment=tuple(get("environment")), keep=tuple(keep), hidden=tuple(hidden), cgroups=version if not absent else "",
                  missing=tuple(missing))
 
 

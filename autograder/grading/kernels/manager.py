@@ -16,7 +16,9 @@ import time
 from queue import Empty
 
 import zmq.asyncio
+from zmq.utils.monitor import parse_monitor_message
 from jupyter_client.asynchronous import AsyncKernelClient
+from jupyter_client.connect import channel_socket_types
 from jupyter_client.manager import AsyncKernelManager
 from jupyter_client.session import Session
 from traitlets import Any, Instance, Integer, Type, Unicode
@@ -59,15 +61,50 @@ class GradingKernelClient(AsyncKernelClient):
 
     Its sockets also retry their connection every 10 ms rather than ZeroMQ's 100 ms: they connect
     before the newly forked kernel has bound its sockets, and would otherwise idle until the next try.
-    (No ZeroMQ size cap: a part it dropped would go uncounted. A message is received whole, at most
-    what the kernel's own memory cap let it build, and ``BoundedSession`` decides whether to decode it.)
+
+    Every socket it opens is bounded, since ZeroMQ queues whatever a peer sends until it is read: a
+    part larger than ``max_part`` makes ZeroMQ cut the connection (``cut_off`` reports it, and the
+    executor stops the notebook with that reason), and at most ``max_queue`` messages wait unread.
+    The channels grading never reads (stdin, as nbclient allows no input; the heartbeat, as the
+    manager watches the kernel's process) are never opened: a message sent on them goes nowhere.
     """
+
+    max_part = Integer(2 * MESSAGE_LIMIT, help="Largest message part, in bytes, a socket accepts.")
+    max_queue = Integer(128, help="Messages each socket holds unread, at most.")
 
     def _context_default(self) -> zmq.asyncio.Context:
         self._created_context = True
         context = zmq.asyncio.Context()
         context.setsockopt(zmq.RECONNECT_IVL, 10)
         return context
+
+    def start_channels(self, shell=True, iopub=True, stdin=False, hb=False, control=True) -> None:
+        super().start_channels(shell=shell, iopub=iopub, stdin=False, hb=False, control=control)
+
+    def _create_connected_socket(self, channel: str, identity: bytes | None = None):
+        socket = self.context.socket(channel_socket_types[channel])
+        socket.setsockopt(zmq.MAXMSGSIZE, self.max_part)
+        socket.setsockopt(zmq.RCVHWM, self.max_queue)
+        socket.linger = 1000
+        if identity:
+            socket.identity = identity
+        watch = socket.get_monitor_socket(zmq.EVENT_CONNECTED | zmq.EVENT_DISCONNECTED)
+        self._watches = {**getattr(self, "_watches", {}), channel: (zmq.Socket.shadow(watch.underlying), [])}
+        socket.connect(self._make_url(channel))
+        return socket
+
+    def cut_off(self) -> list[str]:
+        """The channels whose connection ZeroMQ cut (a part over ``max_part``, or the kernel gone)."""
+        cut = []
+        for channel, (watch, seen) in getattr(self, "_watches", {}).items():
+            while True:
+                try:
+                    seen.append(parse_monitor_message(watch.recv_multipart(zmq.NOBLOCK))["event"])
+                except zmq.ZMQError:  # nothing more (Again), or closed with its socket
+                    break
+            if zmq.EVENT_DISCONNECTED in seen:
+                cut.append(channel)
+        return cut
 
     async def wait_for_ready(self, timeout: float | None = None) -> None:
         deadline = time.monotonic() + (float("inf") if timeout is None else timeout)
@@ -97,16 +134,15 @@ class SandboxedKernelManager(AsyncKernelManager):
     """A kernel in a box of its own: ``fence`` says what it may use, ``factory`` (if any) forks it warm."""
 
     client_factory = Type(klass=GradingKernelClient)
-    fence = Instance(Fence, allow_none=True, help="The fence; None: fenced by TrustedExecute's defaults.")
+    fence = Instance(Fence, allow_none=True, help="The fence its kernel gets (required).")
     factory = Any(None, help="The KernelFactory (zygote) to fork kernels from; None: start them cold.")
     work = Unicode("", help="Folder the kernel starts in (copied into its private scratch space).")
     message_limit = Integer(MESSAGE_LIMIT, help="Largest message content the grader decodes, in bytes.")
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        if self.fence is None:
-            from .settings import fence_of
-            self.fence = fence_of({})
+        if self.fence is None:  # never a default: the fence is the course's, built by its executor
+            raise ValueError("a grading kernel needs its fence (GradingKernels.fence())")
         self.scratch_dirs: list[str] = []
         try:  # also names its control group, so taken even where users cannot be switched
             self.uid, self._uid_lock = uids.take(self.fence.first_uid, self.fence.uid_count)
@@ -121,6 +157,29 @@ class SandboxedKernelManager(AsyncKernelManager):
         self.ip = os.path.join(self.socket_dir, "kernel")
         self.connection_file = os.path.join(self.socket_dir, "kernel.json")
         self._seen = {"memory": 0, "processes": 0}
+        self._clients: list = []
+        self.cut = ""  # the channel whose connection was cut, once one was
+
+    def client(self, **kwargs):
+        """Its sockets take parts of up to twice the largest message decoded (larger ones are a breach
+        either way) and queue at most 128 messages."""
+        kwargs.setdefault("max_part", 2 * self.message_limit + 65536)
+        client = super().client(**kwargs)
+        self._clients.append(client)
+        return client
+
+    async def _async_is_alive(self) -> bool:
+        """A kernel whose connection was cut is dead to grading: what it sends is lost from then on.
+
+        nbclient asks this every second while a cell runs, so a cut ends the cell at once rather than
+        at its timeout; ``cut`` names the channel, for the executor's reason.
+        """
+        alive = await super()._async_is_alive()
+        if alive and not self.cut:
+            self.cut = next((c for client in self._clients for c in client.cut_off()), "")
+        return alive and not self.cut
+
+    is_alive = _async_is_alive
 
     def _session_default(self) -> Session:
         return BoundedSession(parent=self, max_content=self.message_limit)
@@ -142,6 +201,7 @@ class SandboxedKernelManager(AsyncKernelManager):
             cgroups.create(self.fence.cgroups, self.cgroups, self.fence.memory,
                            self.fence.max_processes, self.fence.cpu)
             self._seen = {"memory": 0, "processes": 0}
+        self._clients = []  # a restarted kernel's old clients saw their kernel go
         if self.factory is not None and "ipykernel_launcher" in command:
             return self.factory.command(command[command.index("ipykernel_launcher") + 1:], self.box)
         return [sys.executable, "-m", f"{__package__}.cold", self.fence.to_json(), self.box.to_json(), "--", *command]

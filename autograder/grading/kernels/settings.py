@@ -1,18 +1,62 @@
-"""The fence, built from nbgrader's configuration: the one place grading reads its settings.
+"""How grading kernels start and what fences them: every setting declared once, as traits of
+``GradingKernels`` (``c.GradingKernels.*`` in nbgrader_config.py), with its help and default.
 
-TrustedExecute declares each setting (with ``fence.DEFAULTS`` as its default), nbgrader_config.py
-sets them; ``fence_of`` turns them into the ``Fence`` every kernel of this process is started with,
-and ``start_zygote`` launches a batch's warm parent with the very same fence, before the grade
-command imports nbgrader or torch.
+``GradingKernels.fence()`` turns them into the ``Fence`` value every kernel of this process gets,
+cold or warm; ``start_zygote`` launches a batch's warm parent with that very fence, before the grade
+command imports nbgrader or torch (traitlets only here). A cluster worker is sent the settings
+(``values()``) and builds its fence from them on its own machine, whose paths and rights are its own.
 """
 import importlib.util
 import os
 import sys
 
+from traitlets import Bool, Float, Integer, List, Unicode
+from traitlets.config import Config, Configurable
+
 from .factory import KernelFactory
-from .fence import DEFAULTS, Fence, build
+from .fence import Fence, build
 
 _built: dict = {}
+
+
+class GradingKernels(Configurable):
+    warm_kernels = Bool(True, help="Fork each kernel from a warm parent that has imported torch and the "
+                                   "course already, instead of starting Python afresh.").tag(config=True)
+    sandbox = Bool(True, help="Give each kernel its own namespaces, root, user and no network, where the "
+                              "OS allows it.").tag(config=True)
+    memory_limit = Integer(2 * 1024**3, help="Bytes of memory a kernel may use: each process's address "
+                                             "space, and all its processes together.").tag(config=True)
+    max_processes = Integer(256, help="Processes and threads one kernel may have, all its children "
+                                      "included.").tag(config=True)
+    cpu_limit = Float(1.0, help="Cores one kernel may keep busy, all its children included.").tag(config=True)
+    max_file = Integer(256 * 1024**2, help="Largest file a kernel may write, in bytes.").tag(config=True)
+    scratch_size = Integer(512 * 1024**2, help="Bytes a kernel may write in all (its working folder, /tmp "
+                                               "and /dev/shm share one private tmpfs).").tag(config=True)
+    first_uid = Integer(60000, help="First uid of the range kernels run as, one uid per live "
+                                    "kernel.").tag(config=True)
+    uid_count = Integer(1000, help="How many uids the range holds (kernels alive at once, at "
+                                   "most).").tag(config=True)
+    environment = List(Unicode(), ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ"],
+                       help="Environment variables a kernel inherits from the grader; all others are "
+                            "dropped.").tag(config=True)
+
+    @classmethod
+    def of(cls, config: Config | None) -> "GradingKernels":
+        return cls(config=config or Config())
+
+    def values(self) -> dict:
+        """Every setting as plain data (what a cluster worker is sent)."""
+        return {name: getattr(self, name) for name in sorted(self.trait_names(config=True))}
+
+    def fence(self) -> Fence:
+        """The fence these settings declare on this machine, built once per process and settings
+        (probing the machine runs a process)."""
+        values = self.values()
+        key = repr(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in values.items() if k != "warm_kernels"))
+        if key not in _built:
+            keep = kept_paths()
+            _built[key] = build(values.__getitem__, keep=keep, hidden=hidden_paths(keep))
+        return _built[key]
 
 
 def kept_paths() -> tuple:
@@ -24,28 +68,19 @@ def kept_paths() -> tuple:
                  if p)
 
 
-def kernel_settings(settings) -> dict:
-    """The fence's settings and ``warm_kernels`` as plain data (missing ones: the defaults), read from
-    TrustedExecute's config section or an object with those attributes; a cluster worker is sent these."""
-    return {name: settings.get(name, default) if hasattr(settings, "get") else getattr(settings, name, default)
-            for name, default in {**DEFAULTS, "warm_kernels": True}.items()}
+def hidden_paths(keep: tuple) -> tuple:
+    """The instructor package, where an install put it inside a kept folder (site-packages): a kernel
+    must not read the grader's references there."""
+    import autograder
+    found = []
+    for package in autograder.__path__:
+        package = os.path.realpath(package)
+        if any(package.startswith(os.path.realpath(k) + os.sep) for k in keep):
+            found.append(package)
+    return tuple(found)
 
 
-def fence_of(settings) -> Fence:
-    """The fence these settings declare: ``settings`` maps DEFAULTS' names to values (missing: default).
-
-    Built once per process and set of settings (probing the machine runs a process).
-    """
-    values = {name: value for name, value in kernel_settings(settings).items() if name in DEFAULTS}
-    key = repr(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in values.items()))
-    if key not in _built:
-        _built[key] = build(values.__getitem__, keep=kept_paths())
-    return _built[key]
-
-
-def start_zygote(config) -> KernelFactory | None:
+def start_zygote(config: Config | None) -> KernelFactory | None:
     """The warm parent the configured kernels fork from, launched now (None: they start cold)."""
-    settings = config.TrustedExecute
-    if not settings.get("warm_kernels", True):  # TrustedExecute.warm_kernels
-        return None
-    return KernelFactory.start(fence_of(settings))
+    kernels = GradingKernels.of(config)
+    return KernelFactory.start(kernels.fence()) if kernels.warm_kernels else None

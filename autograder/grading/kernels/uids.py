@@ -29,7 +29,7 @@ def take(first: int, count: int) -> tuple[int, int]:
             os.close(fd)
             continue
         return uid, fd
-    raise NoFreeUid(f"all {count} kernel uids from {first} are in use: raise TrustedExecute.uid_count")
+    raise NoFreeUid(f"all {count} kernel uids from {first} are in use: raise GradingKernels.uid_count")
 
 
 def give_back(lock: int) -> None:

@@ -181,14 +181,36 @@ def _become_kernel(request: dict, supervisor: int) -> None:
     os._exit(0)
 
 
+def _remove_when_gone(area: str) -> None:
+    """A child left outside the zygote's root removes its folder (sockets, scratch copies, log) once it
+    ends, however it ends: killed with its owner, no clean-up of the owner's runs. It watches the
+    zygote through a pidfd of its own, so no kernel inherits a handle on it."""
+    zygote = os.getpid()
+    if os.fork():
+        return
+    try:
+        try:
+            watched = os.pidfd_open(zygote)
+            if os.getppid() == zygote:  # else it is gone already
+                select.select([watched], [], [])
+        except ProcessLookupError:
+            pass
+        import shutil
+        shutil.rmtree(area, ignore_errors=True)
+    finally:
+        os._exit(0)
+
+
 def main(argv=None) -> None:
     """``python -m autograder.grading.kernels.zygote SOCKET FENCE_JSON OWNER``: fence itself in, then serve."""
     socket_path, fence_json, owner = argv or sys.argv[1:]
     fence = Fence.from_json(fence_json)
+    _remove_when_gone(os.path.dirname(socket_path))
     if fence.namespaces:
         if _libc().unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC) != 0:
             raise OSError(ctypes.get_errno(), "the zygote could not get namespaces of its own")
-        build_root(fence.keep, 64 * 1024**2, writable=[os.path.dirname(socket_path)], private_proc=False)
+        build_root(fence.keep, 64 * 1024**2, writable=[os.path.dirname(socket_path)], private_proc=False,
+                   hidden=fence.hidden, sys_folders=("/sys",))
     os.environ.update(HOME="/tmp", MPLCONFIGDIR="/tmp/matplotlib")
     serve(socket_path, fence, owner=int(owner))
 

@@ -59,13 +59,16 @@ class ResilientExecute(Execute):
         except DeadKernelError:
             self._deaths += 1
             # the outputs it printed before dying stay: they help the student find where it died
-            cell.outputs.append(error_output(self.died_ename, self.died_message + self._recover(index)))
+            cell.outputs.append(error_output(self.died_ename, self.why_it_died() + self._recover(index)))
             return cell, self.resources
         except CellTimeoutError:  # past its time limit, and deaf to the interrupt: the kernel is stuck
             self._deaths += 1
             cell.outputs.append(error_output(self.error_on_timeout.get("ename", "CellTimeoutError"),
                                              self.stuck_message + self._recover(index)))
             return cell, self.resources
+
+    def why_it_died(self) -> str:
+        return self.died_message
 
     def _recover(self, index: int) -> str:
         """Restart and replay the cells above ``index``; says what happened to the cells after it."""

@@ -31,11 +31,6 @@ def autograde_steps(config) -> list:
     return [s for s in _configured(config, "autograde_preprocessors") if not issubclass(s, WRITES_GRADEBOOK)]
 
 
-def recorder_steps(config) -> list:
-    """The steps that write the gradebook, as classes, in autograde's order."""
-    return [s for s in _configured(config, "autograde_preprocessors") if issubclass(s, WRITES_GRADEBOOK)]
-
-
 def cell_results(notebook) -> dict[str, dict]:
     """What ``SaveAutoGrades`` reads from a graded notebook, by grade id: a graded cell's
     ``auto_score`` (its ``_add_score``), an answer or task cell's ``auto_comment`` (its ``_add_comment``)."""

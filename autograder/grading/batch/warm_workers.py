@@ -13,7 +13,7 @@ import pkgutil
 
 import torch
 
-from . import references
+from ..judging import references
 from . import worker  # noqa: F401  (nbgrader, nbclient and the grader itself)
 
 

@@ -18,7 +18,7 @@ import nbformat
 from nbformat import validator
 
 from .gradebook_engines import share_engines
-from .steps import autograde_steps, cell_results, sanitize_steps
+from .autograde_steps import autograde_steps, cell_results, sanitize_steps
 from .tasks import Task, private_gradebook
 
 NO_NOTEBOOKS = "No notebooks found, did you forget to run 'nbgrader generate_assignment'?"  # nbgrader's words

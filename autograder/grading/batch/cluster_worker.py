@@ -1,6 +1,6 @@
 """A Dask worker that is warm before its first task: its warm parents start when it starts.
 
-    dask worker tcp://SCHEDULER:8786 --nthreads 1 --nworkers 2 --preload autograder.grading.cluster_worker
+    dask worker tcp://SCHEDULER:8786 --nthreads 1 --nworkers 2 --preload autograder.grading.batch.cluster_worker
 
 Started so (or when a grade command connects: it registers the same plugin, carrying the course's
 kernel settings), a worker imports what grading needs once (``warm_workers``: nbgrader, nbclient,
@@ -14,7 +14,7 @@ import json
 
 from distributed.diagnostics.plugin import WorkerPlugin
 
-from .kernels.settings import kernel_settings
+from ..kernels.settings import GradingKernels
 
 _started: dict = {}
 PLUGIN = "autograd-course-warm-grading"
@@ -31,7 +31,8 @@ class WarmGrading(WorkerPlugin):
     idempotent = True
 
     def __init__(self, settings: dict | None = None):
-        self.settings = dict(settings or kernel_settings({}))
+        """``settings``: ``GradingKernels.values()`` of the course (None: the defaults)."""
+        self.settings = dict(settings or GradingKernels().values())
         digest = hashlib.sha256(json.dumps(self.settings, sort_keys=True).encode()).hexdigest()[:12]
         self.name = f"{PLUGIN}-{digest}"
 
@@ -40,9 +41,10 @@ class WarmGrading(WorkerPlugin):
             return
         from traitlets.config import Config
 
-        from .kernel_manager import KernelFactory, start_zygote
+        from ..kernels.factory import KernelFactory
+        from ..kernels.settings import start_zygote
         earlier = _started.pop("zygote", None)
-        zygote = start_zygote(Config({"TrustedExecute": self.settings}))
+        zygote = start_zygote(Config({"GradingKernels": self.settings}))
         if zygote is not None:
             KernelFactory.adopt(zygote.handle())
         if earlier is not None and earlier is not zygote:
@@ -52,5 +54,5 @@ class WarmGrading(WorkerPlugin):
 
 
 def dask_setup(worker) -> None:
-    """``dask worker --preload autograder.grading.cluster_worker`` calls this as the worker starts."""
+    """``dask worker --preload autograder.grading.batch.cluster_worker`` calls this as the worker starts."""
     WarmGrading().setup(worker)

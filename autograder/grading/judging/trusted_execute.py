@@ -27,17 +27,16 @@ import nbformat
 from nbclient.exceptions import CellExecutionComplete, CellTimeoutError, DeadKernelError
 from nbclient.util import ensure_async, run_sync
 from nbformat.notebooknode import NotebookNode
-from traitlets import Bool, Float, Integer, List, Unicode, default
+from traitlets import Integer, default
 
 from course.checks.observation import MIME
 from course.exercise import exercises_of, lesson_module
+from course.grade_ids import exercise_of_test
 from course.outcome import CORRECT, Verdict
 
-from ..authoring.lesson_script import exercise_of_test
-from .kernels.factory import KernelFactory
-from .kernels.fence import DEFAULTS
-from .kernels.manager import SandboxedKernelManager
-from .kernels.settings import fence_of
+from ..kernels.factory import KernelFactory
+from ..kernels.manager import SandboxedKernelManager
+from ..kernels.settings import GradingKernels
 from .resilient_execute import ResilientExecute, error_output
 from .verdict import judge_sent, seeds, unreadable
 
@@ -57,27 +56,6 @@ class TrustedExecute(ResilientExecute):
                                                      "(display updates and comms included).").tag(config=True)
     notebook_timeout = Integer(900, help="Wall-clock seconds one notebook may take, restarts and replays "
                                          "included; the cells after that are not run.").tag(config=True)
-    warm_kernels = Bool(True, help="Fork each kernel from a warm parent that has imported torch and "
-                                   "the course already, instead of starting Python afresh.").tag(config=True)
-    # the fence (kernels/fence.py): every kernel, cold or warm, gets exactly these
-    sandbox = Bool(DEFAULTS["sandbox"], help="Give each kernel its own namespaces, root, user and no network, "
-                                             "where the OS allows it.").tag(config=True)
-    memory_limit = Integer(DEFAULTS["memory_limit"], help="Bytes of memory a kernel may use: each process's "
-                                                          "address space, and all its processes together.").tag(config=True)
-    max_processes = Integer(DEFAULTS["max_processes"], help="Processes and threads one kernel may have, all "
-                                                            "its children included.").tag(config=True)
-    cpu_limit = Float(DEFAULTS["cpu_limit"], help="Cores one kernel may keep busy, all its children "
-                                                  "included.").tag(config=True)
-    max_file = Integer(DEFAULTS["max_file"], help="Largest file a kernel may write, in bytes.").tag(config=True)
-    scratch_size = Integer(DEFAULTS["scratch_size"], help="Bytes a kernel may write in all (its working folder, "
-                                                          "/tmp and /dev/shm share one private tmpfs).").tag(config=True)
-    first_uid = Integer(DEFAULTS["first_uid"], help="First uid of the range kernels run as, one uid per live "
-                                                    "kernel.").tag(config=True)
-    uid_count = Integer(DEFAULTS["uid_count"], help="How many uids the range holds (kernels alive at "
-                                                    "once, at most).").tag(config=True)
-    environment = List(Unicode(), DEFAULTS["environment"], help="Environment variables a kernel inherits "
-                                                                "from the grader; all others are dropped.").tag(config=True)
-
     @default("store_widget_state")
     def _no_widget_state(self):
         """A graded notebook keeps no widget state: it would be a kernel's to fill without bound."""
@@ -100,12 +78,14 @@ class TrustedExecute(ResilientExecute):
         self._interrupted_at = 0
         return super().preprocess(nb, resources, km)
 
-    def fence(self):
-        """The fence every kernel of this executor gets, built from its settings (kernels/settings.py)."""
-        return fence_of(self)
+    @property
+    def kernels(self) -> GradingKernels:
+        """How its kernels start and what fences them (``c.GradingKernels``, kernels/settings.py)."""
+        return GradingKernels.of(self.config)
 
     def create_kernel_manager(self):
-        fence = self.fence()
+        kernels = self.kernels
+        fence = kernels.fence()
         if fence.missing and not _warned:  # said once, at the start of grading
             _warned["said"] = True
             self.log.warning("Grading kernels are %s: %s. The verdict is still computed outside them; what is "
@@ -114,7 +94,7 @@ class TrustedExecute(ResilientExecute):
         if not self.kernel_name:
             self.kernel_name = self.nb.metadata.get("kernelspec", {}).get("name") or "python3"
         self.km = self.kernel_manager_class(kernel_name=self.kernel_name, config=self.config, fence=fence,
-                                            factory=KernelFactory.shared(fence) if self.warm_kernels else None,
+                                            factory=KernelFactory.shared(fence) if kernels.warm_kernels else None,
                                             message_limit=self.output_limit + 1)
         return self.km
 
@@ -162,11 +142,18 @@ class TrustedExecute(ResilientExecute):
     def _breach(self) -> str:
         """Why the kernel's box says it went past a cap since last asked ('' if it did not)."""
         hit = self.km.breaches() if self.km is not None and hasattr(self.km, "breaches") else []
+        if getattr(self.km, "cut", ""):
+            return (f"it sent a message part over {self.kc.max_part} bytes on its {self.km.cut} channel, "
+                    "and the grader cut the connection")
         if "memory" in hit:
-            return f"it went past the memory limit of {self.memory_limit / 1024**3:g} GiB (its processes together)"
+            return f"it went past the memory limit of {self.km.fence.memory / 1024**3:g} GiB (its processes together)"
         if "processes" in hit:
-            return f"it started more than the {self.max_processes} processes and threads a notebook may have"
+            return f"it started more than the {self.km.fence.max_processes} processes and threads a notebook may have"
         return ""
+
+    def why_it_died(self) -> str:
+        """A kernel cut off for what it sent did not die: the grader stopped listening to it."""
+        return "the grader stopped this cell" if getattr(self.km, "cut", "") else self.died_message
 
     def _recover(self, index: int) -> str:
         why = self._breach()
@@ -195,7 +182,7 @@ class TrustedExecute(ResilientExecute):
             why = breach
         elif any(o.get("output_type") == "error" and any(m in f"{o.get('ename')}: {o.get('evalue')}"
                                                           for m in MEMORY_ERRORS) for o in cell.get("outputs", [])):
-            why = f"it went past the memory limit of {self.memory_limit / 1024**3:g} GiB"
+            why = f"it went past the memory limit of {self.km.fence.memory / 1024**3:g} GiB"
         else:
             return
         cell.outputs.append(error_output("LimitExceeded", f"this cell was stopped: {why}"))
@@ -239,7 +226,7 @@ class TrustedExecute(ResilientExecute):
             self.execute_cell(request, index, store_history=False)
         except DeadKernelError:
             self._deaths += 1
-            stopped = Verdict(LIMIT, self.died_message + self._recover(index), "kernel_died")
+            stopped = Verdict(LIMIT, self.why_it_died() + self._recover(index), "kernel_died")
         except CellTimeoutError:
             self._deaths += 1
             stopped = Verdict(TIMEOUT, f"`{exercise.name}` ran past the time limit of {self.timeout} s on the "

@@ -1,6 +1,6 @@
 """The two warm parents of a local batch, started before anything else the grade command does.
 
-- the kernels' zygote (``kernel_manager.start_zygote``, ``warm_kernels.py``);
+- the kernels' zygote (``kernels.settings.start_zygote``, ``kernels/zygote.py``);
 - the workers' fork server: multiprocessing's ``forkserver``, preloaded with ``warm_workers``.
 
 Each imports torch and the rest once per batch. Started first, from a command that has not yet
@@ -9,7 +9,8 @@ imported nbgrader, their imports overlap the command's own instead of following 
 import multiprocessing
 import multiprocessing.forkserver
 
-from .kernel_manager import KernelFactory, start_zygote
+from ..kernels.factory import KernelFactory
+from ..kernels.settings import start_zygote
 
 
 def worker_context(start: bool = False):

@@ -13,6 +13,9 @@ import pickle
 import tempfile
 from dataclasses import dataclass, field
 
+from .notebook_size import NotebookLimits
+from .own_files import LeftOut, own_files
+
 # what OverwriteKernelspec and OverwriteCells read, table by table, and how each row belongs to a lesson
 ASSIGNMENT_TABLES = ("course", "assignment", "notebook", "base_cell", "grade_cells", "solution_cells",
                      "task_cells", "source_cell")
@@ -90,6 +93,7 @@ class Task:
     files: dict = field(default_factory=dict)  # every other file of the submission: relative path -> bytes
     assignment: AssignmentRows | None = None
     config: object = None  # the course's traitlets Config
+    left_out: tuple = ()  # own_files.LeftOut: what of the submission's folder the task does not carry
 
     @property
     def job(self) -> tuple[str, str]:
@@ -99,26 +103,29 @@ class Task:
         return {name: hashlib.sha256(data).hexdigest() for name, data in self.notebooks.items()}
 
 
-def submission_files(folder: str, cap: int) -> dict[str, bytes]:
-    """Every file under ``folder`` (relative path -> bytes); over ``cap`` bytes in all, refused."""
+def submission_files(folder: str, cap: int, top: str = "") -> tuple[dict[str, bytes], list[LeftOut]]:
+    """The submission's own regular files (relative path -> bytes) and what was left out; over ``cap``
+    bytes in all, refused. A link's target is not the student's to send (``own_files``)."""
+    names, left = own_files(folder, top)
     found, total = {}, 0
-    for directory, _, names in os.walk(folder):
-        for name in sorted(names):
-            path = os.path.join(directory, name)
-            if os.path.islink(path) or not os.path.isfile(path):
-                continue  # a link's target is not the student's to send
-            total += os.path.getsize(path)
-            if total > cap:
-                raise SubmissionTooLarge(f"the submission's files are over {cap / 1024**2:g} MiB "
-                                         "(Fanout.max_submission_bytes)")
-            with open(path, "rb") as handle:
-                found[os.path.relpath(path, folder)] = handle.read()
-    return found
+    for relative in names:
+        path = os.path.join(folder, relative)
+        total += os.path.getsize(path)
+        if total > cap:
+            raise SubmissionTooLarge(f"the submission's files are over {cap / 1024**2:g} MiB "
+                                     "(Fanout.max_submission_bytes)")
+        with open(path, "rb") as handle:
+            found[relative] = handle.read()
+    return found, left
 
 
 def make_task(course, assignment: AssignmentRows, student: str, cap: int) -> Task:
     """The task for one submission: its files, split into the lesson's notebooks and the rest."""
-    files = submission_files(course.path("submitted", student, assignment.lesson), cap)
+    files, left = submission_files(course.path("submitted", student, assignment.lesson), cap, top=course.root)
     notebooks = {path[:-len(".ipynb")]: files.pop(path) for path in list(files)
                  if path.endswith(".ipynb") and os.sep not in path and path[:-len(".ipynb")] in assignment.notebooks}
-    return Task(assignment.lesson, student, notebooks, files, assignment, course.config)
+    limits = NotebookLimits(config=course.config)
+    for name, data in notebooks.items():
+        if why := limits.refusal(data):
+            raise SubmissionTooLarge(f"{name}.ipynb: {why}")
+    return Task(assignment.lesson, student, notebooks, files, assignment, course.config, tuple(left))

@@ -13,8 +13,8 @@ import time
 
 from concurrent.futures.process import BrokenProcessPool
 
-from .batch_settings import Fanout
-from .kernel_manager import KernelFactory
+from ..kernels.factory import KernelFactory
+from .settings import Fanout
 from .planning import database_url
 from .progress import BatchReport, Progress
 from .recording import Recorder
@@ -113,10 +113,13 @@ class _Batch:
 
     def task(self, job) -> Task | None:
         try:
-            return make_task(self.course, self.assignments[job[0]], job[1], self.settings.max_submission_bytes)
+            task = make_task(self.course, self.assignments[job[0]], job[1], self.settings.max_submission_bytes)
         except (SubmissionTooLarge, OSError) as error:
             self.finish(job, str(error) if isinstance(error, SubmissionTooLarge) else f"{type(error).__name__}: {error}")
             return None
+        if task.left_out:
+            self.report.left_out[job] = [str(left) for left in task.left_out]
+        return task
 
     def run(self, jobs, tries, executor) -> list:
         """Run ``jobs`` on one executor; the jobs to run again if it broke."""
@@ -168,9 +171,9 @@ class _DaskExecutor:
         from distributed import Client
 
         from .cluster_worker import WarmGrading
-        from .kernels.settings import kernel_settings
+        from ..kernels.settings import GradingKernels
         self.client = Client(scheduler)
-        self.client.register_plugin(WarmGrading(kernel_settings(config.TrustedExecute)))
+        self.client.register_plugin(WarmGrading(GradingKernels.of(config).values()))
         self.executor = self.client.get_executor(pure=False)
         self._slots, self._counted = 1, 0.0
 

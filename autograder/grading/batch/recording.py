@@ -39,7 +39,8 @@ from sqlalchemy.orm import selectinload
 import nbformat
 
 from .gradebook_engines import share_engines
-from .steps import cell_results
+from .own_files import find_own_files
+from .autograde_steps import cell_results
 from .worker import Executed, digest
 
 CHANGED = "the submission changed while it was being graded: grade it again"
@@ -140,7 +141,7 @@ class Recorder:
             utils.rmtree(dest)
         os.makedirs(dest)
         master = self.coursedir.format_path(self.coursedir.source_directory, ".", executed.lesson)
-        for top, files in ((source, utils.find_all_files(source, self._ignored)), (master, self._master_files(master))):
+        for top, files in ((source, find_own_files(source, self._ignored)), (master, self._master_files(master))):
             for path in files:
                 target = os.path.join(dest, os.path.relpath(path, top))
                 os.makedirs(os.path.dirname(target), exist_ok=True)

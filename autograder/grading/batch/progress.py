@@ -33,6 +33,7 @@ class BatchReport:
     graded: list[tuple[str, str]] = field(default_factory=list)
     failed: dict[tuple[str, str], str] = field(default_factory=dict)
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    left_out: dict[tuple[str, str], list[str]] = field(default_factory=dict)  # of a submission's folder, and why
     seconds: float = 0.0
     worker_seconds: float = 0.0
 
@@ -42,4 +43,6 @@ class BatchReport:
         out = [f"graded {len(self.graded)}, failed {len(self.failed)}, already graded {len(self.skipped)} "
                f"in {self.seconds:.1f} s{rate}"]
         out += [f"could not grade {student} / {lesson}: {why}" for (lesson, student), why in sorted(self.failed.items())]
+        out += [f"left out of {student} / {lesson} (only the submission's own regular files are graded): "
+                f"{', '.join(left)}" for (lesson, student), left in sorted(self.left_out.items())]
         return out

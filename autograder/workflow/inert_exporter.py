@@ -1,0 +1,134 @@
+"""The exporter of every page made from a graded notebook: feedback and formgrader's view of a submission.
+
+It is nbconvert's ``HTMLExporter`` (with nbgrader's own templates, as nbgrader configures them)
+with three changes, so the two pages are built one way:
+
+- every piece of HTML a cell renders to (markdown, HTML and markdown outputs, raw cells) passes
+  through ``inert_html.contained`` after rendering, with TeX written as MathML
+  (``offline_math``); ``sanitize_html`` is on, so JavaScript outputs and widget views are not
+  written at all, and the MathJax loader renders nothing;
+- the page carries a Content-Security-Policy meta tag first in its head;
+- rendering one notebook has a wall-clock limit (``render_timeout``): past it the page says why,
+  and the other notebooks of the run are rendered as usual.
+
+nbgrader's feedback takes it as ``c.GenerateFeedback.exporter_class``; formgrader builds a plain
+``HTMLExporter``, which ``formgrader_pages`` replaces by this one when the instructor's server starts.
+"""
+import html
+import signal
+import threading
+from contextlib import contextmanager
+
+from jinja2 import DictLoader, pass_context
+from nbconvert.exporters import HTMLExporter
+from nbconvert.filters.markdown_mistune import MarkdownWithMath
+from traitlets import Float, Unicode, default
+
+from .inert_html import STATIC_PAGE, contained, content_security_policy
+from .offline_math import MathMLRenderer
+
+# formulas are MathML: the MathJax loader renders what stands in for it (nothing, on a static page)
+MATHJAX_MACRO = "{%- macro mathjax(url='') -%}{% raw %}STAND_IN{% endraw %}{%- endmacro %}"
+
+
+class RenderTimeout(Exception):
+    """Rendering one notebook went past ``render_timeout``."""
+
+
+@contextmanager
+def time_limit(seconds: float):
+    """Raise RenderTimeout in this block after ``seconds`` (0: no limit).
+
+    A signal interrupts any Python code (validating, templating, parsing the page), so the limit
+    holds wherever the time goes. Signals reach the main thread only, where the commands and
+    Jupyter's server render; elsewhere, and inside a block already limited, it adds nothing. A
+    timer set before (a test runner's) is put back with what is left of it.
+    """
+    nested = signal.getsignal(signal.SIGALRM) is _expire
+    if seconds <= 0 or nested or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGALRM, _expire)
+    left, interval = signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        remaining = signal.setitimer(signal.ITIMER_REAL, 0)[0]
+        signal.signal(signal.SIGALRM, previous)
+        if left:
+            signal.setitimer(signal.ITIMER_REAL, max(left - (seconds - remaining), 0.001), interval)
+
+
+def _expire(signum, frame):
+    raise RenderTimeout
+
+
+TOO_SLOW = """<!DOCTYPE html>
+<html lang="en"><head>{policy}<meta charset="utf-8"><title>{name}: too large to show</title>
+<style>body {{ font-family: system-ui, sans-serif; max-width: 46rem; margin: 2rem auto; line-height: 1.5; }}
+.why {{ background: #fdf0e6; border-left: 4px solid #D55E00; padding: .6rem 1rem; }}</style></head>
+<body><h1>{name}: too large to show</h1>
+<p class="why">This notebook has {cells} cells, and making its page took longer than the
+{seconds:g} s limit, so it is not shown here.</p>
+<p>Its grade is not affected: the autograded notebook and its scores are kept. To see it, open the
+notebook itself in JupyterLab; to show it here, remove what makes it so large (thousands of cells
+or very long outputs) and hand it in again.</p>
+</body></html>
+"""
+
+
+class InertHTMLExporter(HTMLExporter):
+    """HTMLExporter whose pages run no student script, show no student overlay, and are written in bounded time."""
+
+    render_timeout = Float(30.0, help="Seconds one notebook's page may take to render (0: no limit); "
+                                      "past it the page says the notebook is too large to show.").tag(config=True)
+    content_security_policy = Unicode(STATIC_PAGE, help="The page's Content-Security-Policy (a served page "
+                                                        "needs its own scripts).").tag(config=True)
+    mathjax_stand_in = Unicode("", help="What the page's MathJax loader renders instead: nothing, or what "
+                                        "the page's own scripts expect of MathJax.").tag(config=True)
+
+    @default("sanitize_html")
+    def _sanitize(self):
+        return True
+
+    @default("extra_loaders")
+    def _no_mathjax(self):
+        return [DictLoader({"mathjax.html.j2": MATHJAX_MACRO.replace("STAND_IN", self.mathjax_stand_in)})]
+
+    def default_filters(self):
+        yield from super().default_filters()
+        yield ("clean_html", contained)
+
+    @pass_context
+    def markdown2html(self, context, source):
+        """nbconvert's markdown2html (attachments embedded as data: images), formulas as MathML, then made inert."""
+        cell = context.get("cell", {})
+        renderer = MathMLRenderer(escape=False, attachments=cell.get("attachments", {}), embed_images=self.embed_images,
+                                  path=context.get("resources", {}).get("metadata", {}).get("path", ""),
+                                  anchor_link_text=self.anchor_link_text,
+                                  exclude_anchor_links=self.exclude_anchor_links, **self.lexer_options)
+        return contained(MarkdownWithMath(renderer=renderer).render(source))
+
+    def from_file(self, file_stream, resources=None, **kw):
+        with time_limit(self.render_timeout):
+            try:
+                return super().from_file(file_stream, resources=resources, **kw)
+            except RenderTimeout:
+                return self._too_slow(None, resources)
+
+    def from_notebook_node(self, nb, resources=None, **kw):
+        try:
+            with time_limit(self.render_timeout):
+                page, resources = super().from_notebook_node(nb, resources, **kw)
+        except RenderTimeout:
+            return self._too_slow(nb, resources)
+        return page.replace("<head>", "<head>" + content_security_policy(self.content_security_policy), 1), resources
+
+    def _too_slow(self, nb, resources):
+        resources = resources if resources is not None else {}
+        name = (resources.get("metadata") or {}).get("name") or "notebook"
+        cells = len(nb.cells) if nb is not None else "many"
+        self.log.warning("%s: its page took longer than %s s to render; it says so instead", name, self.render_timeout)
+        page = TOO_SLOW.format(policy=content_security_policy(self.content_security_policy), name=html.escape(name),
+                               cells=cells, seconds=self.render_timeout)
+        return page, resources

@@ -1,0 +1,272 @@
+"""Feedback and formgrader, opened in Chromium on hostile submissions: no script runs, nothing covers the page.
+
+One scratch course of lesson 2, its gradebook made by nbgrader, holds three submissions as they
+come out of grading: the corpus's ``javascript_link`` and ``overlay_dialog`` cases (their written
+answers as the cases build them, their outputs as their code displays them) and the plain
+solution. Feedback is written by nbgrader's own ``generate_feedback`` with the course's
+configuration, and formgrader serves each submission from the instructor's JupyterLab, configured
+as ``make instructor-lab`` configures it. In both, clicking every link runs no script (the corpus's
+SCRIPT_MARK never appears), and the element on top at the centre and the four corners of the
+window is the page's own: student content stays inside its box. The same notebook rendered by
+nbgrader's plain exporter does run the script and is covered, so the checks can fail. Formgrader
+still grades under its page's policy: its "Full credit" button stores the written answer's points.
+The feedback page of the solution, opened with the network off, shows its formulas typeset
+(MathML), no raw TeX, and asks for nothing.
+"""
+import os
+
+import nbformat
+import pytest
+from nbconvert.exporters import HTMLExporter
+from nbgrader.api import Gradebook
+from traitlets.config import Config
+
+from autograder import pipeline
+from autograder.authoring.prove import scratch_course
+from autograder.authoring.wrong_answers import build_submission, solution_cells
+from hostile import SCRIPT_MARK, javascript_link, lean, overlay_dialog
+
+from .chromium import CHROMIUM, CHROMIUM_ARGS, require_browser
+from .jupyterlab_server import lab_as
+
+pytestmark = pytest.mark.browser
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+LESSON = "02_backward"
+RENDER_TIMEOUT = 45  # the course's setting here, which formgrader's exporter must take
+SHOTS = os.path.join(ROOT, "test-artifacts", "inert-pages")
+
+require_browser()
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+# what each case's code displays in the vjp cell, as grading stores it
+OUTPUTS = {
+    "javascript_link": [{"text/markdown": javascript_link.MARKDOWN}, {"text/html": javascript_link.HTML}],
+    "overlay_dialog": [{"text/html": overlay_dialog.DIALOG}],
+}
+CASES = {"javascript_link": javascript_link, "overlay_dialog": overlay_dialog}
+
+# where a point is, what is on top there: the student's box, when it is in one, must hold the point
+ON_TOP = """points => points.map(([x, y]) => {
+    const el = document.elementFromPoint(x, y);
+    const box = el && el.closest('[data-student]');
+    const r = box && box.getBoundingClientRect();
+    return {x, y, tag: el ? el.tagName : null,
+            overlay: !!(el && el.closest('#hostile-overlay, #hostile-cover, .modal, .modal-backdrop')),
+            outside_its_box: !!(r && (x < r.left || x > r.right || y < r.top || y > r.bottom))};
+})"""
+
+
+def _with_outputs(notebook, case: str):
+    notebook = lean(notebook)
+    cell = next(c for c in notebook.cells if c.get("id") == "vjp")
+    cell.outputs = [nbformat.v4.new_output("display_data", data=data) for data in OUTPUTS[case]]
+    return notebook
+
+
+def _place(root: str, student: str, notebook) -> None:
+    for stage in ("submitted", "autograded"):
+        folder = os.path.join(root, stage, student, LESSON)
+        os.makedirs(folder, exist_ok=True)
+        nbformat.write(notebook, os.path.join(folder, f"{LESSON}.ipynb"))
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    """Lesson 2's gradebook, three submissions as graded, and nbgrader's feedback for each."""
+    root = scratch_course(ROOT, str(tmp_path_factory.mktemp("inert-pages")), LESSON)
+    with open(os.path.join(root, "nbgrader_config.py"), "a") as config:
+        config.write(f"\nc.InertHTMLExporter.render_timeout = {RENDER_TIMEOUT}\n")
+    pipeline.generate_release(root, [LESSON])
+    release = nbformat.read(os.path.join(root, "release", LESSON, f"{LESSON}.ipynb"), as_version=4)
+    solutions = solution_cells(nbformat.read(os.path.join(root, "source", LESSON, f"{LESSON}.ipynb"), as_version=4))
+    notebooks = {f"hostile_{name}": _with_outputs(case.build(release, solutions), name) for name, case in CASES.items()}
+    notebooks["math_reader"] = build_submission(release, solutions)
+    with Gradebook(f"sqlite:///{os.path.join(root, 'gradebook.db')}") as gradebook:
+        for student, notebook in notebooks.items():
+            gradebook.add_student(student)
+            _place(root, student, notebook)
+            gradebook.add_submission(LESSON, student)
+    problems = pipeline.generate_feedback(root, LESSON, sorted(notebooks))
+    assert not problems, problems
+    return root
+
+
+def feedback_path(root: str, student: str) -> str:
+    return os.path.join(root, "feedback", student, LESSON, f"{LESSON}.html")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def formgrader(course):
+    with lab_as("instructor", course) as running:
+        yield running
+
+
+def _corners(page) -> list:
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    return [[width // 2, height // 2], [2, 2], [width - 20, 2], [2, height - 3], [width - 20, height - 3]]
+
+
+def _covered(page) -> list:
+    """The points where a student's content is on top outside its box, or an overlay is."""
+    return [p for p in page.evaluate(ON_TOP, _corners(page)) if p["overlay"] or p["outside_its_box"]]
+
+
+def _script_ran(page) -> bool:
+    return page.evaluate("() => document.body.getAttribute('data-marker')") is not None
+
+
+def _click_every_link(page, url: str, scope: str = "body") -> int:
+    """Activate each link in ``scope`` as a click does (coming back after any that leaves); how many."""
+    count = page.locator(f"{scope} a").count()
+    for index in range(count):
+        if page.url.split("#")[0] != url.split("#")[0]:
+            page.goto(url)
+        page.locator(f"{scope} a").nth(index).evaluate("link => link.click()")
+        page.wait_for_timeout(30)
+        assert not _script_ran(page), f"link {index} ran the student's script"
+    return count
+
+
+def _open(browser, url: str, offline: bool = False, token: str | None = None):
+    """A fresh context on ``url``; offline, every request that is not for a file is refused and listed."""
+    headers = {"Authorization": f"token {token}"} if token else None  # formgrader's own requests too
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, offline=offline, extra_http_headers=headers)
+    asked = []
+    if offline:
+        context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(("file:", "data:"))
+                      else (asked.append(route.request.url), route.abort()))
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_timeout(500)
+    return context, page, asked
+
+
+def _look_at_the_case(page, case: str, name: str) -> None:
+    """Screenshots of the page as it opens and with the case's cell in view."""
+    os.makedirs(SHOTS, exist_ok=True)
+    page.screenshot(path=os.path.join(SHOTS, f"{name}-{case}-top.png"))
+    boxes = page.locator("[data-student]")
+    hostile = next((boxes.nth(i) for i in range(boxes.count()) if "All tests passed" in boxes.nth(i).inner_text()
+                    or "answer key" in boxes.nth(i).inner_text()), None)
+    if hostile is not None:
+        hostile.scroll_into_view_if_needed()
+        page.screenshot(path=os.path.join(SHOTS, f"{name}-{case}-cell.png"))
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_feedback_runs_no_script_and_nothing_covers_it(browser, course, case):
+    url = f"file://{feedback_path(course, f'hostile_{case}')}"
+    context, page, _ = _open(browser, url)
+    try:
+        assert not _covered(page), _covered(page)
+        _look_at_the_case(page, case, "feedback")
+        assert _click_every_link(page, url) > 0
+        page.goto(url)
+        for box in range(page.locator("[data-student]").count()):  # each box in view: its content stays in it
+            page.locator("[data-student]").nth(box).scroll_into_view_if_needed()
+            assert not _covered(page), (box, _covered(page))
+        assert not _script_ran(page)
+    finally:
+        context.close()
+
+
+def _plain_page(course: str, case: str, tmp_path) -> str:
+    """The same autograded notebook as nbgrader's plain feedback exporter renders it."""
+    import nbgrader
+    formgrader = os.path.join(os.path.dirname(nbgrader.__file__), "server_extensions", "formgrader")
+    css = os.path.join(formgrader, "static", "node_modules", "bootstrap", "dist", "css")
+    exporter = HTMLExporter(config=Config({"HTMLExporter": {
+        "template_name": "feedback", "extra_template_paths": [css],
+        "extra_template_basedirs": [os.path.join(formgrader, "templates")]}}))
+    notebook = nbformat.read(os.path.join(course, "autograded", f"hostile_{case}", LESSON, f"{LESSON}.ipynb"),
+                             as_version=4)
+    for cell in notebook.cells:  # what nbgrader's GetGrades would add
+        cell.metadata.get("nbgrader", {}).setdefault("score", 0)
+    resources = {"nbgrader": {"notebook": LESSON, "score": 0, "max_score": 1, "late_penalty": 0}}
+    path = tmp_path / f"plain-{case}.html"
+    path.write_text(exporter.from_notebook_node(notebook, resources=resources)[0], encoding="utf-8")
+    return f"file://{path}"
+
+
+def test_the_checks_fail_on_nbgraders_plain_page(browser, course, tmp_path):
+    context, page, _ = _open(browser, _plain_page(course, "overlay_dialog", tmp_path))
+    try:
+        assert len(_covered(page)) == 5, "the fake dialog should cover the plain page"
+    finally:
+        context.close()
+    url = _plain_page(course, "javascript_link", tmp_path)
+    context, page, _ = _open(browser, url)
+    try:
+        page.locator("a", has_text="See my working").click(no_wait_after=True)
+        page.wait_for_timeout(300)
+        assert _script_ran(page), "the plain page's javascript: link should run"
+    finally:
+        context.close()
+
+
+def _submission_url(lab, course: str, student: str) -> str:
+    with Gradebook(f"sqlite:///{os.path.join(course, 'gradebook.db')}") as gradebook:
+        submission = gradebook.find_submission_notebook(LESSON, LESSON, student).id
+    return f"{lab.url}/formgrader/submissions/{submission}/"
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_formgrader_runs_no_script_and_nothing_covers_it(browser, course, formgrader, case):
+    url = _submission_url(formgrader, course, f"hostile_{case}")
+    context, page, _ = _open(browser, url, token=formgrader.token)
+    try:
+        page.locator("main").wait_for()
+        page.wait_for_timeout(1000)
+        assert not _covered(page), _covered(page)
+        _look_at_the_case(page, case, "formgrader")
+        assert page.locator("[data-student]").count() > 0, "formgrader did not render with the inert exporter"
+        with open(formgrader.log_path, encoding="utf-8") as log:
+            assert f"with InertHTMLExporter (at most {RENDER_TIMEOUT} s a page)" in log.read()
+        assert _click_every_link(page, page.url, "main") > 0
+        assert not _script_ran(page)
+    finally:
+        context.close()
+
+
+def test_formgrader_still_grades_under_its_policy(browser, course, formgrader):
+    url = _submission_url(formgrader, course, "hostile_overlay_dialog")
+    context, page, _ = _open(browser, url, token=formgrader.token)
+    try:
+        errors = []
+        page.on("console", lambda message: errors.append(message.text))
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.reload()
+        page.locator(".panel-heading", has=page.locator("#why_scalar")).locator("button.full-credit").click()
+        page.wait_for_timeout(1500)
+        assert page.locator("#why_scalar").input_value() == "2"
+        assert not errors, errors  # formgrader's own scripts ran, none refused by the policy
+    finally:
+        context.close()
+    with Gradebook(f"sqlite:///{os.path.join(formgrader.root_dir, 'gradebook.db')}") as gradebook:
+        assert gradebook.find_grade("why_scalar", LESSON, LESSON, "hostile_overlay_dialog").manual_score == 2
+
+
+def test_formulas_are_typeset_offline_without_a_script(browser, course):
+    url = f"file://{feedback_path(course, 'math_reader')}"
+    context, page, asked = _open(browser, url, offline=True)
+    try:
+        assert page.locator("math").count() >= 20
+        text = page.locator("body").inner_text()
+        assert "$\\partial" not in text and "\\frac" not in text and "\\sum" not in text
+        assert page.locator("script").count() == 0
+        assert asked == [], f"the page asked the network for {asked}"
+        formula = page.locator("math").first
+        formula.scroll_into_view_if_needed()
+        assert formula.bounding_box()["height"] > 5  # laid out by the browser's MathML
+        os.makedirs(SHOTS, exist_ok=True)
+        page.screenshot(path=os.path.join(SHOTS, "feedback-math-offline.png"))
+    finally:
+        context.close()

@@ -1,0 +1,25 @@
+from . import LEAKED, submission, with_solution
+
+NAME = "sees_other_boxes"
+WHY = ("looks at what a box could once see of the machine: every box's control group (a classmate's "
+       "memory and process count) under /sys, the host's devices (/dev/fuse, disks), the instructor package")
+KIND = "cheat"
+EXPECT = {"loses": [], "reason": "Correct: `vjp`"}
+
+LOOK = f'''
+import glob, importlib.util, os
+for pattern in ("/sys/fs/cgroup/*", "/sys/fs/cgroup/*/autograd*", "/sys/class/*", "/sys/block/*",
+                "/dev/fuse", "/dev/sd*", "/dev/vd*", "/dev/nvme*", "/dev/loop*", "/dev/mem", "/dev/kmsg"):
+    for path in glob.glob(pattern):
+        print("{LEAKED}: sees", path)
+for name in ("autograder", "autograder.grading.judging.references"):
+    try:
+        if importlib.util.find_spec(name) is not None:
+            print("{LEAKED}: can import", name)
+    except ImportError:
+        pass
+'''
+
+
+def build(release, solutions):
+    return submission(release, solutions, vjp=with_solution(solutions, "vjp", before=LOOK))

@@ -1,0 +1,135 @@
+"""The pages made from a graded notebook: sanitised after rendering, formulas as MathML, bounded in time.
+
+Units of autograder/workflow/inert_html.py, offline_math.py and inert_exporter.py; the browser
+tests (tests/browser/test_inert_pages.py) open the pages themselves.
+"""
+import os
+import signal
+import time
+
+import nbgrader
+
+import nbformat
+import pytest
+from traitlets.config import Config
+
+from autograder.workflow.inert_exporter import InertHTMLExporter, RenderTimeout, time_limit
+from autograder.workflow.inert_html import SERVED_PAGE, STATIC_PAGE, contained, content_security_policy, inert_html
+from autograder.workflow.offline_math import tex_to_mathml
+
+
+@pytest.mark.parametrize("hostile", [
+    '<a href="javascript:alert(1)">x</a>', '<a href=" JaVaScRiPt:alert(1)">x</a>',
+    '<a href="data:text/html,<script>alert(1)</script>">x</a>', '<a href="vbscript:x">x</a>',
+    '<a href="files/../../gradebook.db">x</a>', '<img src="http://tracker.example/x.png">',
+    '<img src="data:text/html;base64,PHNjcmlwdD4=">'])
+def test_no_link_or_image_leaves_the_page_for_a_script(hostile):
+    cleaned = inert_html(hostile)
+    assert "href" not in cleaned and "src" not in cleaned
+
+
+def test_what_can_run_submit_or_refresh_is_gone():
+    cleaned = inert_html('<script>alert(1)</script><img src="data:image/png;base64,AA" onerror="alert(1)">'
+                         '<form action="x"><input name="a"><button>go</button></form>'
+                         '<meta http-equiv="refresh" content="0;url=http://x"><iframe srcdoc="x"></iframe>'
+                         '<svg><script>alert(1)</script></svg><style>body{display:none}</style>')
+    for gone in ("<script", "alert", "onerror", "<form", "<input", "<button", "<meta", "<iframe", "<svg", "<style"):
+        assert gone not in cleaned
+    assert '<img src="data:image/png;base64,AA">' in cleaned  # a data: image still shows
+
+
+def test_nothing_a_student_writes_can_place_itself_over_the_page():
+    cleaned = inert_html('<div class="modal show in navbar-fixed-top" id="test_vjp" name="top" '
+                         'style="position:fixed;z-index:99999" data-toggle="modal">Score 10 / 10</div>')
+    assert "modal" not in cleaned and "fixed" not in cleaned and "id=" not in cleaned
+    assert "name=" not in cleaned and "data-toggle" not in cleaned
+    assert "Score 10 / 10" in cleaned  # shown, as text in the flow
+
+
+def test_what_plain_content_needs_is_kept():
+    cleaned = inert_html('<a href="https://pytorch.org" title="docs">docs</a> <a href="#top">top</a> '
+                         '<table class="dataframe"><tr><td colspan="2">1</td></tr></table>'
+                         '<div class="highlight"><pre><span class="k">def</span></pre></div>')
+    for kept in ('href="https://pytorch.org"', 'href="#top"', 'class="dataframe"', 'colspan="2"',
+                 '<span class="k">', '<div class="highlight">'):
+        assert kept in cleaned
+
+
+def test_student_html_sits_in_a_box_it_cannot_paint_outside():
+    boxed = contained('<b class="modal">hi</b>')
+    assert boxed.startswith("<div data-student style=") and "contain: layout paint" in boxed
+    assert "isolation: isolate" in boxed and "<b>hi</b>" in boxed
+
+
+def test_each_page_says_which_scripts_it_may_run():
+    assert "script-src 'none'" in STATIC_PAGE and "default-src 'none'" in STATIC_PAGE
+    assert "script-src 'self'" in SERVED_PAGE and "form-action 'none'" in SERVED_PAGE
+    assert content_security_policy().startswith('<meta http-equiv="Content-Security-Policy"')
+
+
+def test_tex_becomes_mathml_that_survives_the_sanitiser():
+    mathml = tex_to_mathml(r"\frac{\partial L}{\partial a} = b^2", display=True)
+    assert mathml.startswith("<math") and "<mfrac>" in mathml and 'display="block"' in mathml
+    assert inert_html(mathml).count("<mfrac>") == 1
+    assert tex_to_mathml(r"<b>x^") == r"$&lt;b&gt;x^$"  # TeX that does not read stays text
+
+
+def _exporter(**settings):
+    """As nbgrader's GenerateFeedback sets it up: its feedback template, Bootstrap's CSS beside it."""
+    formgrader = os.path.join(os.path.dirname(nbgrader.__file__), "server_extensions", "formgrader")
+    css = os.path.join(formgrader, "static", "node_modules", "bootstrap", "dist", "css")
+    return InertHTMLExporter(config=Config({
+        "HTMLExporter": {"template_name": "feedback", "extra_template_paths": [css],
+                         "extra_template_basedirs": [os.path.join(formgrader, "templates")]},
+        "InertHTMLExporter": settings}))
+
+
+FEEDBACK = {"nbgrader": {"notebook": "02_backward", "score": 0, "max_score": 1, "late_penalty": 0}}
+
+
+def test_a_page_has_its_policy_first_mathml_and_no_script():
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(r"For $L = ab$: $$\frac{1}{x}$$ [x](javascript:y)")])
+    page, _ = _exporter().from_notebook_node(nb, resources=FEEDBACK)
+    head = page.split("<head>", 1)[1]
+    assert head.startswith('<meta http-equiv="Content-Security-Policy"')
+    assert "<script" not in page and "cdnjs" not in page and "javascript:y" not in page
+    assert page.count("<math") == 2 and "<mfrac>" in page
+
+
+def test_a_page_past_its_time_limit_says_why():
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("x") for _ in range(3000)])
+    started = time.monotonic()
+    page, _ = _exporter(render_timeout=0.2).from_notebook_node(nb, resources={**FEEDBACK, "metadata": {"name": "02_backward"}})
+    assert time.monotonic() - started < 5
+    assert "02_backward: too large to show" in page and "3000 cells" in page and "0.2 s limit" in page
+    assert "Content-Security-Policy" in page
+    page, _ = _exporter(render_timeout=0).from_notebook_node(nb, resources=FEEDBACK)  # 0: no limit
+    assert "too large" not in page
+
+
+def test_the_time_limit_interrupts_and_gives_back_an_earlier_timer():
+    fired = []
+    previous = signal.signal(signal.SIGALRM, lambda *_: fired.append(True))
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 2.0)
+        with pytest.raises(RenderTimeout):
+            with time_limit(0.1):
+                while True:
+                    pass
+        left = signal.getitimer(signal.ITIMER_REAL)[0]
+        assert 1.0 < left < 2.0  # the earlier timer runs on, less the time spent
+        with time_limit(0.5):  # within its limit: nothing happens
+            pass
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert not fired
+
+
+def test_cell_attachments_show_only_as_images():
+    cell = nbformat.v4.new_markdown_cell("![plot](attachment:plot.png) ![page](attachment:page.html)")
+    cell.attachments = {"plot.png": {"image/png": "iVBORw0KGgo="},
+                        "page.html": {"text/html": "PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg=="}}
+    page, _ = _exporter().from_notebook_node(nbformat.v4.new_notebook(cells=[cell]), resources=FEEDBACK)
+    assert 'src="data:image/png;base64,iVBORw0KGgo="' in page
+    assert "data:text/html" not in page and "PHNjcmlwdD" not in page
