@@ -6,10 +6,12 @@ For each size N it builds N submissions over all four lessons (solutions, blanks
 from tests/wrong_submissions/, in turn), grades them in two copies of one scratch course, side by
 side in this run: once with nbgrader's own `nbgrader autograde` (its plain Execute: a fresh kernel
 per notebook, one after another) and once with `autograd-course grade`, checks that both give the
-same total per submission, and prints seconds, the ratio, seconds per notebook, the floor per
+same total per submission and that every graded notebook keeps, cell by cell, the kinds of output
+nbgrader's keeps (figures as images, widgets as views: ``parity``), and prints seconds, the ratio, seconds per notebook, the floor per
 notebook (the solution's cells and their outputs in an already-warm interpreter: no kernel, no imports;
 the fastest of three runs of each lesson) and the
-peak memory of each process tree. With ``--cold`` it also grades a third copy with warm kernels
+peak memory of each process tree (summed RSS, as earlier runs printed it, and PSS, which counts a page
+shared by forks once; see process_memory.py). It exits 1 when scores or parity break. With ``--cold`` it also grades a third copy with warm kernels
 switched off (a fresh Python per kernel), to show what forking from a warm parent gains. A baseline that would not fit in the time budget is skipped and
 says so; nothing is extrapolated.
 """
@@ -20,19 +22,19 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from contextlib import redirect_stdout
 
 import nbformat
-import psutil
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from autograder import pipeline  # noqa: E402
+from autograder.authoring.output_parity import differences  # noqa: E402
 from autograder.authoring.wrong_answers import build_submission, load_corpus, rounds, solution_cells  # noqa: E402
 from autograder.course_dir import assignments  # noqa: E402
+from process_memory import ROLES, PeakMemory  # noqa: E402  (beside this script)
 
 BIN = os.path.dirname(sys.executable)
 INLINE = "module://matplotlib_inline.backend_inline"
@@ -69,35 +71,17 @@ def make_course(workdir: str, size: int) -> str:
     return course
 
 
-class PeakMemory:
-    """The largest summed RSS of a process and all its children, sampled every 0.2 s."""
-
-    def __init__(self, pid: int):
-        self.process, self.peak, self._stop = psutil.Process(pid), 0, threading.Event()
-        self._thread = threading.Thread(target=self._sample, daemon=True)
-        self._thread.start()
-
-    def _sample(self):
-        while not self._stop.wait(0.2):
-            try:
-                tree = [self.process, *self.process.children(recursive=True)]
-                self.peak = max(self.peak, sum(p.memory_info().rss for p in tree if p.is_running()))
-            except psutil.Error:
-                pass
-
-    def stop(self) -> float:
-        self._stop.set()
-        self._thread.join()
-        return self.peak / 1024**3
-
-
-def timed(command: list[str], cwd: str) -> tuple[float, float]:
+def timed(command: list[str], cwd: str) -> tuple[float, PeakMemory]:
+    """Run a command as from an instructor's shell (this process's Agg backend not passed on: plain
+    nbgrader's kernels would inherit it and draw no figure)."""
+    shell = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}
     started = time.monotonic()
-    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=shell)
     memory = PeakMemory(process.pid)
     if process.wait():
         raise RuntimeError(f"{' '.join(command)} failed in {cwd}")
-    return time.monotonic() - started, memory.stop()
+    memory.stop()
+    return time.monotonic() - started, memory
 
 
 def nbgrader_sequential(course: str) -> tuple[float, float]:
@@ -106,16 +90,27 @@ def nbgrader_sequential(course: str) -> tuple[float, float]:
     started, peak = time.monotonic(), 0.0
     for lesson in assignments(course):
         _, memory = timed([os.path.join(BIN, "nbgrader"), "autograde", lesson, "--create"], course)
-        peak = max(peak, memory)
+        peak = max(peak, memory.peak_rss / 1024**3)
     return time.monotonic() - started, peak
 
 
-def ours(course: str, workers: int) -> tuple[float, float]:
+def ours(course: str, workers: int) -> tuple[float, PeakMemory]:
     return timed([os.path.join(BIN, "autograd-course"), "--root", course, "grade", "--workers", str(workers)], course)
 
 
 def totals(course: str) -> dict:
     return {(row["student"], row["assignment"]): row["code_score"] for row in pipeline.scores(course)}
+
+
+def parity(plain: str, mine: str) -> str:
+    """``kept`` when every graded notebook of ``mine`` shows the kinds of output ``plain``'s shows."""
+    lost = 0
+    for student in sorted(os.listdir(os.path.join(plain, "autograded"))):
+        for lesson in os.listdir(os.path.join(plain, "autograded", student)):
+            name = os.path.join("autograded", student, lesson, f"{lesson}.ipynb")
+            lost += bool(differences(nbformat.read(os.path.join(plain, name), as_version=4),
+                                     nbformat.read(os.path.join(mine, name), as_version=4)))
+    return "kept" if lost == 0 else f"LOST({lost})"
 
 
 def floor_per_notebook(displayed: bool = True) -> float:
@@ -147,6 +142,40 @@ def floor_per_notebook(displayed: bool = True) -> float:
     return sum(times) / len(times)
 
 
+def one_size(size: int, args, floor: float, per_notebook_baseline) -> tuple[str, bool, float | None]:
+    """Grade ``size`` submissions both ways: the table's line, whether scores and parity held, and
+    nbgrader's seconds per notebook (None when its run was skipped)."""
+    with tempfile.TemporaryDirectory(prefix="grading-bench-") as workdir:
+        base = make_course(workdir, size)
+        mine = shutil.copytree(base, os.path.join(workdir, "ours"))
+        ours_seconds, memory = ours(mine, args.workers)
+        ours_peak = memory.peak_rss / 1024**3
+        if args.cold:
+            cold = shutil.copytree(base, os.path.join(workdir, "cold"))
+            with open(os.path.join(cold, "nbgrader_config.py"), "a") as config:
+                config.write("\nc.GradingKernels.warm_kernels = False\n")
+            cold_seconds, cold_memory = ours(cold, args.workers)
+            print(f"{size:>4} cold kernels: {cold_seconds:.1f} s, {cold_seconds / size:.2f} s per notebook, "
+                  f"peak {cold_memory.peak_rss / 1024**3:.2f} GiB; warm kernels: {ours_seconds:.1f} s "
+                  f"({cold_seconds / ours_seconds:.1f}x faster); scores "
+                  f"{'agree' if totals(cold) == totals(mine) else 'DIFFER'}")
+        roles = " ".join(f"{kind} {memory.at_peak.get(kind, 0) / 1024**3:.2f} ({memory.most.get(kind, 0)})"
+                         for kind in ROLES)
+        memory_line = f"     ours at the PSS peak, GiB (most processes): {roles}"
+        if per_notebook_baseline is not None and per_notebook_baseline * size > args.budget:
+            return (f"{size:>4} {'skipped':>11} {ours_seconds:>8.1f} {'-':>6} {'-':>14} {ours_seconds / size:>10.2f} "
+                    f"{ours_seconds / size / floor:>9.2f}x {'-':>18} {ours_peak:>14.2f} "
+                    f"{memory.peak_pss / 1024**3:>13.2f} (baseline would take about "
+                    f"{per_notebook_baseline * size:.0f} s > budget)\n{memory_line}", True, per_notebook_baseline)
+        plain_seconds, plain_peak = nbgrader_sequential(base)
+        same = "agree" if totals(base) == totals(mine) else "DIFFER"
+        kept = parity(base, mine)
+        line = (f"{size:>4} {plain_seconds:>11.1f} {ours_seconds:>8.1f} {plain_seconds / ours_seconds:>5.1f}x "
+                f"{plain_seconds / size:>14.2f} {ours_seconds / size:>10.2f} {ours_seconds / size / floor:>9.2f}x "
+                f"{plain_peak:>18.2f} {ours_peak:>14.2f} {memory.peak_pss / 1024**3:>13.2f} {same:>6} {kept}")
+        return f"{line}\n{memory_line}", same == "agree" and kept == "kept", plain_seconds / size
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[8, 32, 128])
@@ -160,34 +189,14 @@ def main() -> None:
     print(f"floor: {floor:.2f} s per notebook (solution cells and their outputs, warm interpreter, no kernel; "
           f"{bare:.2f} s for the cells with nothing displayed)")
     print(f"{'N':>4} {'nbgrader s':>11} {'ours s':>8} {'ratio':>6} {'nbgrader s/nb':>14} {'ours s/nb':>10} "
-          f"{'ours/floor':>10} {'peak GiB nbgrader':>18} {'peak GiB ours':>14} scores")
-    per_notebook_baseline = None
+          f"{'ours/floor':>10} {'peak GiB nbgrader':>18} {'peak GiB ours':>14} {'ours PSS GiB':>13} scores parity",
+          flush=True)
+    baseline, held = None, True
     for size in args.sizes:
-        with tempfile.TemporaryDirectory(prefix="grading-bench-") as workdir:
-            base = make_course(workdir, size)
-            mine = shutil.copytree(base, os.path.join(workdir, "ours"))
-            ours_seconds, ours_peak = ours(mine, args.workers)
-            if args.cold:
-                cold = shutil.copytree(base, os.path.join(workdir, "cold"))
-                with open(os.path.join(cold, "nbgrader_config.py"), "a") as config:
-                    config.write("\nc.GradingKernels.warm_kernels = False\n")
-                cold_seconds, cold_peak = ours(cold, args.workers)
-                print(f"{size:>4} cold kernels: {cold_seconds:.1f} s, {cold_seconds / size:.2f} s per notebook, "
-                      f"peak {cold_peak:.2f} GiB; warm kernels: {ours_seconds:.1f} s "
-                      f"({cold_seconds / ours_seconds:.1f}x faster); scores "
-                      f"{'agree' if totals(cold) == totals(mine) else 'DIFFER'}")
-            fits = per_notebook_baseline is None or per_notebook_baseline * size <= args.budget
-            if fits:
-                plain_seconds, plain_peak = nbgrader_sequential(base)
-                per_notebook_baseline = plain_seconds / size
-                same = "agree" if totals(base) == totals(mine) else "DIFFER"
-                print(f"{size:>4} {plain_seconds:>11.1f} {ours_seconds:>8.1f} {plain_seconds / ours_seconds:>5.1f}x "
-                      f"{plain_seconds / size:>14.2f} {ours_seconds / size:>10.2f} {ours_seconds / size / floor:>9.2f}x "
-                      f"{plain_peak:>18.2f} {ours_peak:>14.2f} {same}")
-            else:
-                print(f"{size:>4} {'skipped':>11} {ours_seconds:>8.1f} {'-':>6} {'-':>14} {ours_seconds / size:>10.2f} "
-                      f"{ours_seconds / size / floor:>9.2f}x {'-':>18} {ours_peak:>14.2f} "
-                      f"(baseline would take about {per_notebook_baseline * size:.0f} s > budget)")
+        line, ok, baseline = one_size(size, args, floor, baseline)
+        print(line, flush=True)
+        held = held and ok
+    sys.exit(0 if held else 1)
 
 
 if __name__ == "__main__":

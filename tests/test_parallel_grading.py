@@ -22,6 +22,7 @@ import pytest
 from nbgrader.api import Gradebook
 
 from autograder import pipeline
+from autograder.authoring.output_parity import differences
 from autograder.authoring.prove import scratch_course
 from autograder.authoring.wrong_answers import build_submission, load_corpus, rounds, solution_cells, write_submission
 from autograder.cli import main
@@ -192,6 +193,10 @@ def test_a_dask_worker_that_cannot_see_the_course_grades_it(courses, sequential,
             worker.wait(timeout=60)
     assert cell_scores(root) == sequential
     assert rows(root) == rows(courses["sequential"])
+    for student in Course(root).students(LESSON):  # a Dask worker's own zygote keeps every figure too
+        name = os.path.join("autograded", student, LESSON, f"{LESSON}.ipynb")
+        assert differences(nbformat.read(os.path.join(courses["sequential"], name), as_version=4),
+                           nbformat.read(os.path.join(root, name), as_version=4)) == [], student
 
 
 def test_a_killed_batch_leaves_no_process_behind(courses):

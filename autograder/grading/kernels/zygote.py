@@ -43,20 +43,24 @@ def _libc():
 
 
 def _warm_up() -> None:
-    """Run a little of what lessons run, so the first student cell in each kernel does not pay it."""
-    import io
+    """Run a little of what lessons run, so the first student cell in each kernel does not pay it.
 
-    import matplotlib.pyplot as plt
+    The figure is drawn without pyplot, as the inline backend prints one: pyplot must not pick its
+    backend here. The inline backend hooks itself into the IPython shell when it is first imported,
+    and the zygote has no shell; a kernel that inherited it imported would never show a figure.
+    """
     import torch
+    from IPython.core.pylabtools import print_figure
+    from matplotlib.figure import Figure
     torch.set_num_threads(1)
     x = torch.randn(4, 3, dtype=torch.float64, requires_grad=True)
     (torch.sin(x) * x).sum().backward()
     model = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.Tanh())
     torch.optim.SGD(model.parameters(), lr=0.1).step()
-    figure = plt.figure(figsize=(2, 2))
+    figure = Figure(figsize=(2, 2))
     figure.gca().plot([0, 1], [1, 0])
-    figure.savefig(io.BytesIO(), format="png")
-    plt.close(figure)
+    figure.gca().set_title("warm")
+    print_figure(figure, "png", bbox_inches="tight")
 
 
 def _preload() -> None:
@@ -67,6 +71,8 @@ def _preload() -> None:
         except ImportError:  # a module a later course version dropped: only slower, never wrong
             pass
     _warm_up()
+    if "matplotlib_inline.backend_inline" in sys.modules:  # see _warm_up: figures would be lost
+        print("warm kernels: the inline backend was imported before any kernel", file=sys.stderr, flush=True)
     threads = len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else 1
     if threads > 1:
         print(f"warm kernels: {threads} threads before fork", file=sys.stderr, flush=True)
