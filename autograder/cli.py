@@ -38,14 +38,14 @@ def _release(args) -> int:
 
 def _grade(args) -> int:
     from .grading.batch.settings import Fanout, default_workers
-    from .grading.batch.planning import plan, unchanged_failures
+    from .grading.batch.planning import plan
     from .grading.batch.progress import BatchReport
     course = Course(args.root)
     settings = Fanout(config=course.config)
     scheduler = args.scheduler or settings.scheduler
     workers = args.workers or settings.workers or default_workers()
     jobs, skipped = plan(course, args.lessons, args.student, args.force)
-    jobs, failing = unchanged_failures(course, jobs, args.force)
+    jobs, failing = status.unchanged_failures(course, jobs, args.force)  # workflow: what failed as it is
     where = f"the Dask cluster at {scheduler}" if scheduler else f"{workers} local worker(s)"
     print(f"grading {len(jobs)} submission(s) on {where}; {len(skipped)} already graded"
           f"{' (--force grades them again)' if skipped else ''}", flush=True)

@@ -211,3 +211,18 @@ def lessons_in_play(root: str, snapshot) -> list[str]:
             if os.path.isdir(os.path.join(base, student)):
                 found |= set(os.listdir(os.path.join(base, student)))
     return [lesson for lesson in snapshot.lessons if lesson in found]
+
+
+def unchanged_failures(course, jobs, force: bool = False):
+    """``jobs`` without those whose file failed before for what it holds and has not changed since;
+    those come back as ((lesson, student), why), unless ``force``."""
+    if force:
+        return list(jobs), []
+    todo, failing = [], []
+    for lesson, student in jobs:
+        why = fails_as_it_is(course.root, student, lesson)
+        if why:
+            failing.append(((lesson, student), why))
+        else:
+            todo.append((lesson, student))
+    return todo, failing

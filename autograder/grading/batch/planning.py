@@ -3,9 +3,8 @@
 A submission is done when the gradebook holds it and every notebook in ``submitted/`` has a newer
 copy in ``autograded/`` (a resubmission is graded again). The gradebook is read with one SQL query,
 without nbgrader: nbgrader, the grader and the warm parents are only loaded and started when there
-is something to grade, so ``grade`` with nothing left to do returns at once. A submission whose
-notebook is the very file that failed before for what it holds (not a notebook, too big) is left
-alone too (``unchanged_failures``): it would fail the same way.
+is something to grade, so ``grade`` with nothing left to do returns at once. (Which of these failed
+before for what their file holds is the workflow's to say: ``workflow.status.unchanged_failures``.)
 """
 import os
 
@@ -78,19 +77,3 @@ def plan(course, lessons=None, students=None, force: bool = False):
             done = (lesson, student) in recorded and graded_already(course, lesson, student)
             (skipped if done else todo).append((lesson, student))
     return todo, skipped
-
-
-def unchanged_failures(course, jobs, force: bool = False):
-    """``jobs`` without those whose file failed before for what it holds and has not changed since;
-    those come back as ((lesson, student), why), unless ``force``."""
-    if force:
-        return list(jobs), []
-    from ..workflow.status import fails_as_it_is
-    todo, failing = [], []
-    for lesson, student in jobs:
-        why = fails_as_it_is(course.root, student, lesson)
-        if why:
-            failing.append(((lesson, student), why))
-        else:
-            todo.append((lesson, student))
-    return todo, failing
