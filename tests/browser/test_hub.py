@@ -139,17 +139,29 @@ def test_a_class_round_trip_on_the_hub(hub, browser):
 
     scores = {}
     for user, page in pages.items():
-        page.locator("#refresh_assignments_list").click()
-        row(page, "submitted").get_by_role("button", name="Fetch Feedback").first.click()
-        expect(row(page, "submitted").get_by_text("(view feedback)").first).to_be_visible()
-        page.screenshot(path=os.path.join(SHOTS, f"4-feedback-fetched-{'solver' if user == solver else 'blank'}.png"))
+        name = "solver" if user == solver else "blank"
+        try:
+            fetch_feedback = row(page, "submitted").get_by_role("button", name="Fetch Feedback").first
+            for _ in range(3):  # the list asks the server again at each refresh; a loaded one may answer late
+                page.locator("#refresh_assignments_list").click()
+                expect(page.locator("#submitted_assignments_list_loading")).to_be_hidden()
+                try:
+                    fetch_feedback.wait_for(timeout=30_000)
+                    break
+                except Exception:
+                    continue
+            fetch_feedback.click()
+            expect(row(page, "submitted").get_by_text("(view feedback)").first).to_be_visible()
+        except Exception:  # a timeout or a failed expectation: what the student saw
+            page.screenshot(path=os.path.join(SHOTS, f"failed-feedback-{name}.png"))
+            raise
+        page.screenshot(path=os.path.join(SHOTS, f"4-feedback-fetched-{name}.png"))
         local, = glob.glob(os.path.join(os.path.expanduser(f"~{user}"), LESSON, "feedback", "*", f"{LESSON}.html"))
         relative = os.path.relpath(local, os.path.expanduser(f"~{user}"))
         feedback = page.context.new_page()
         feedback.goto(f"{hub.url}user/{user}/files/{relative}")
         text = feedback.locator("body").inner_text()
-        feedback.screenshot(path=os.path.join(SHOTS, f"5-feedback-{'solver' if user == solver else 'blank'}.png"),
-                            full_page=False)
+        feedback.screenshot(path=os.path.join(SHOTS, f"5-feedback-{name}.png"))
         feedback.close()
         got, out_of = map(float, SCORE.search(text).groups())
         scores[user] = (got, out_of)
