@@ -9,6 +9,7 @@ it. Usage: python hub/student_env.py PREFIX [extra requirement ...]
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -47,12 +48,15 @@ def build(prefix: str, extra: tuple[str, ...] = (), python: str = sys.executable
     env_python = os.path.join(prefix, "bin", "python")
     pip = [env_python, "-m", "pip", "install", "--quiet"]
     subprocess.run([*pip, locked("torch")], check=True)
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as requirements:
-        requirements.write(local_requirements())
-    try:  # from the checkout's root, as repo2docker runs it: ./course is relative to it
-        subprocess.run([*pip, "-r", requirements.name, "-c", LOCK, *extra], check=True, cwd=CHECKOUT)
-    finally:
-        os.remove(requirements.name)
+    with tempfile.TemporaryDirectory() as where:
+        # ./course is relative to where pip runs (repo2docker runs it at the repository's root): a clean
+        # copy, so no build/ left in the checkout by an earlier build can slip stale files into this one
+        shutil.copytree(os.path.join(CHECKOUT, "course"), os.path.join(where, "course"),
+                        ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+        requirements = os.path.join(where, "requirements.txt")
+        with open(requirements, "w", encoding="utf-8") as handle:
+            handle.write(local_requirements())
+        subprocess.run([*pip, "-r", requirements, "-c", LOCK, *extra], check=True, cwd=where)
     return env_python
 
 

@@ -12,7 +12,6 @@ instructor's course directory, and a submission made in a classmate's name (`nbg
 import glob
 import os
 import re
-import shutil
 
 import nbformat
 import pytest
@@ -98,16 +97,16 @@ def solve(hub, user: str) -> None:
     os.chown(path, account.st_uid, account.st_gid)
 
 
-def test_a_class_round_trip_on_the_hub(hub, browser):
+def fetch_and_submit(browser, hub) -> dict:
+    """Each student logs in and fetches the lesson; the solver's copy gets the answers; both submit."""
     solver, blank = hub.room.students
     pages = {}
     for user in (solver, blank):
         page = open_assignments(log_in(browser, hub, user))
         row(page, "released").get_by_role("button", name="Fetch").click()
         expect(row(page, "fetched")).to_be_visible()
-        page.screenshot(path=os.path.join(SHOTS, f"1-fetched-{'solver' if user == solver else 'blank'}.png"))
+        page.screenshot(path=os.path.join(SHOTS, f"1-fetched-{role(hub, user)}.png"))
         pages[user] = page
-
     solve(hub, solver)
     notebook = pages[solver].context.new_page()
     notebook.goto(f"{hub.url}user/{solver}/lab/tree/{LESSON}/{LESSON}.ipynb")
@@ -119,13 +118,16 @@ def test_a_class_round_trip_on_the_hub(hub, browser):
         row(page, "fetched").get_by_role("button", name="Submit").click()
         expect(row(page, "submitted")).to_be_visible()
     pages[blank].screenshot(path=os.path.join(SHOTS, "3-submitted-blank.png"))
+    return pages
 
-    # The blank student hands in work in the solver's name: nbgrader lets them, collect must not.
-    forged = hub.run_as(blank, os.path.join(hub.room.student_env, "bin", "nbgrader"), "submit", LESSON,
-                        "--student", solver, env={"JUPYTER_CONFIG_PATH": os.path.join(ROOT, "jupyter-config", "hub-student"),
-                                                 "AUTOGRAD_COURSE_ID": hub.room.course_id})
-    _ok(forged)
 
+def role(hub, user: str) -> str:
+    return "solver" if user == hub.room.students[0] else "blank"
+
+
+def instructors_week(hub) -> None:
+    """collect (the forged submission refused), grade, feedback, release_feedback: as the instructor."""
+    solver, blank = hub.room.students
     course, instructor = hub.room.course_path(), hub.room.instructor
     collected = hub.run_as(instructor, "autograd-course", "collect", "--exchange", cwd=course)
     print(collected.stdout)
@@ -137,44 +139,45 @@ def test_a_class_round_trip_on_the_hub(hub, browser):
     print(_ok(hub.run_as(instructor, "autograd-course", "feedback", LESSON, cwd=course)))
     _ok(hub.run_as(instructor, "nbgrader", "release_feedback", LESSON, cwd=course))
 
-    scores = {}
-    for user, page in pages.items():
-        name = "solver" if user == solver else "blank"
-        try:
-            fetch_feedback = row(page, "submitted").get_by_role("button", name="Fetch Feedback").first
-            for _ in range(3):  # the list asks the server again at each refresh; a loaded one may answer late
-                page.locator("#refresh_assignments_list").click()
-                expect(page.locator("#submitted_assignments_list_loading")).to_be_hidden()
-                try:
-                    fetch_feedback.wait_for(timeout=30_000)
-                    break
-                except Exception:
-                    continue
-            fetch_feedback.click()
-            expect(row(page, "submitted").get_by_text("(view feedback)").first).to_be_visible()
-        except Exception:  # a timeout or a failed expectation: what the student saw
-            page.screenshot(path=os.path.join(SHOTS, f"failed-feedback-{name}.png"))
-            raise
-        page.screenshot(path=os.path.join(SHOTS, f"4-feedback-fetched-{name}.png"))
-        local, = glob.glob(os.path.join(os.path.expanduser(f"~{user}"), LESSON, "feedback", "*", f"{LESSON}.html"))
-        relative = os.path.relpath(local, os.path.expanduser(f"~{user}"))
-        feedback = page.context.new_page()
-        feedback.goto(f"{hub.url}user/{user}/files/{relative}")
-        text = feedback.locator("body").inner_text()
-        feedback.screenshot(path=os.path.join(SHOTS, f"5-feedback-{name}.png"))
-        feedback.close()
-        got, out_of = map(float, SCORE.search(text).groups())
-        scores[user] = (got, out_of)
-    assert scores[blank][0] == 0 and scores[solver][0] > 0, scores
-    print("feedback scores:", scores)
 
-    # What the blank student could not see: the classmate's server, submission, cache and feedback.
-    other = pages[blank].context.new_page()
+def fetch_feedback(hub, user: str, page) -> tuple[float, float]:
+    """The student fetches their feedback in the Assignments tab and opens it: (score, out of)."""
+    try:
+        button = row(page, "submitted").get_by_role("button", name="Fetch Feedback").first
+        for _ in range(3):  # the list asks the server again at each refresh; a loaded one may answer late
+            page.locator("#refresh_assignments_list").click()
+            expect(page.locator("#submitted_assignments_list_loading")).to_be_hidden()
+            try:
+                button.wait_for(timeout=30_000)
+                break
+            except Exception:
+                continue
+        button.click()
+        expect(row(page, "submitted").get_by_text("(view feedback)").first).to_be_visible()
+    except Exception:  # a timeout or a failed expectation: keep what the student saw
+        page.screenshot(path=os.path.join(SHOTS, f"failed-feedback-{role(hub, user)}.png"))
+        raise
+    page.screenshot(path=os.path.join(SHOTS, f"4-feedback-fetched-{role(hub, user)}.png"))
+    home = os.path.expanduser(f"~{user}")
+    local, = glob.glob(os.path.join(home, LESSON, "feedback", "*", f"{LESSON}.html"))
+    feedback = page.context.new_page()
+    feedback.goto(f"{hub.url}user/{user}/files/{os.path.relpath(local, home)}")
+    text = feedback.locator("body").inner_text()
+    feedback.screenshot(path=os.path.join(SHOTS, f"5-feedback-{role(hub, user)}.png"))
+    feedback.close()
+    got, out_of = map(float, SCORE.search(text).groups())
+    return got, out_of
+
+
+def assert_classmate_out_of_reach(hub, page) -> None:
+    """The blank student cannot open the solver's server, nor read their work, cache or grades."""
+    solver, blank = hub.room.students
+    other = page.context.new_page()
     response = other.goto(f"{hub.url}user/{solver}/lab")
     assert response.status == 403 and "You do not have permission" in other.content(), response.status
     other.screenshot(path=os.path.join(SHOTS, "6-classmates-server-refused.png"))
     other.close()
-    exchange = os.path.join(hub.room.exchange, hub.room.course_id)
+    exchange, course = os.path.join(hub.room.exchange, hub.room.course_id), hub.room.course_path()
     solver_home = os.path.expanduser(f"~{solver}")
     for attempt in (["ls", os.path.join(exchange, "inbound")],
                     ["ls", os.path.join(exchange, "feedback")],
@@ -187,5 +190,19 @@ def test_a_class_round_trip_on_the_hub(hub, browser):
                     ["ls", os.path.join(course, "source")]):
         done = hub.run_as(blank, *attempt)
         assert done.returncode != 0 and "Permission denied" in done.stderr, (attempt, done.stdout[:200])
-    for user in pages:
-        pages[user].context.close()
+
+
+def test_a_class_round_trip_on_the_hub(hub, browser):
+    solver, blank = hub.room.students
+    pages = fetch_and_submit(browser, hub)
+    # The blank student hands in work in the solver's name: nbgrader lets them, collect must not.
+    _ok(hub.run_as(blank, os.path.join(hub.room.student_env, "bin", "nbgrader"), "submit", LESSON, "--student", solver,
+                   env={"JUPYTER_CONFIG_PATH": os.path.join(ROOT, "jupyter-config", "hub-student"),
+                        "AUTOGRAD_COURSE_ID": hub.room.course_id}))
+    instructors_week(hub)
+    scores = {user: fetch_feedback(hub, user, page) for user, page in pages.items()}
+    print("feedback scores:", scores)
+    assert scores[blank][0] == 0 and scores[solver][0] > 0, scores
+    assert_classmate_out_of_reach(hub, pages[blank])
+    for page in pages.values():
+        page.context.close()
