@@ -72,7 +72,12 @@ def log_in(browser, hub, user: str):
     page.fill("#username_input", user)
     page.fill("#password_input", hub.passwords[user])
     page.click("#login_submit")
-    page.wait_for_url(re.compile(rf"/user/{user}/lab"), wait_until="commit")
+    try:  # the hub spawns the student's server first (its start_timeout is 120 s)
+        page.wait_for_url(re.compile(rf"/user/{user}/lab"), wait_until="commit", timeout=240_000)
+    except Exception:
+        page.screenshot(path=os.path.join(SHOTS, f"failed-login-{user}.png"))
+        raise AssertionError(f"{user} never reached their JupyterLab (at {page.url}); the hub's log:\n"
+                             + open(hub.log_path, errors="replace").read()[-4000:]) from None
     page.locator("#jp-MainMenu .lm-MenuBar-itemLabel", has_text="Nbgrader").wait_for()
     return page
 
