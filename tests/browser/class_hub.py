@@ -127,13 +127,15 @@ def _stop(process: subprocess.Popen) -> None:
 
 
 @contextmanager
-def python_reachable():
-    """Let every account pass through (x, never list) the folders on the way to this Python, for a while.
+def python_reachable(*pythons: str):
+    """Let every account pass through (x, never list) the folders on the way to these Pythons, for a while.
 
-    The servers and the instructor's commands run this interpreter as other users; where it lives in
-    root's home (pyenv in /root), that folder is closed to them. Its mode is put back on the way out.
+    The servers and the instructor's commands run them as other users; where one lives in root's home
+    (pyenv in /root) or under pytest's private temporary folder, that folder is closed to them. Each
+    mode is put back on the way out.
     """
-    closed = {folder: os.stat(folder).st_mode for folder in classroom.closed_to_others(os.path.realpath(sys.base_prefix))}
+    closed = {folder: os.stat(folder).st_mode for python in pythons
+              for folder in classroom.closed_to_others(os.path.dirname(os.path.realpath(python)))}
     for folder, mode in closed.items():
         os.chmod(folder, mode | 0o001)
     try:
@@ -151,7 +153,7 @@ def class_hub(student_python: str, students: int = 2):
     work = tempfile.mkdtemp(prefix="autograd-course-hub-")
     os.chmod(work, 0o711)
     process = None
-    opened = python_reachable()
+    opened = python_reachable(sys.base_prefix + "/bin/python", os.path.dirname(student_python))
     opened.__enter__()
     try:
         passwords = {name: _make_account(name) for name in names}
