@@ -41,13 +41,37 @@ lab: release
 instructor-lab: setup
 	$(call LAB_CONFIG,instructor) $(BIN)/jupyter lab $(LAB_OPTIONS)
 
+# The class hub (hub/, README "Running the course on JupyterHub"): as root, the accounts, the exchange and
+# the instructor's course directory made where missing, the students' environment built from binder/
+# once, the pinned proxy from npm, then JupyterHub in the foreground (Ctrl-C stops it).
+HUB_STATE ?= $(CURDIR)/hub/state
+.PHONY: hub
+hub: setup hub/node_modules/.installed hub/student-env/.installed
+	AUTOGRAD_HUB_STATE=$(HUB_STATE) $(BIN)/python hub/classroom.py
+	mkdir -p $(HUB_STATE) && cd $(HUB_STATE) && AUTOGRAD_HUB_STATE=$(HUB_STATE) $(CURDIR)/$(BIN)/jupyterhub -f $(CURDIR)/hub/jupyterhub_config.py
+
+# The hub test's proxy: installed where npm is (.ci/run installs npm); without it that test skips.
+.PHONY: hub-deps
+hub-deps:
+	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory hub/node_modules/.installed; \
+	else echo "The class hub test needs npm (apt-get install npm) for its proxy: it will skip"; fi
+
+hub/node_modules/.installed: hub/package.json hub/package-lock.json
+	cd hub && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+hub/student-env/.installed: binder/requirements.txt requirements-lock.txt course/pyproject.toml
+	rm -rf hub/student-env
+	$(BIN)/python hub/student_env.py hub/student-env jupyterhub
+	touch $@
+
 # The browser test drives Debian's Chromium; install it when it is missing and we may.
 browser-deps:
 	@command -v chromium >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && apt-get install -y -q chromium; \
 	  else echo "The browser test needs Chromium: sudo apt-get install -y chromium"; exit 1; fi; }
 
-test: setup browser-deps
+test: setup browser-deps hub-deps
 	$(BIN)/pytest --nbval -n auto --dist loadfile
 
 clean:

@@ -119,3 +119,11 @@ import os  # noqa: E402
 
 if os.environ.get("AUTOGRAD_COURSE_DB_URL"):
     c.CourseDirectory.db_url = os.environ["AUTOGRAD_COURSE_DB_URL"]
+
+# ---- The class hub (hub/): nbgrader's exchange, and collect --exchange (workflow/exchange_inbound.py) ----
+# release_assignment, the students' fetch and submit, and release_feedback all go through this folder;
+# hub/classroom.py makes it sticky (1777), so no student can move the course's folder out of the way.
+c.Exchange.root = os.environ.get("AUTOGRAD_COURSE_EXCHANGE", "/srv/nbgrader/exchange")
+# A submission counts only when it belongs to the system user it is named for (no student hands in
+# work in a classmate's name with `nbgrader submit --student`).
+c.ExchangeCollect.check_owner = True

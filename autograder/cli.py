@@ -143,7 +143,7 @@ def parser() -> argparse.ArgumentParser:
 
     command("build", _build, "store self-check values, execute lesson scripts into source/ notebooks")
     command("release", _release, "generate release/ from source/ with nbgrader")
-    sub = command("collect", collect.run, "place an LMS download (zip or folder) into submitted/", lessons=False)
+    sub = command("collect", collect.run, "place an LMS download (zip or folder), or the hub's exchange, into submitted/", lessons=False)
     collect.add_arguments(sub)
     sub = command("grade", _grade, "autograde submitted/ in parallel into the gradebook; resumable")
     sub.add_argument("--student", action="append", help="grade only this student (repeatable)")

@@ -1,7 +1,8 @@
 """The student package installed as a JupyterHub, Binder or Colab image installs it, and used there.
 
-Its wheel is built from `course/` alone and installed with its dependencies (pinned by the lock) into
-a fresh virtual environment outside the repository; a release notebook then runs in a real kernel of
+Its wheel is built from `course/` alone; the student environment is built as binder/ declares it
+(`./course` and its dependencies, pinned by the lock) into a fresh virtual environment outside the
+repository (tests/shared_student_env.py); a release notebook then runs in a real kernel of
 that environment, from a folder outside the repository. A correct answer's self-check must say
 Correct from the stored values the wheel carries, a wrong one what is wrong, and nothing of the
 grader, above all no reference, may be importable or readable from what was installed.
@@ -25,6 +26,7 @@ from course import grade_ids
 from autograder.authoring.wrong_answers import build_submission, load_corpus, solution_cells
 from conftest import ROOT
 from lesson_solutions import source_notebook
+from shared_student_env import shared_student_env
 
 LESSON = "02_backward"
 KERNEL = "student-image"
@@ -53,15 +55,9 @@ def wheels(tmp_path_factory) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def image(wheels, tmp_path_factory) -> str:
-    """A fresh environment with only the student wheel, its dependencies and a kernel: its python."""
-    env = tmp_path_factory.mktemp("image") / "venv"
-    _run(sys.executable, "-m", "venv", str(env))
-    python = str(env / "bin" / "python")
-    _run(python, "-m", "pip", "install", "--quiet", "torch==2.13.0")  # first, as the Makefile does
-    _run(python, "-m", "pip", "install", "--quiet", "-c", os.path.join(ROOT, "requirements-lock.txt"),
-         wheels["student"], "ipykernel")
-    return python
+def image(tmp_path_factory) -> str:
+    """The student environment as binder/ declares it (hub/student_env.py), fresh: its python."""
+    return shared_student_env(tmp_path_factory)
 
 
 def _installed_files(python: str) -> list[str]:

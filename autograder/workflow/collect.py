@@ -528,8 +528,11 @@ def collect(source: str, root: str, lesson: str | None = None, roster: str | Non
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("source", metavar="ZIP_OR_FOLDER", help="an LMS bulk download (Canvas, Moodle, Blackboard, "
-                                                                 "D2L Brightspace) or a folder of student folders")
+    parser.add_argument("source", metavar="ZIP_OR_FOLDER", nargs="?", help="an LMS bulk download (Canvas, Moodle, "
+                                                                            "Blackboard, D2L Brightspace) or a folder "
+                                                                            "of student folders")
+    parser.add_argument("--exchange", action="store_true", help="collect from nbgrader's exchange on a class hub "
+                                                                "instead: each student's latest submission")
     parser.add_argument("--lesson", help="the lesson every file in the download is for "
                                          "(default: read from each file's name)")
     parser.add_argument("--roster", help="CSV with student_id and any of canvas_id, canvas_anonymous_id, moodle_id, "
@@ -546,7 +549,13 @@ def run(args) -> int:
     """1 when anything could not be placed (or conflicts, or a time could not be read), 2 when collecting
     could not start, else 0."""
     try:
-        report = collect(args.source, args.root, args.lesson, args.roster, args.force, args.moodle_worksheet)
+        if args.exchange:  # a class hub's submissions (exchange_inbound.py)
+            from .exchange_inbound import collect as collect_exchange
+            report = collect_exchange(args.root, args.lesson, args.roster, args.force)
+        elif args.source is None:
+            raise CollectError("name a download (ZIP_OR_FOLDER), or collect from the hub with --exchange")
+        else:
+            report = collect(args.source, args.root, args.lesson, args.roster, args.force, args.moodle_worksheet)
     except (CollectError, OSError) as error:
         print(f"collect: {error}")
         return 2

@@ -1,0 +1,190 @@
+"""collect --exchange: nbgrader's inbound folder, as `nbgrader submit` writes it, lands in submitted/.
+
+The inbound folders are built here by hand, named and filled as nbgrader 0.9's ExchangeSubmit does
+(student+lesson+timestamp+random, with timestamp.txt and submission_secret.txt); who owns each is set
+with chown (the tests run as root; without root the ownership tests skip). The real round trip through
+a hub, with real accounts, is tests/browser/test_hub.py.
+"""
+import argparse
+import os
+
+import nbformat
+import pytest
+
+from autograder.workflow.collect import CollectError, CollectReport, add_arguments, run
+from autograder.workflow.exchange_inbound import collect, latest_submissions
+from autograder.workflow.lms_settings import Collect
+
+LESSON = "02_backward"
+ALICE, BOB = 60901, 60902  # uids no account here has; the tests map names to them
+UIDS = {"alice": ALICE, "bob": BOB}
+EARLY, LATE = "2026-03-01 10:00:00.000001 UTC", "2026-03-02 09:30:00.500000 UTC"
+root_only = pytest.mark.skipif(os.geteuid() != 0, reason="setting who owns a submission needs root")
+
+
+def notebook(text: str) -> bytes:
+    cell = nbformat.v4.new_code_cell(text)
+    cell["id"] = "only-cell"
+    return nbformat.writes(nbformat.v4.new_notebook(cells=[cell])).encode()
+
+
+@pytest.fixture
+def course(tmp_path):
+    root = tmp_path / "course"
+    for lesson in ("01_graph", LESSON):
+        (root / "source" / lesson).mkdir(parents=True)
+        (root / "source" / lesson / f"{lesson}.ipynb").write_bytes(notebook("pass"))
+    (root / "nbgrader_config.py").write_text(
+        f"c = get_config()\nc.CourseDirectory.course_id = 'demo'\nc.Exchange.root = {str(tmp_path / 'exchange')!r}\n")
+    (tmp_path / "exchange" / "demo" / "inbound").mkdir(parents=True)
+    (tmp_path / "exchange" / "demo" / "outbound" / LESSON).mkdir(parents=True)
+    return root
+
+
+def inbound(course):
+    return course.parent / "exchange" / "demo" / "inbound"
+
+
+def submit(course, student, when, text, lesson=LESSON, owner=None, secret="s3cret"):
+    """A submission folder as nbgrader's submit leaves it, owned by ``owner`` (default: the student)."""
+    folder = inbound(course) / f"{student}+{lesson}+{when}+Rnd{len(os.listdir(inbound(course)))}"
+    folder.mkdir()
+    (folder / f"{lesson}.ipynb").write_bytes(notebook(text))
+    (folder / "timestamp.txt").write_text(when)
+    (folder / "submission_secret.txt").write_text(secret)
+    uid = UIDS.get(owner or student)
+    if uid is not None and os.geteuid() == 0:
+        for path in [folder, *folder.iterdir()]:
+            os.chown(path, uid, -1)
+    return folder
+
+
+@pytest.fixture(autouse=True)
+def accounts(monkeypatch):
+    """alice and bob are system users, as on a hub (no real account is made here)."""
+    monkeypatch.setattr("autograder.workflow.exchange_inbound._uid_of", UIDS.get)
+    if os.geteuid() != 0:  # without root every file is ours: the names map to our uid
+        monkeypatch.setattr("autograder.workflow.exchange_inbound._uid_of", lambda name: os.geteuid())
+
+
+def placed(course, student, lesson=LESSON):
+    return course / "submitted" / student / lesson
+
+
+def test_each_students_latest_submission_is_placed_with_its_time_and_secret(course):
+    submit(course, "alice", EARLY, "first")
+    submit(course, "alice", LATE, "second", secret="latest-secret")
+    submit(course, "bob", EARLY, "bobs")
+    report = collect(str(course))
+    assert [(i.student, i.lesson) for i in report.placed] == [("alice", LESSON), ("bob", LESSON)]
+    assert len(report.superseded) == 1 and "kept alice+" in report.superseded[0].why
+    assert (placed(course, "alice") / f"{LESSON}.ipynb").read_bytes() == notebook("second")
+    # verbatim: release_feedback files the feedback under this secret, fetch_feedback looks there
+    assert (placed(course, "alice") / "timestamp.txt").read_text() == LATE
+    assert (placed(course, "alice") / "submission_secret.txt").read_text() == "latest-secret"
+    assert report.ok and collect(str(course)).unchanged  # a second collect changes nothing
+
+
+def test_a_resubmission_replaces_an_older_one_but_not_a_newer_one(course):
+    submit(course, "alice", EARLY, "first")
+    collect(str(course))
+    submit(course, "alice", LATE, "second")
+    report = collect(str(course))
+    assert report.placed[0].why == "replaced an older submission"
+    (placed(course, "alice") / "timestamp.txt").write_text("2026-04-01 00:00:00.000000 UTC")
+    (placed(course, "alice") / f"{LESSON}.ipynb").write_bytes(notebook("placed by hand"))
+    report = collect(str(course))
+    assert not report.ok and "not older" in report.conflicts[0].why
+
+
+@root_only
+def test_a_submission_in_a_classmates_name_is_not_placed(course):
+    """nbgrader's `submit --student bob`, run by alice: a later folder in bob's name, owned by alice."""
+    submit(course, "bob", EARLY, "bob's own")
+    forged = submit(course, "bob", LATE, "alice's", owner="alice")
+    report = collect(str(course))
+    assert (placed(course, "bob") / f"{LESSON}.ipynb").read_bytes() == notebook("bob's own")
+    refused, = report.unplaced
+    assert refused.source == forged.name and "not by bob's own account" in refused.why and "60901" in refused.why
+
+
+@root_only
+def test_a_file_swapped_in_by_another_account_is_not_placed(course):
+    """A submission folder is world-writable (nbgrader makes it 0777): a file in it may be someone else's."""
+    folder = submit(course, "bob", LATE, "bob's")
+    os.chown(folder / f"{LESSON}.ipynb", ALICE, -1)
+    report = collect(str(course))
+    assert not report.placed and "written by uid 60901, not by bob" in report.unplaced[0].why
+
+
+def test_a_link_is_never_followed(course, tmp_path):
+    secret = tmp_path / "gradebook.db"
+    secret.write_text("the instructor's")
+    folder = submit(course, "alice", LATE, "x")
+    os.remove(folder / f"{LESSON}.ipynb")
+    os.symlink(secret, folder / f"{LESSON}.ipynb")
+    report = collect(str(course))
+    assert not placed(course, "alice").exists()
+    assert "a link, not a file: not followed" in report.unplaced[0].why
+    linked = inbound(course) / f"bob+{LESSON}+{LATE}+Lnk"
+    os.symlink(folder, linked)
+    assert "not followed" in collect(str(course)).unplaced[-1].why
+
+
+def test_a_notebook_over_the_limit_is_refused_unread_and_its_reason_kept(course):
+    (course / "nbgrader_config.py").write_text((course / "nbgrader_config.py").read_text()
+                                               + "c.Collect.max_notebook_bytes = 100\n")
+    submit(course, "alice", LATE, "x" * 500)
+    report = collect(str(course))
+    assert not report.placed and "over the limit" in report.refused[0].why
+    assert "over the limit" in (course / "ungraded" / "alice" / LESSON / "reason.txt").read_text()
+
+
+def test_odd_folders_are_listed_with_why(course):
+    submit(course, "alice", LATE, "x", lesson="09_unknown")
+    (inbound(course) / "not-a-submission").mkdir()
+    (inbound(course) / f"carol+{LESSON}+yesterday+R").mkdir()
+    report = collect(str(course))
+    whys = [i.why for i in report.unplaced + report.skipped]
+    assert any("names no lesson" in w for w in whys) and any("not an nbgrader submission" in w for w in whys)
+    assert any("'yesterday' does not read" in w for w in whys)
+
+
+def test_unreadable_notebooks_are_placed_and_said(course):
+    folder = submit(course, "alice", LATE, "x")
+    (folder / f"{LESSON}.ipynb").write_bytes(b"{not json")
+    report = collect(str(course))
+    assert report.placed and report.unreadable
+
+
+def test_a_roster_names_who_is_missing_from_the_released_lessons(course, tmp_path):
+    submit(course, "alice", LATE, "x")
+    roster = tmp_path / "roster.csv"
+    roster.write_text("student_id\nalice\nbob\n")
+    report = collect(str(course), roster=str(roster))
+    assert report.missing == [("bob", LESSON)]  # 01_graph is not released: nobody misses it
+
+
+def test_the_latest_is_chosen_by_nbgraders_time_not_by_name(course):
+    report = CollectReport()
+    submit(course, "alice", "2026-03-10 08:00:00.000000 UTC", "march 10")
+    submit(course, "alice", "2026-03-09 23:00:00.000000 UTC", "march 9")
+    kept, = latest_submissions(str(inbound(course)), [LESSON], Collect(), report, check_owner=False)
+    assert kept.notebook == notebook("march 10")
+
+
+def test_the_command_reads_the_exchange_named_in_nbgrader_config(course, capsys):
+    submit(course, "alice", LATE, "x")
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["--exchange"])
+    args.root = str(course)
+    assert run(args) == 0
+    assert "placed alice/02_backward" in capsys.readouterr().out
+    neither = parser.parse_args([])
+    neither.root = str(course)
+    assert run(neither) == 2
+    assert "--exchange" in capsys.readouterr().out
+    os.rename(inbound(course), inbound(course).with_name("gone"))
+    with pytest.raises(CollectError, match="release_assignment"):
+        collect(str(course))
