@@ -293,7 +293,7 @@ def test_case_leaves_nothing_outside_its_folder(batch, case):
 
 def _reference_lines() -> list[str]:
     """Distinctive lines of the grader's references: the answers' code."""
-    path = os.path.join(ROOT, "autograder", "grading", "references", "backward.py")
+    path = os.path.join(ROOT, "autograder", "grading", "judging", "references", "backward.py")
     lines = [line.strip() for line in open(path, encoding="utf-8")]
     return [line for line in lines if len(line) >= 30 and not line.startswith(("#", "\"", "import", "from"))]
 

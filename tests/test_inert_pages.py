@@ -97,8 +97,8 @@ def test_a_page_has_its_policy_first_mathml_and_no_script():
 
 def test_a_page_past_its_time_limit_says_why():
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("x") for _ in range(3000)])
-    page, _ = _exporter(render_timeout=0.2).from_notebook_node(nb, resources={**FEEDBACK, "metadata": {"name": "02_backward"}})
-    assert "02_backward: too large to show" in page and "3000 cells" in page and "0.2 s limit" in page
+    page, _ = _exporter(render_timeout=0.005).from_notebook_node(nb, resources={**FEEDBACK, "metadata": {"name": "02_backward"}})
+    assert "02_backward: too large to show" in page and "3000 cells" in page and "0.005 s limit" in page
     assert "Content-Security-Policy" in page
     page, _ = _exporter(render_timeout=0).from_notebook_node(nb, resources=FEEDBACK)  # 0: no limit
     assert "too large" not in page

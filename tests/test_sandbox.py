@@ -55,7 +55,7 @@ def run(tmp_path, **settings):
 def _run(tmp_path, **settings):
     repo = ROOT
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
-        LOOK % (os.path.join(repo, "autograder", "grading", "references"), os.path.join(repo, "course"),
+        LOOK % (os.path.join(repo, "autograder", "grading", "judging", "references"), os.path.join(repo, "course"),
                 os.path.abspath(__file__), os.path.join(repo, "README.md")))])
     nb.metadata.kernelspec = {"name": "python3", "display_name": "Python 3", "language": "python"}
     executor = TrustedExecute(timeout=120, config=Config({"GradingKernels": settings}))

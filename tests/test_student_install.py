@@ -83,7 +83,7 @@ def test_the_student_wheel_holds_the_package_and_its_stored_values_and_nothing_o
 def _reference_lines() -> set[str]:
     """The references' own code: lines of their function bodies that nothing in course/ shares."""
     lines = set()
-    for path in glob.glob(os.path.join(ROOT, "autograder", "grading", "references", "*.py")):
+    for path in glob.glob(os.path.join(ROOT, "autograder", "grading", "judging", "references", "*.py")):
         source = open(path, encoding="utf-8").read()
         for node in ast.walk(ast.parse(source)):
             if isinstance(node, ast.FunctionDef):

@@ -3,7 +3,7 @@ from . import LEAKED, submission
 NAME = "imports_autograder"
 WHY = "imports the grader's own reference answers (autograder.grading.judging.references) and returns theirs"
 KIND = "cheat"
-EXPECT = {"loses": ["grad_via_backward", "hand_derivative"], "reason": "No module named 'autograder.grading.judging.references'"}
+EXPECT = {"loses": ["grad_via_backward", "hand_derivative"], "reason": "No module named 'autograder"}
 
 CHEAT = f'''
 import os, sys

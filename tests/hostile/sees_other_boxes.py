@@ -7,17 +7,18 @@ KIND = "cheat"
 EXPECT = {"loses": [], "reason": "Correct: `vjp`"}
 
 LOOK = f'''
-import glob, importlib.util, os
+import glob, importlib, os
 for pattern in ("/sys/fs/cgroup/*", "/sys/fs/cgroup/*/autograd*", "/sys/class/*", "/sys/block/*",
                 "/dev/fuse", "/dev/sd*", "/dev/vd*", "/dev/nvme*", "/dev/loop*", "/dev/mem", "/dev/kmsg"):
     for path in glob.glob(pattern):
         print("{LEAKED}: sees", path)
 for name in ("autograder", "autograder.grading.judging.references"):
     try:
-        if importlib.util.find_spec(name) is not None:
-            print("{LEAKED}: can import", name)
+        importlib.import_module(name)
     except ImportError:
-        pass
+        print("hidden:", name)
+    else:
+        print("{LEAKED}: imported", name)
 '''
 
 

@@ -142,9 +142,6 @@ class TrustedExecute(ResilientExecute):
     def _breach(self) -> str:
         """Why the kernel's box says it went past a cap since last asked ('' if it did not)."""
         hit = self.km.breaches() if self.km is not None and hasattr(self.km, "breaches") else []
-        if getattr(self.km, "cut", ""):
-            return (f"it sent a message part over {self.kc.max_part} bytes on its {self.km.cut} channel, "
-                    "and the grader cut the connection")
         if "memory" in hit:
             return f"it went past the memory limit of {self.km.fence.memory / 1024**3:g} GiB (its processes together)"
         if "processes" in hit:
@@ -152,8 +149,14 @@ class TrustedExecute(ResilientExecute):
         return ""
 
     def why_it_died(self) -> str:
-        """A kernel cut off for what it sent did not die: the grader stopped listening to it."""
-        return "the grader stopped this cell" if getattr(self.km, "cut", "") else self.died_message
+        """A kernel cut off for what it sent did not die: the grader stopped listening to it, and the
+        cells after it run in a fresh kernel, as after a death."""
+        cut = getattr(self.km, "cut", "")
+        if not cut:
+            return self.died_message
+        what = (f"it printed more than the output limit in one message (a part over {self.kc.max_part} bytes)"
+                if cut == "iopub" else f"it sent a message part over {self.kc.max_part} bytes on its {cut} channel")
+        return f"this cell was stopped: {what}, so the grader cut the connection"
 
     def _recover(self, index: int) -> str:
         why = self._breach()

@@ -172,7 +172,8 @@ class SandboxedKernelManager(AsyncKernelManager):
         """A kernel whose connection was cut is dead to grading: what it sends is lost from then on.
 
         nbclient asks this every second while a cell runs, so a cut ends the cell at once rather than
-        at its timeout; ``cut`` names the channel, for the executor's reason.
+        at its timeout, and the kernel is restarted as after a death; ``cut`` names the channel, for
+        the executor's reason, until then.
         """
         alive = await super()._async_is_alive()
         if alive and not self.cut:
@@ -201,7 +202,7 @@ class SandboxedKernelManager(AsyncKernelManager):
             cgroups.create(self.fence.cgroups, self.cgroups, self.fence.memory,
                            self.fence.max_processes, self.fence.cpu)
             self._seen = {"memory": 0, "processes": 0}
-        self._clients = []  # a restarted kernel's old clients saw their kernel go
+        self._clients, self.cut = [], ""  # a restarted kernel's old clients saw their kernel go
         if self.factory is not None and "ipykernel_launcher" in command:
             return self.factory.command(command[command.index("ipykernel_launcher") + 1:], self.box)
         return [sys.executable, "-m", f"{__package__}.cold", self.fence.to_json(), self.box.to_json(), "--", *command]
