@@ -12,7 +12,7 @@ for pattern in ("/sys/fs/cgroup/*", "/sys/fs/cgroup/*/autograd*", "/sys/class/*"
                 "/dev/fuse", "/dev/sd*", "/dev/vd*", "/dev/nvme*", "/dev/loop*", "/dev/mem", "/dev/kmsg"):
     for path in glob.glob(pattern):
         print("{LEAKED}: sees", path)
-for name in ("autograder", "autograder.grading.judging.references"):
+for name in ("autograder.grading.judging.references", "autograder.grading.judging.verdict"):
     try:
         importlib.import_module(name)
     except ImportError:

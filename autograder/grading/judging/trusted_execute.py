@@ -75,7 +75,7 @@ class TrustedExecute(ResilientExecute):
         self._lesson = lesson_module(assignment) if assignment else ""
         self._started = time.monotonic()
         self._output_bytes, self._notebook_bytes, self._overflow, self._flooded = 0, 0, "", ""
-        self._interrupted_at = 0
+        self._interrupted_at, self._asking = 0, False
         return super().preprocess(nb, resources, km)
 
     @property
@@ -148,18 +148,25 @@ class TrustedExecute(ResilientExecute):
             return f"it started more than the {self.km.fence.max_processes} processes and threads a notebook may have"
         return ""
 
-    def why_it_died(self) -> str:
-        """A kernel cut off for what it sent did not die: the grader stopped listening to it, and the
-        cells after it run in a fresh kernel, as after a death."""
+    def _cut(self) -> str:
+        """Why the grader cut the kernel's connection ('' if it did not)."""
         cut = getattr(self.km, "cut", "")
         if not cut:
-            return self.died_message
+            return ""
         what = (f"it printed more than the output limit in one message (a part over {self.kc.max_part} bytes)"
                 if cut == "iopub" else f"it sent a message part over {self.kc.max_part} bytes on its {cut} channel")
-        return f"this cell was stopped: {what}, so the grader cut the connection"
+        return f"{what} and the grader cut the connection"
+
+    def why_it_died(self) -> str:
+        """A kernel cut off for what it sent did not die: the grader stopped listening to it. As with
+        the output caps, a cell's cut stops the notebook, a trial's costs that exercise (the kernel is
+        restarted and the cells after it run)."""
+        cut = self._cut()
+        return f"this cell was stopped: {cut}" if cut and self._asking else (
+            "the grader stopped this cell" if cut else self.died_message)
 
     def _recover(self, index: int) -> str:
-        why = self._breach()
+        why = self._breach() or ("" if self._asking else self._cut())
         if why:
             self.give_up(f"a cell above {why}")
             return f"; {why}, so the cells after it were not run"
@@ -225,6 +232,7 @@ class TrustedExecute(ResilientExecute):
                                             f"respond_each({exercise.lesson!r}, {exercise.name!r}, {trial_seeds!r})")
         self._output_bytes, self._overflow, stopped = 0, self._flooded, None
         self.nb.cells[index] = request  # a display the kernel updates during the request is the request's own
+        self._asking = True
         try:
             self.execute_cell(request, index, store_history=False)
         except DeadKernelError:
@@ -235,6 +243,7 @@ class TrustedExecute(ResilientExecute):
             stopped = Verdict(TIMEOUT, f"`{exercise.name}` ran past the time limit of {self.timeout} s on the "
                               "grader's inputs and ignored the interrupt" + self._recover(index), "timeout")
         finally:  # displays the kernel opened during the request must not reach the graded cell
+            self._asking = False
             self.clear_display_id_mapping(index)
         if self._flooded:
             self.give_up(f"a cell above: {self._flooded}")

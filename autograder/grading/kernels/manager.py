@@ -8,6 +8,7 @@ gives it back when its kernel is cleaned up; restarts keep the box. It starts th
 (``cold.py``) or asks the zygote for it (``factory.py``): either way the kernel enters the same
 box with the same fence (``enter.py``).
 """
+import asyncio
 import os
 import shutil
 import sys
@@ -177,7 +178,11 @@ class SandboxedKernelManager(AsyncKernelManager):
         """
         alive = await super()._async_is_alive()
         if alive and not self.cut:
-            self.cut = next((c for client in self._clients for c in client.cut_off()), "")
+            cut = next((c for client in self._clients for c in client.cut_off()), "")
+            if cut:  # a kernel that is dying closes its sockets first: a cut is a live kernel's only
+                await asyncio.sleep(0.25)
+                alive = await super()._async_is_alive()
+                self.cut = cut if alive else ""
         return alive and not self.cut
 
     is_alive = _async_is_alive
