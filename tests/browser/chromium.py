@@ -5,6 +5,7 @@ updates); never downloaded (no `playwright install`). On CI a missing browser fa
 elsewhere it skips the browser tests with the reason.
 """
 import os
+from contextlib import contextmanager
 
 import pytest
 
@@ -25,3 +26,15 @@ def require_browser() -> None:
         pytest.fail(f"browser tests cannot run on CI: {missing}", pytrace=False)
     if missing:
         pytest.skip(f"browser tests need a browser: {missing}", allow_module_level=True)
+
+
+@contextmanager
+def launched():
+    """Debian's Chromium, headless, with the flags above: the one way the browser tests start it."""
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()

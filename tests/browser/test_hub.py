@@ -21,7 +21,7 @@ from conftest import ROOT
 from lesson_solutions import source_notebook
 from shared_student_env import shared_student_env
 
-from .chromium import CHROMIUM, CHROMIUM_ARGS, require_browser
+from .chromium import launched, require_browser
 from .class_hub import cannot_make_users, class_hub
 
 pytestmark = pytest.mark.browser
@@ -34,7 +34,7 @@ if cannot_make_users() and os.environ.get("CI") and os.geteuid() == 0:
     pytest.fail(f"the class hub test cannot run on CI: {cannot_make_users()}", pytrace=False)
 if cannot_make_users():
     pytest.skip(f"the class hub test cannot run here: {cannot_make_users()}", allow_module_level=True)
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 
 expect.set_options(timeout=60_000)  # a fetch or submit on a loaded two-core machine
 
@@ -57,10 +57,8 @@ def hub(tmp_path_factory):
 @pytest.fixture(scope="module")
 def browser():
     os.makedirs(SHOTS, exist_ok=True)
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    with launched() as chromium:
         yield chromium
-        chromium.close()
 
 
 def log_in(browser, hub, user: str):

@@ -26,7 +26,7 @@ from autograder.authoring.prove import scratch_course
 from autograder.authoring.wrong_answers import build_submission, solution_cells
 from hostile import SCRIPT_MARK, javascript_link, lean, overlay_dialog
 
-from .chromium import CHROMIUM, CHROMIUM_ARGS, require_browser
+from .chromium import launched, require_browser
 from .jupyterlab_server import lab_as
 
 pytestmark = pytest.mark.browser
@@ -36,7 +36,7 @@ RENDER_TIMEOUT = 45  # the course's setting here, which formgrader's exporter mu
 SHOTS = os.path.join(ROOT, "test-artifacts", "inert-pages")
 
 require_browser()
-from playwright.sync_api import sync_playwright  # noqa: E402
+
 
 # what each case's code displays in the vjp cell, as grading stores it
 OUTPUTS = {
@@ -97,10 +97,8 @@ def feedback_path(root: str, student: str) -> str:
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    with launched() as chromium:
         yield chromium
-        chromium.close()
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ import pytest
 
 from autograder.authoring.lesson_writer import write
 
-from .chromium import CHROMIUM, CHROMIUM_ARGS, require_browser
+from .chromium import launched, require_browser
 from .jupyterlab_server import CONFIG, lab_as
 
 pytestmark = pytest.mark.browser
@@ -28,7 +28,7 @@ LESSON = "02_backward"
 NOTEBOOK = f"{LESSON}/{LESSON}.ipynb"
 
 require_browser()
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 
 MENU_LABELS = "() => [...document.querySelectorAll('#jp-MainMenu .lm-MenuBar-itemLabel')].map(e => e.textContent)"
 SIDEBAR_TABS = "() => [...document.querySelectorAll('.jp-SideBar .lm-TabBar-tab')].map(e => e.title || e.textContent)"
@@ -51,10 +51,8 @@ def http_status(lab, path: str) -> int:
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    with launched() as chromium:
         yield chromium
-        chromium.close()
 
 
 @pytest.fixture(scope="module")

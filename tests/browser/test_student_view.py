@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from .chromium import CHROMIUM, CHROMIUM_ARGS, require_browser
+from .chromium import launched, require_browser
 from .jupyterlab_server import jupyterlab
 
 pytestmark = pytest.mark.browser
@@ -27,7 +27,7 @@ SCREENSHOTS = os.path.join(ROOT, "test-artifacts", "screenshots")
 NOTEBOOKS = sorted(os.path.relpath(path, RELEASE) for path in glob.glob(os.path.join(RELEASE, "*", "*.ipynb")))
 
 require_browser()
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 
 KERNEL_TIMEOUT_MS = 90_000
 RUN_ALL_TIMEOUT_MS = 240_000
@@ -104,10 +104,8 @@ def lab():
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    with launched() as chromium:
         yield chromium
-        chromium.close()
 
 
 @pytest.fixture(scope="module")
