@@ -19,6 +19,7 @@ import nbformat
 import pytest
 from nbconvert.exporters import HTMLExporter
 from nbgrader.api import Gradebook
+from playwright.sync_api import expect
 from traitlets.config import Config
 
 from autograder import pipeline
@@ -242,9 +243,12 @@ def test_formgrader_still_grades_under_its_policy(browser, course, formgrader):
         page.on("console", lambda message: errors.append(message.text))
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.reload()
-        page.locator(".panel-heading", has=page.locator("#why_scalar")).locator("button.full-credit").click()
-        page.wait_for_timeout(1500)
-        assert page.locator("#why_scalar").input_value() == "2"
+        # formgrader binds its grade buttons once its grades have come back from its API
+        page.wait_for_function("() => window.formgrader && formgrader.grades && formgrader.grades.loaded",
+                               timeout=60_000)
+        with page.expect_response(lambda r: "/api/grade/" in r.url and r.request.method == "PUT", timeout=60_000):
+            page.locator(".panel-heading", has=page.locator("#why_scalar")).locator("button.full-credit").click()
+        expect(page.locator("#why_scalar")).to_have_value("2", timeout=30_000)
         assert not errors, errors  # formgrader's own scripts ran, none refused by the policy
     finally:
         context.close()
