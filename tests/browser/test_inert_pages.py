@@ -205,7 +205,7 @@ def test_the_checks_fail_on_nbgraders_plain_page(browser, course, tmp_path):
     context, page, _ = _open(browser, url)
     try:
         page.locator("a", has_text="See my working").click(no_wait_after=True)
-        page.wait_for_timeout(300)
+        page.wait_for_function("() => document.body.getAttribute('data-marker') !== null", timeout=20_000)
         assert _script_ran(page), "the plain page's javascript: link should run"
     finally:
         context.close()
