@@ -15,11 +15,10 @@ import torch
 from ..checks import random_inputs as rand
 from ..checks.compare import close
 from ..checks.diagnose import describe_value, diagnose_aliased_rows, diagnose_gradient, diagnose_swapped
-from ..checks.explain_error import explain_errors_in_cells
 from ..checks.mistakes import Mistake, require
 from ..checks.technique import NO_AUTOGRAD_GRAD, TorchCalls, counting, forbidden, inputs_kept, snapshot
-from ..exercise import Exercise, name_exercises
-from ..progress import lesson_progress
+from ..exercise import Exercise
+from ..lesson_footer import close_lesson
 
 SCALAR_FUNCTIONS = [
     ("sum of sin(x) * x**2", lambda t: (torch.sin(t) * t**2).sum()),
@@ -535,30 +534,6 @@ hvp = Exercise(_hvp_inputs, _hvp_call, _hvp_judge, [
     "asked to record. Both differentiations are with respect to the same tensor.",
 ])
 
-EXERCISES = name_exercises(globals())
-CORE = ("grad_via_backward", "two_losses")  # the first pass: the lesson's essentials
-
-progress = lesson_progress(EXERCISES, core=CORE, written={"why_scalar": 2})
-
-# Where this lesson explains each autograd error a student's own cell may raise.
-ERROR_SECTIONS = {
-    "no_graph": "section 1, backward() fills .grad of every leaf",
-    "non_scalar": "section 2, backward() starts from a scalar",
-    "gradient_shape": "section 2, backward() starts from a scalar",
-    "grad_none": "section 3, Only leaves keep .grad",
-    "freed_graph": "section 4, The graph is freed after backward()",
-    "retain_grad_no_grad": "section 8, Keeping an intermediate gradient: retain_grad()",
-    "unused_input": "section 9, torch.autograd.grad",
-    "integer_requires_grad": "lesson 1, section 2",
-    "math_on_tensor": "lesson 1, section 5",
-    "numpy_requires_grad": "lesson 1, section 5",
-    "flag_of_result": "lesson 1, section 7",
-    "leaf_in_place": "lesson 3, section 5",
-    "inference_saved": "lesson 3, section 6",
-    "inference_in_place": "lesson 3, section 6",
-    "numpy_bfloat16": "lesson 3, section 8",
-    "saved_modified": "lesson 3, section 9",
-    "grad_assigned": "lesson 4, section 2",
-    "hook_no_grad": "lesson 4, section 9",
-}
-explain_errors_in_cells(ERROR_SECTIONS)
+# The lesson's last cell calls check.progress(globals()); CORE is its first pass, the lesson's essentials.
+EXERCISES, CORE, progress, ERROR_SECTIONS = close_lesson(
+    globals(), core=("grad_via_backward", "two_losses"), written={"why_scalar": 2})

@@ -14,12 +14,12 @@ from torch.utils._python_dispatch import TorchDispatchMode
 from ..checks import random_inputs as rand
 from ..checks.compare import close, largest_difference
 from ..checks.diagnose import diagnose_gradient, diagnose_tensor
-from ..checks.explain_error import explain_error, explain_errors_in_cells
+from ..checks.explain_error import explain_error
 from ..checks.mistakes import Mistake, require
 from ..checks.observation import flags_of
 from ..checks.technique import math_explained, snapshot
-from ..exercise import Exercise, name_exercises
-from ..progress import lesson_progress
+from ..exercise import Exercise
+from ..lesson_footer import close_lesson
 
 
 def _same_length(got, want: list, what: str) -> list:
@@ -656,30 +656,6 @@ make_leaf = Exercise(_make_leaf_inputs, _make_leaf_call, _make_leaf_judge, [
     "than on a copy made with detach().clone()?",
 ])
 
-EXERCISES = name_exercises(globals())
-CORE = ("leaf_from_list", "grad_fn_names")  # the first pass: the lesson's essentials
-
-progress = lesson_progress(EXERCISES, core=CORE, written={"dynamic_graph": 2})
-
-# Where this lesson explains each autograd error a student's own cell may raise.
-ERROR_SECTIONS = {
-    "no_graph": "section 1, Recording starts with requires_grad",
-    "integer_requires_grad": "section 2, Leaves and results",
-    "flag_of_result": "section 7, What requires grad",
-    "math_on_tensor": "section 5, A function with a recorded graph",
-    "numpy_requires_grad": "section 5, A function with a recorded graph",
-    "non_scalar": "lesson 2, section 2",
-    "gradient_shape": "lesson 2, section 2",
-    "grad_none": "lesson 2, section 3",
-    "freed_graph": "lesson 2, section 4",
-    "retain_grad_no_grad": "lesson 2, section 8",
-    "unused_input": "lesson 2, section 9",
-    "leaf_in_place": "lesson 3, section 5",
-    "inference_saved": "lesson 3, section 6",
-    "inference_in_place": "lesson 3, section 6",
-    "numpy_bfloat16": "lesson 3, section 8",
-    "saved_modified": "lesson 3, section 9",
-    "grad_assigned": "lesson 4, section 2",
-    "hook_no_grad": "lesson 4, section 9",
-}
-explain_errors_in_cells(ERROR_SECTIONS)
+# The lesson's last cell calls check.progress(globals()); CORE is its first pass, the lesson's essentials.
+EXERCISES, CORE, progress, ERROR_SECTIONS = close_lesson(
+    globals(), core=("leaf_from_list", "grad_fn_names"), written={"dynamic_graph": 2})

@@ -18,12 +18,11 @@ from torch import nn
 from ..checks import random_inputs as rand
 from ..checks.compare import close
 from ..checks.diagnose import diagnose_gradient, diagnose_tensor, diagnose_values
-from ..checks.explain_error import explain_errors_in_cells
 from ..checks.mistakes import Mistake, require
 from ..checks.observation import flags_of
 from ..checks.technique import data_watched, grad_mode_watched, inputs_kept, snapshot
-from ..exercise import Exercise, name_exercises
-from ..progress import lesson_progress
+from ..exercise import Exercise
+from ..lesson_footer import close_lesson
 
 
 # --- what only the kernel can see --------------------------------------------------------------
@@ -609,30 +608,6 @@ freeze_all_but_last = Exercise(_freeze_inputs, _freeze_call, _freeze_judge, [
 ])
 
 
-EXERCISES = name_exercises(globals())
-CORE = ("stop_gradient_product", "freeze_all_but_output")
-
-progress = lesson_progress(EXERCISES, core=CORE, written={"eval_and_no_grad": 2})
-
-# Where this lesson (or an earlier one) explains each autograd error a student's own cell may raise.
-ERROR_SECTIONS = {
-    "no_graph": "section 1, torch.no_grad(): nothing is recorded",
-    "leaf_in_place": "section 5, Updating parameters by hand: no_grad() at work",
-    "grad_none": "section 5, Updating parameters by hand: no_grad() at work",
-    "inference_saved": "section 6, set_grad_enabled() and inference_mode()",
-    "inference_in_place": "section 6, set_grad_enabled() and inference_mode()",
-    "numpy_requires_grad": "section 8, Getting numbers out: NumPy, .item(), and a stop-gradient at work",
-    "numpy_bfloat16": "section 8, Getting numbers out: NumPy, .item(), and a stop-gradient at work",
-    "saved_modified": "section 9, In-place changes and the version counter",
-    "flag_of_result": "lesson 1, section 7",
-    "integer_requires_grad": "lesson 1, section 2",
-    "math_on_tensor": "lesson 1, section 5",
-    "non_scalar": "lesson 2, section 2",
-    "gradient_shape": "lesson 2, section 2",
-    "freed_graph": "lesson 2, section 4",
-    "retain_grad_no_grad": "lesson 2, section 8",
-    "unused_input": "lesson 2, section 9",
-    "grad_assigned": "lesson 4, section 2",
-    "hook_no_grad": "lesson 4, section 9",
-}
-explain_errors_in_cells(ERROR_SECTIONS)
+# The lesson's last cell calls check.progress(globals()); CORE is its first pass, the lesson's essentials.
+EXERCISES, CORE, progress, ERROR_SECTIONS = close_lesson(
+    globals(), core=("stop_gradient_product", "freeze_all_but_output"), written={"eval_and_no_grad": 2})

@@ -18,12 +18,11 @@ from torch.optim.optimizer import register_optimizer_step_pre_hook
 from ..checks import random_inputs as rand
 from ..checks.compare import close, largest_difference
 from ..checks.diagnose import diagnose_gradient, diagnose_tensor
-from ..checks.explain_error import explain_errors_in_cells
 from ..checks.mistakes import Mistake, require
 from ..checks.observation import flags_of
 from ..checks.technique import NO_AUTOGRAD_GRAD, counting, forbidden, inputs_kept, snapshot
-from ..exercise import Exercise, name_exercises
-from ..progress import lesson_progress
+from ..exercise import Exercise
+from ..lesson_footer import close_lesson
 
 SCALAR_FUNCTIONS = [
     ("sum of x * sin(x)", lambda t: (t * torch.sin(t)).sum()),      # x used twice
@@ -741,29 +740,6 @@ clip_with_hook = Exercise(_clip_with_hook_inputs, _clip_with_hook_call, _clip_wi
     "its result rather than changing the gradient it was given.",
 ])
 
-EXERCISES = name_exercises(globals())
-CORE = ("reset_grads", "train_step")
-progress = lesson_progress(EXERCISES, core=CORE, written={"why_accumulate": 2})  # the lesson's last cell: check.progress(globals())
-
-# Where this lesson (or an earlier one) explains each autograd error a student's own cell may raise.
-ERROR_SECTIONS = {
-    "grad_assigned": "section 2, Resetting .grad: zero_(), None, and zero_grad()",
-    "grad_none": "section 5, None and zeros are not the same to an optimizer",
-    "hook_no_grad": "section 9, Hooks: seeing a gradient before it lands in .grad",
-    "no_graph": "lesson 1, section 1",
-    "integer_requires_grad": "lesson 1, section 2",
-    "math_on_tensor": "lesson 1, section 5",
-    "flag_of_result": "lesson 1, section 7",
-    "non_scalar": "lesson 2, section 2",
-    "gradient_shape": "lesson 2, section 2",
-    "freed_graph": "lesson 2, section 4",
-    "retain_grad_no_grad": "lesson 2, section 8",
-    "unused_input": "lesson 2, section 9",
-    "leaf_in_place": "lesson 3, section 5",
-    "inference_saved": "lesson 3, section 6",
-    "inference_in_place": "lesson 3, section 6",
-    "numpy_requires_grad": "lesson 3, section 8",
-    "numpy_bfloat16": "lesson 3, section 8",
-    "saved_modified": "lesson 3, section 9",
-}
-explain_errors_in_cells(ERROR_SECTIONS)
+# The lesson's last cell calls check.progress(globals()); CORE is its first pass, the lesson's essentials.
+EXERCISES, CORE, progress, ERROR_SECTIONS = close_lesson(
+    globals(), core=("reset_grads", "train_step"), written={"why_accumulate": 2})

@@ -1,0 +1,57 @@
+"""Where the course explains each autograd error a student's own cell may raise: one table for all lessons.
+
+A lesson points to its own section when it explains the error; otherwise to the first lesson that
+does, where the idea is taught (for most errors an earlier lesson, read already). So a new
+section, or a new lesson, is written here once and every lesson's pointers follow.
+"""
+LESSONS = ("01_graph", "02_backward", "03_no_grad", "04_zero_grad")
+
+SECTIONS = {
+    "01_graph": {1: "Recording starts with requires_grad", 2: "Leaves and results",
+                 5: "A function with a recorded graph", 7: "What requires grad: detach() and nn.Parameter"},
+    "02_backward": {1: "backward() fills .grad of every leaf", 2: "backward() starts from a scalar",
+                    3: "Only leaves keep .grad", 4: "The graph is freed after backward()",
+                    8: "Keeping an intermediate gradient: retain_grad()", 9: "torch.autograd.grad: gradients without .grad"},
+    "03_no_grad": {1: "torch.no_grad(): nothing is recorded", 5: "Updating parameters by hand: no_grad() at work",
+                   6: "set_grad_enabled() and inference_mode()",
+                   8: "Getting numbers out: NumPy, .item(), and a stop-gradient at work",
+                   9: "In-place changes and the version counter"},
+    "04_zero_grad": {2: "Resetting .grad: zero_(), None, and zero_grad()",
+                     5: "None and zeros are not the same to an optimizer",
+                     9: "Hooks: seeing a gradient before it lands in .grad"},
+}
+
+# error key (course.checks.explain_error.KNOWN_ERRORS) -> {lesson: the section that explains it}
+EXPLAINED_IN = {
+    "no_graph": {"01_graph": 1, "02_backward": 1, "03_no_grad": 1},
+    "integer_requires_grad": {"01_graph": 2},
+    "math_on_tensor": {"01_graph": 5},
+    "numpy_requires_grad": {"01_graph": 5, "03_no_grad": 8},
+    "flag_of_result": {"01_graph": 7},
+    "non_scalar": {"02_backward": 2},
+    "gradient_shape": {"02_backward": 2},
+    "grad_none": {"02_backward": 3, "03_no_grad": 5, "04_zero_grad": 5},
+    "freed_graph": {"02_backward": 4},
+    "retain_grad_no_grad": {"02_backward": 8},
+    "unused_input": {"02_backward": 9},
+    "leaf_in_place": {"03_no_grad": 5},
+    "inference_saved": {"03_no_grad": 6},
+    "inference_in_place": {"03_no_grad": 6},
+    "numpy_bfloat16": {"03_no_grad": 8},
+    "saved_modified": {"03_no_grad": 9},
+    "grad_assigned": {"04_zero_grad": 2},
+    "hook_no_grad": {"04_zero_grad": 9},
+}
+
+
+def _where(key: str, lesson: str) -> str:
+    explained = EXPLAINED_IN[key]
+    if lesson in explained:
+        return f"section {explained[lesson]}, {SECTIONS[lesson][explained[lesson]]}"
+    other = next(other for other in LESSONS if other in explained)
+    return f"lesson {LESSONS.index(other) + 1}, section {explained[other]}"
+
+
+def sections_for(lesson: str) -> dict[str, str]:
+    """Error key -> "section 4, The graph is freed after backward()" or "lesson 2, section 4", for ``lesson``."""
+    return {key: _where(key, lesson) for key in EXPLAINED_IN}
