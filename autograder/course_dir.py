@@ -21,6 +21,11 @@ def load_config(root: str):
     return config
 
 
+def database_url(config, root: str) -> str:
+    """``c.CourseDirectory.db_url``, or nbgrader's default: ``gradebook.db`` in the course directory."""
+    return config.CourseDirectory.get("db_url") or f"sqlite:///{os.path.abspath(os.path.join(root, 'gradebook.db'))}"
+
+
 def _tools_on_path() -> None:
     """nbgrader's gradebook runs the ``alembic`` command, installed beside this Python."""
     tools = os.path.dirname(sys.executable)
@@ -76,4 +81,5 @@ class Course:
 
     @property
     def db_url(self) -> str:
-        return self.api.coursedir.db_url
+        """The gradebook's URL as nbgrader's CourseDirectory computes it, without importing nbgrader."""
+        return database_url(self.config, self.root)

@@ -15,7 +15,6 @@ from concurrent.futures.process import BrokenProcessPool
 
 from ..kernels.factory import KernelFactory
 from .settings import Fanout
-from .planning import database_url
 from .progress import BatchReport, Progress
 from .recording import Recorder
 from .tasks import AssignmentRows, SubmissionTooLarge, Task, make_task
@@ -99,7 +98,7 @@ class _Batch:
 
     def ready(self, jobs) -> list:
         """The jobs whose lesson's rows could be read (read once, here); the others fail now."""
-        url = database_url(self.course.config, self.course.root)
+        url = self.course.db_url
         unreadable = {}
         for lesson in sorted({lesson for lesson, _ in jobs}):
             try:

@@ -9,11 +9,6 @@ before for what their file holds is the workflow's to say: ``workflow.status.unc
 import os
 
 
-def database_url(config, root: str) -> str:
-    """The gradebook's URL as nbgrader's CourseDirectory computes it, without importing nbgrader."""
-    return config.CourseDirectory.get("db_url") or f"sqlite:///{os.path.abspath(os.path.join(root, 'gradebook.db'))}"
-
-
 RECORDED = ("SELECT assignment.name, submitted_assignment.student_id FROM submitted_assignment "
             "JOIN assignment ON assignment.id = submitted_assignment.assignment_id")
 SQLITE = "sqlite:///"
@@ -68,7 +63,7 @@ def graded_already(course, lesson: str, student: str) -> bool:
 
 def plan(course, lessons=None, students=None, force: bool = False):
     """(lesson, student) pairs to grade, and those already graded (kept unless ``force``)."""
-    recorded = set() if force else recorded_submissions(database_url(course.config, course.root))
+    recorded = set() if force else recorded_submissions(course.db_url)
     todo, skipped = [], []
     for lesson in lessons or course.lessons:
         for student in course.students(lesson):
