@@ -52,8 +52,9 @@ def submissions(course):
 
 @pytest.fixture(scope="module")
 def courses(tmp_path_factory):
-    """Identical scratch courses with the same submitted batch (cells time out after 10 s)."""
-    base = scratch_course(ROOT, str(tmp_path_factory.mktemp("parallel")), LESSON, cell_timeout=10)
+    """Identical scratch courses with the same submitted batch (cells time out after 20 s: a drawing cell on
+    a loaded machine can take 10, and a timeout there would differ between the copies)."""
+    base = scratch_course(ROOT, str(tmp_path_factory.mktemp("parallel")), LESSON, cell_timeout=20)
     pipeline.generate_release(base, [LESSON])
     for student, notebook in submissions(base).items():
         write_submission(base, student, LESSON, f"{LESSON}.ipynb", notebook)
