@@ -116,3 +116,38 @@ def test_a_students_widgets_show_their_picture_at_once(lesson):
     assert bytes(explorer.image.value) == explorer.initial_png and dpi_of(explorer.initial_png) == pytest.approx(80, abs=0.1)
     assert bytes(typed.image.value) == typed.initial_png and dpi_of(typed.initial_png) == pytest.approx(100, abs=0.1)
     assert dpi_of(bytes(steps.image.value)) == pytest.approx(100, abs=0.1)
+
+
+SHELL_DRAWS = """
+import base64, io, json
+from IPython.core.interactiveshell import InteractiveShell
+from PIL import Image
+shell = InteractiveShell.instance()
+shell.run_cell("import torch\\nfrom course.visuals.draw_graph import draw_graph\\n"
+               "x = torch.tensor([1.0, 2.0], requires_grad=True)\\nfig = draw_graph((x * x).sum(), {'x': x})")
+fig = shell.user_ns["fig"]
+image = Image.open(io.BytesIO(base64.b64decode(shell.display_formatter.format(fig)[0]["image/png"])))
+print(json.dumps({"figure": [round(v) for v in fig.get_size_inches() * fig.dpi], "png": image.size}))
+"""
+
+
+def shell_draws(grading: bool) -> dict:
+    """What an IPython shell with the inline backend, as a kernel has, shows for a course figure."""
+    import json
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k != drawing.KERNEL_VARIABLE}
+    env["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
+    if grading:
+        env[drawing.KERNEL_VARIABLE] = drawing.GRADING
+    done = subprocess.run([sys.executable, "-c", SHELL_DRAWS], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def test_in_a_grading_kernels_shell_the_inline_backend_writes_the_whole_figure_without_its_crop():
+    graded, lesson = shell_draws(grading=True), shell_draws(grading=False)
+    assert graded["png"] == graded["figure"]  # the figure as it is, at the grading dpi
+    assert lesson["png"] != lesson["figure"]  # the lesson's: the inline backend's tight crop
+    assert graded["figure"][0] == pytest.approx(lesson["figure"][0] * drawing.GRADING_DPI / 100, abs=1)
