@@ -6,7 +6,10 @@ Each lesson's solution is graded three ways in copies of one scratch course: by 
 must show the same kinds of output (figures as images, widgets as their views, text as text) in all
 three: the feedback a student reads back is their notebook. The Dask path forks its kernels from
 the same zygote code; tests/test_parallel_grading.py checks its notebooks against those graded in-process.
+The grader's kernels draw each figure with fewer pixels than plain nbgrader's (course/visuals/drawing.py).
 """
+import base64
+import io
 import os
 import shutil
 import subprocess
@@ -14,6 +17,7 @@ import sys
 
 import nbformat
 import pytest
+from PIL import Image
 
 from autograder import pipeline
 from autograder.authoring.output_parity import count, differences
@@ -21,6 +25,7 @@ from autograder.authoring.wrong_answers import build_submission, solution_cells,
 from autograder.cli import main
 from autograder.course_dir import assignments
 from conftest import ROOT
+from course.visuals.drawing import GRADING_DPI
 
 LESSONS = assignments(ROOT)
 PLAIN_EXECUTE = ('\nc.Autograde.autograde_preprocessors = ["nbgrader.preprocessors.Execute"]'
@@ -79,6 +84,22 @@ def test_each_cell_keeps_plain_nbgraders_kinds_of_output(runs, kernels):
         assert differences(plain, ours) == [], f"{lesson}, {kernels} kernels"
         assert count(ours, "image") == count(plain, "image") > 0  # lesson 1's figures were the ones lost
     assert count(graded(runs["plain"], "01_graph"), "widget") > 0
+
+
+def dpis(notebook) -> list[int]:
+    """The pixels per inch of every PNG the notebook holds, as matplotlib recorded them."""
+    return [round(Image.open(io.BytesIO(base64.b64decode(o["data"]["image/png"]))).info["dpi"][0])
+            for cell in notebook.cells for o in cell.get("outputs", []) if "image/png" in o.get("data", {})]
+
+
+@pytest.mark.parametrize("kernels", ["warm", "cold"])
+def test_the_graders_kernels_draw_every_figure_with_fewer_pixels(runs, kernels):
+    """Every figure is in the feedback, drawn at the grading dpi (course/visuals/drawing.py); plain
+    nbgrader's kernels, which the grader did not start, draw them at the lesson's own."""
+    for lesson in LESSONS:
+        plain, ours = dpis(graded(runs["plain"], lesson)), dpis(graded(runs[kernels], lesson))
+        assert len(ours) == len(plain) > 0, lesson
+        assert set(ours) == {GRADING_DPI} and min(plain) > GRADING_DPI, lesson
 
 
 def test_the_scores_agree_too(runs):

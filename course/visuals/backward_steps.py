@@ -12,22 +12,22 @@ carries a PNG and a text listing of every step, for headless runs and exported n
 """
 import base64
 import html
-import io
 from dataclasses import dataclass, field
 
 import ipywidgets as widgets
-import matplotlib.pyplot as plt
 import torch
 from matplotlib.patches import FancyBboxPatch
 
 from course.checks.closed_helpers import refuse_if_closed
 from course.visuals.draw_graph import _attachment_points, draw_graph, layout  # same layout, same arrows
+from course.visuals.drawing import grading, png
 from course.visuals.graph_text import format_values
 from course.visuals.graph_walk import Graph, walk_graph
 
 CURRENT = "#CC79A7"  # Okabe-Ito reddish purple: not used by draw_graph's node styles
 DONE = "#000000"
 WAITING_FADE = 0.72  # how much a node backward() has not reached yet is washed out
+DPI = 100
 
 
 @dataclass
@@ -196,13 +196,6 @@ def _step_of(recording: Recording, node_id: int) -> Step:
     return next(step for step in recording.steps if step.node == node_id)
 
 
-def _png(fig) -> bytes:
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=100)
-    plt.close(fig)
-    return buffer.getvalue()
-
-
 class BackwardSteps:
     """A step slider, the step's sentence and the drawing; ``widget`` is what the notebook shows."""
 
@@ -222,12 +215,15 @@ class BackwardSteps:
         self.slider.observe(lambda change: self._show(change["new"]), names="value")
         self.back.on_click(lambda _: self._move(-1))
         self.next.on_click(lambda _: self._move(+1))
-        self._show(0)
+        if grading():  # a graded notebook keeps no widget state: step 0's picture would go unseen
+            self.sentence.value = self._sentence(0)
+        else:
+            self._show(0)
         self.final_png = self.png(count)
 
     def png(self, index: int) -> bytes:
         if index not in self._pngs:
-            self._pngs[index] = _png(draw_step(self.output, self.recording, index, self._title(index)))
+            self._pngs[index] = png(draw_step(self.output, self.recording, index, self._title(index)), DPI)
         return self._pngs[index]
 
     def _title(self, index: int) -> str:
@@ -243,7 +239,10 @@ class BackwardSteps:
 
     def _show(self, index: int):
         self.image.value = self.png(index)  # the picture first: when the sentence changes, it is there
-        self.sentence.value = f"<code>{html.escape(describe_step(self.recording, index))}</code>"
+        self.sentence.value = self._sentence(index)
+
+    def _sentence(self, index: int) -> str:
+        return f"<code>{html.escape(describe_step(self.recording, index))}</code>"
 
     def _repr_mimebundle_(self, **kwargs):
         render = self.widget._repr_mimebundle_

@@ -17,6 +17,7 @@ from matplotlib.path import Path
 from matplotlib.textpath import TextToPath
 
 from course.checks.closed_helpers import refuse_if_closed
+from course.visuals.drawing import figure_dpi
 from course.visuals.graph_text import describe, format_shape
 from course.visuals.graph_walk import Graph, layers, walk_graph
 
@@ -178,7 +179,7 @@ def _graph_figure(graph: Graph, title: str) -> Figure:
     width = max(max(b.x + b.w / 2 for b in boxes.values()) + 2 * MARGIN, 6.0)
     height = max(b.y + b.h / 2 for b in boxes.values()) + TOP + BOTTOM
     shift = (width - max(b.x + b.w / 2 for b in boxes.values())) / 2
-    fig = plt.figure(figsize=(width, height))
+    fig = plt.figure(figsize=(width, height), dpi=figure_dpi())
     ax = fig.add_axes((0, 0, 1, 1))
     ax.set_xlim(-shift, width - shift)
     ax.set_ylim(-BOTTOM, height - BOTTOM)
@@ -251,7 +252,7 @@ def _legend(fig: Figure):
 
 
 def _message_figure(title: str, message: str) -> Figure:
-    fig = plt.figure(figsize=(6, 1.8))
+    fig = plt.figure(figsize=(6, 1.8), dpi=figure_dpi())
     fig.add_subplot().axis("off")  # a figure without axes is not rendered inline at all
     fig.suptitle(title, fontsize=12)
     fig.text(0.5, 0.45, textwrap.fill(message, 80), ha="center", va="center", fontsize=10)
@@ -266,7 +267,7 @@ def _summary_figure(graph: Graph, title: str, max_nodes: int) -> Figure:
     if rest:
         top.append((f"{len(kinds) - 15} other types", rest))
     labels, counts = [k for k, _ in reversed(top)], [c for _, c in reversed(top)]
-    fig = plt.figure(figsize=(7, 1.6 + 0.3 * len(labels)))
+    fig = plt.figure(figsize=(7, 1.6 + 0.3 * len(labels)), dpi=figure_dpi())
     ax = fig.add_subplot()
     bars = ax.barh(labels, counts, color=STYLES["op"]["edge"])
     for bar, label in zip(bars, labels):

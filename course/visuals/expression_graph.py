@@ -10,13 +10,12 @@ The expression is then built with real torch calls on two leaves, and ``backward
 import ast
 import base64
 import html
-import io
 
 import ipywidgets as widgets
-import matplotlib.pyplot as plt
 import torch
 
 from course.visuals.draw_graph import draw_graph
+from course.visuals.drawing import grading, png
 from course.visuals.graph_text import format_values
 
 FUNCTIONS = {name: getattr(torch, name) for name in
@@ -26,6 +25,7 @@ UNARY = {ast.USub: torch.neg, ast.UAdd: lambda t: t}
 VARIABLES = ("x", "y")
 MAX_LENGTH = 200
 MAX_CONSTANT = 1e6
+DPI = 100
 ALLOWED = (f"use x, y, numbers, + - * / **, and {', '.join(FUNCTIONS)} "
            "(as sin(x) or torch.sin(x))")
 
@@ -124,13 +124,6 @@ def _grad(t: torch.Tensor) -> str:
     return "None (f does not depend on it)" if t.grad is None else format_values(t.grad)
 
 
-def _png(fig) -> bytes:
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=100)
-    plt.close(fig)
-    return buffer.getvalue()
-
-
 class ExpressionGraph:
     """A text box and two values; on Enter, the result line and the graph are redrawn."""
 
@@ -145,20 +138,25 @@ class ExpressionGraph:
         self.widget.add_class("expression-graph")
         for control in (self.box, self.x, self.y):
             control.observe(lambda _: self._show(), names="value")
-        self._show()
-        self.initial_png, self.initial_text = bytes(self.image.value), self.text
+        self.initial_png = self._show(picture=not grading())  # graded: no widget state is kept
+        self.initial_text = self.text
 
-    def _show(self):
+    def _show(self, picture: bool = True) -> bytes:
+        """Recompute and redraw; the PNG drawn (empty when f cannot be built). ``picture``: put it in
+        the widget too."""
         try:
             f, x, y = gradients_of(self.box.value, self.x.value, self.y.value)
         except (ExpressionError, RuntimeError) as error:
             self.text = f"Cannot build f: {error}"
             self.result.value = f'<span style="color:#b2182b">{html.escape(self.text)}</span>'
-            return
+            return b""
         self.text = f"f = {format_values(f)};  df/dx = x.grad = {_grad(x)};  df/dy = y.grad = {_grad(y)}"
         # the picture first: when the result line changes, the matching picture is already there
-        self.image.value = _png(draw_graph(f, {"x": x, "y": y, "f": f}, title=f"f = {self.box.value.strip()}"))
+        drawn = png(draw_graph(f, {"x": x, "y": y, "f": f}, title=f"f = {self.box.value.strip()}"), DPI)
+        if picture:
+            self.image.value = drawn
         self.result.value = f"<code>{html.escape(self.text)}</code>"
+        return drawn
 
     def _repr_mimebundle_(self, **kwargs):
         render = self.widget._repr_mimebundle_

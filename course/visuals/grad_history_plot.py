@@ -7,6 +7,8 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
+from course.visuals.drawing import figure_dpi
+
 # Okabe-Ito colours; a reset is a square marker, not a bar, so the kinds stay apart in greyscale
 # (and a reset to zero, a bar of height 0, stays visible).
 BACKWARD = dict(color="#0072B2", edgecolor="#0072B2")
@@ -27,7 +29,7 @@ def plot_grad_history(steps: list[tuple[str, float | None]], one_call: float | N
     if not steps:
         raise ValueError("steps is empty: record at least one (label, value) pair")
     labels = [label for label, _ in steps]
-    fig, ax = plt.subplots(figsize=(max(5.0, 1.0 + 0.95 * len(steps)), 3.8))
+    fig, ax = plt.subplots(figsize=(max(5.0, 1.0 + 0.95 * len(steps)), 3.8), dpi=figure_dpi())
     for i, (label, value) in enumerate(steps):
         if value is None:
             ax.plot([i], [0], **NONE_MARK)

@@ -8,6 +8,8 @@ import numpy as np
 import torch
 from matplotlib.figure import Figure
 
+from course.visuals.drawing import figure_dpi
+
 # Okabe-Ito colours; line styles differ too, so the curves stay apart in greyscale.
 F_STYLE = dict(color="#0072B2", linestyle="-", linewidth=2)
 DF_STYLE = dict(color="#D55E00", linestyle="--", linewidth=2)
@@ -56,7 +58,8 @@ def plot_gradient(f, start, end, at=None, points=200) -> Figure:
     name = "f" if name == "<lambda>" else name
 
     xs, y, dy = xs.numpy(), y.numpy(), dy.numpy()
-    fig, (top, bottom) = plt.subplots(2, 1, sharex=True, figsize=(7, 5.5), height_ratios=(3, 2))
+    fig, (top, bottom) = plt.subplots(2, 1, sharex=True, figsize=(7, 5.5), height_ratios=(3, 2),
+                                       dpi=figure_dpi())
     top.plot(xs, y, label=f"{name}(x)", **F_STYLE)
     top.plot(xs, y0 + slope * (xs - at), label=f"tangent at x = {at:.3g}", **TANGENT_STYLE)
     top.plot([at], [y0], "o", color="#000000", markersize=6)

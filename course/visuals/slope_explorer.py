@@ -9,17 +9,13 @@ Jupyter shows the widget when it can and falls back to those otherwise; nbval sk
 widget-view entry (its model id is random) and the PNG, and compares the text, which is fixed.
 """
 import base64
-import io
 
 import ipywidgets as widgets
 
+from course.visuals.drawing import grading, png
 from course.visuals.gradient_plot import plot_gradient, slope_at
 
-
-def _png(fig) -> bytes:
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=80)
-    return buffer.getvalue()
+DPI = 80
 
 
 class SlopeExplorer:
@@ -37,17 +33,23 @@ class SlopeExplorer:
         self.image = widgets.Image(format="png", layout=widgets.Layout(width="560px"))
         self.widget = widgets.VBox([self.slider, self.slope, self.image])
         self.slider.observe(self._moved, names="value")
-        self._show(at)
-        self.initial_png, self.initial_text = bytes(self.image.value), self.text()
+        self.initial_png = self._draw(at)
+        self.slope.value = f"<code>{self.text()}</code>"
+        if not grading():  # a graded notebook keeps no widget state: its picture would go unseen
+            self.image.value = self.initial_png
+        self.initial_text = self.text()
 
     def text(self) -> str:
         x = self.slider.value
         y, slope = slope_at(self.f, x)
         return f"At x = {x:.3f}: f(x) = {y:.4g}, slope f'(x) from autograd = {slope:.4g}"
 
+    def _draw(self, x: float) -> bytes:
+        return png(plot_gradient(self.f, self.start, self.end, at=x), DPI)
+
     def _show(self, x: float):
         self.slope.value = f"<code>{self.text()}</code>"
-        self.image.value = _png(plot_gradient(self.f, self.start, self.end, at=x))
+        self.image.value = self._draw(x)
 
     def _moved(self, change):
         self._show(change["new"])
