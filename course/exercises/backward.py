@@ -423,7 +423,17 @@ def _two_losses_judge(seen, expected, inputs):
                       "copy, changes in place: section 4). Keep x.grad.clone() right after the first "
                       "backward().", "grad_aliased")
     require(diagnose_gradient(expected["loss1"], g1, "the gradient of loss1"))
+    _sum_for_mean(g2, expected["loss2"])
     require(diagnose_gradient(expected["loss2"], g2, "the gradient of loss2", stale=expected["loss1"]))
+
+
+def _sum_for_mean(got, want: torch.Tensor) -> None:
+    """n times loss2's gradient, for x of n elements: a .sum() where loss2 takes the mean (any n, not only 2 to 5)."""
+    n = want.numel()
+    if n > 1 and isinstance(got, torch.Tensor) and got.shape == want.shape and not got.is_complex() and \
+            close(got, n * want) and not close(want, torch.zeros_like(want)):
+        raise Mistake(f"the gradient of loss2 is {n} times the expected one, and x has {n} elements: loss2 = "
+                      "(h**2).mean() divides by them, and a .sum() does not.", "sum_for_mean")
 
 
 # --- jacobian_rows ------------------------------------------------------------------------------
@@ -441,12 +451,34 @@ def _jacobian_rows_call(answer, inputs):
                        "build the Jacobian yourself, one row per output element, not with jacobian()."):
             stack, ran = _watching_backward()
             with stack:
-                seen.append(answer(watched, x))
+                try:
+                    seen.append(answer(watched, x))
+                except IndexError as error:
+                    _past_the_outputs(error, f, x)
+                    raise
         inputs_kept(before, [x], ["x"])
         calls.append(len(ran["backward"]) + len(ran["grad"]))
         elsewhere.append(watched.elsewhere)
         far.append(watched.far)
     return {"jacobians": seen, "calls": calls, "evaluated_elsewhere": elsewhere, "evaluated_far": far}
+
+
+def _past_the_outputs(error: IndexError, f, x: torch.Tensor) -> None:
+    """An index past f(x)'s end, when f(x) has fewer elements than x: a loop over x's elements, not y's."""
+    outputs = f(x.detach()).numel()
+    if outputs < x.numel() and "out of bounds" in str(error):
+        raise Mistake(f"your code raised IndexError: {error}. Here f(x) has {outputs} elements and x has "
+                      f"{x.numel()}: did the loop run over x's elements? The Jacobian has one row per output "
+                      "element y[i], so loop over y's elements.", "rows_over_inputs") from None
+
+
+def _rows_over_inputs(what: str, got, want: torch.Tensor, inputs: int) -> None:
+    """One row per element of x where f has another number of outputs: the loop ran over x."""
+    if isinstance(got, torch.Tensor) and want.dim() == 2 and got.dim() == 2 and want.shape[0] != inputs \
+            and tuple(got.shape) == (inputs, want.shape[1]):
+        raise Mistake(f"{what} has {inputs} rows, one per element of x, but f(x) has {want.shape[0]} elements: did "
+                      "the loop run over x's elements? The Jacobian has one row per output element y[i], so loop "
+                      "over y's elements.", "rows_over_inputs")
 
 
 JACOBIAN_HOW = "Call f once, on a copy of x that requires grad, and differentiate each output element in turn."
@@ -474,6 +506,7 @@ def _jacobian_rows_judge(seen, expected, inputs):
                           "grad_accumulated")
         require(diagnose_aliased_rows(want, got, what))
         _sum_of_rows(what, got, want)
+        _rows_over_inputs(what, got, want, inputs["x"].numel())
         wrong = diagnose_gradient(want, got, what)
         _far_from_x(seen, i, wrong, JACOBIAN_HOW)
         require(wrong)
