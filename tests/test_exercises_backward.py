@@ -2,10 +2,13 @@
 have levels, the rules the text states are watched while the answer runs (and leave nothing
 patched behind), and the "Where am I" table reports each exercise."""
 import math
+import os
 
 import pytest
 import torch
 
+from conftest import ROOT
+from course.checks.explain_error import cell_note
 from course.checks.technique import TorchCalls, counting
 from course.exercises import backward as check
 from course.outcome import CheckFailed, NotAttempted
@@ -108,6 +111,7 @@ def test_watching_an_answer_leaves_torch_as_it_was():
     for name in NAMES:  # a check that raised mid-way restores them too
         graded(LESSON, name, lambda *args: math.sin(args[-1]))
     assert torch.autograd.backward is backward and torch.autograd.grad is grad
+    assert "zero_" not in torch.Tensor.__dict__  # hvp's watch on zero_() is undone
 
 
 def test_progress_reports_each_exercise():
@@ -135,3 +139,45 @@ def test_a_failing_self_check_shows_the_rule_first():
     with pytest.raises(CheckFailed) as failed:
         check.two_losses(lambda x: (torch.sin(x), torch.sin(x)))
     assert str(failed.value).startswith("h was computed 2 times")
+
+
+def test_a_gradient_made_without_create_graph_is_explained_as_one_in_a_cell():
+    """Section 11's own error: the note names create_graph, not only no_grad() and requires_grad."""
+    x = torch.tensor(2.0, requires_grad=True)
+    (dy_dx,) = torch.autograd.grad(x**3, x)
+    with pytest.raises(RuntimeError) as raised:
+        torch.autograd.grad(dy_dx, x)
+    assert "create_graph=True" in cell_note(raised.value, check.ERROR_SECTIONS)
+
+
+def test_the_hints_work_as_worded():
+    """The scratch-cell test of hand_derivative reduces a vector f(x) before backward(); the first
+    exercise's hint names the section of lesson 1 the text names."""
+    assert "f(x).sum().backward()" in check.hand_derivative.hint_texts[2]
+    assert "lesson 1, section 9" in check.grad_via_backward.hint_texts[1]
+    text = open(os.path.join(ROOT, "source", LESSON, f"{LESSON}.py"), encoding="utf-8").read()
+    assert "lesson 1, section 9" in text
+
+
+def test_points_far_from_x_are_not_called_a_finite_difference():
+    """f evaluated at a tensor of other values (here twice x) is wrong, and said so without
+    "finite difference"; f on a reshaped view of the copy is x itself, and passes."""
+    def doubled(f, x):
+        leaf = x.detach().clone().requires_grad_(True)
+        f(leaf * 2).backward()
+        return leaf.grad
+    result = graded(LESSON, "grad_via_backward", doubled)
+    assert result.kind == "f_not_at_x" and "finite difference" not in result.message
+
+
+def test_zero_before_the_first_backward_is_no_zeroed_g():
+    """zero_() of a .grad with no graph (before backward(create_graph=True)) is no mistake."""
+    def zero_first(f, x, v):
+        xc = x.detach().clone().requires_grad_(True)
+        xc.grad = torch.ones_like(xc)
+        xc.grad.zero_()
+        xc.grad = None
+        (g,) = torch.autograd.grad(f(xc), xc, create_graph=True)
+        (g * v).sum().backward()
+        return xc.grad
+    assert graded(LESSON, "hvp", zero_first).passed

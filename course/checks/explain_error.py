@@ -25,7 +25,8 @@ KNOWN_ERRORS = [
                "weights v of its shape, as gradient=v to backward() or grad_outputs=v to torch.autograd.grad()."),
     KnownError("no_graph", "does not require grad and does not have a grad_fn",
                "this tensor is not part of any graph: was it made under no_grad(), detached, or created "
-               "without requires_grad=True?"),
+               "without requires_grad=True? A gradient from torch.autograd.grad or .grad has no graph either "
+               "unless the differentiation that made it was given create_graph=True."),
     KnownError("leaf_in_place", "a leaf Variable that requires grad is being used in an in-place operation",
                "this tensor is a leaf that requires grad, and autograd refuses to change it in place while it "
                "records. For a new value, compute it out of place (y = x + 1 is a result in the graph); to "

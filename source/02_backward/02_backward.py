@@ -5,10 +5,11 @@
 #
 # **The core** (sections 1 to 4, two exercises): `backward()` fills `.grad` of every leaf, starts
 # from a scalar, only leaves keep `.grad`, and the graph is freed unless you pass
-# `retain_graph=True`. **Going further** (sections 5 to 11) is optional, graded the same.
+# `retain_graph=True`. **Going further** (sections 5 to 11) is optional on a first pass; its
+# exercises are graded like the core's and count toward the lesson's points when you do them.
 #
-# **Time:** the core about 15 minutes (20 if an exercise takes several tries), the whole lesson
-# about 80.
+# **Time:** the core about 25 minutes (about 17 if both exercises pass at the first try), the
+# whole lesson about 95.
 #
 # **Exercises.** Complete the function and run the cell below it: it says *correct*, *not
 # attempted*, or what is wrong in autograd terms; `check.NAME.hint()` gives a nudge (call it
@@ -157,9 +158,12 @@ print("after a reset:", x.grad)          # 12 again
 #
 # For $h = \sin(x) \cdot x$, `loss1 = h.sum()` and `loss2 = (h**2).mean()`, complete
 # `two_losses(x)` to return the pair (gradient of `loss1`, gradient of `loss2`) with respect to
-# `x`, computing `h` only once. Return two separate tensors: the second `backward()` must not
-# change the first gradient, and what `.grad` holds after the first `backward()` must not leak
-# into the second. Leave `x` unchanged: work on a copy.
+# `x`. Four rules:
+#
+# - compute `h` only once: one forward pass, differentiated from each loss;
+# - return two separate tensors: the second `backward()` must not change the first gradient;
+# - what `.grad` holds after the first `backward()` must not leak into the second;
+# - leave `x` unchanged: work on a copy.
 
 # %% solution two_losses
 def two_losses(x):

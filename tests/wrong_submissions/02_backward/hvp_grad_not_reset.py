@@ -1,4 +1,4 @@
-# expect: what .grad held before
+# expect: x.grad.zero_() would zero g as well
 # Two backward() calls into the same .grad: the second adds H v to the gradient already there.
 def hvp(f, x, v):
     x = x.detach().clone().requires_grad_(True)
