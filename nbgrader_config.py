@@ -21,6 +21,8 @@ c.Execute.error_on_timeout = {
 # Grading: the verdict is computed in this process, not in the student's kernel
 # (autograder/grading/judging/trusted_execute.py). Every limit a submission meets is set here.
 c.TrustedExecute.trials = 3                       # fresh random inputs per graded exercise
+c.TrustedExecute.replay_seed = None               # None: fresh seeds; a failure's seed (its message shows it) to replay it,
+                                                  # e.g. `nbgrader autograde --TrustedExecute.replay_seed=SEED ...`
 c.TrustedExecute.output_limit = 1_000_000         # bytes of IOPub messages one cell may send (every type)
 c.TrustedExecute.notebook_output_limit = 20_000_000  # bytes of IOPub messages a whole notebook may send
 c.TrustedExecute.notebook_timeout = 900           # seconds per notebook, restarts and replays included
@@ -28,6 +30,7 @@ c.TrustedExecute.notebook_timeout = 900           # seconds per notebook, restar
 # How grading kernels start, and the fence: each kernel alone in its box, the same whether it starts
 # cold, warm or under plain `nbgrader autograde` (autograder/grading/kernels/settings.py declares each).
 c.GradingKernels.warm_kernels = True              # fork each kernel from a parent that has imported torch
+c.GradingKernels.zygote_timeout = 180             # seconds that parent may take to start serving, imports included
 c.GradingKernels.sandbox = True                   # own namespaces, root, user; no network (where the OS allows)
 c.GradingKernels.memory_limit = 2 * 1024**3       # bytes: each process's address space, and the box's total
 c.GradingKernels.max_processes = 256              # processes and threads of one kernel, children included

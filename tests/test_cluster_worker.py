@@ -39,7 +39,8 @@ def test_a_preloaded_worker_takes_the_courses_limits_before_its_first_task():
         now = KernelFactory._shared
         assert (now.fence.memory, now.fence.max_processes) == (3 * 1024**3, 128)
         assert not first.alive()  # the default fence's zygote is closed, not left running
-        assert KernelFactory.shared(now.fence) is now  # a task with the course's fence uses it as it is
+        assert KernelFactory.shared(now.fence, DEFAULTS["zygote_timeout"]) is now  # the course's fence: used as it is
+        assert now.ready_within == DEFAULTS["zygote_timeout"]  # the wait the course's settings gave it
     finally:
         for zygote in {id(z): z for z in (cluster_worker._started.get("zygote"), KernelFactory._shared) if z}.values():
             zygote.close()

@@ -66,7 +66,8 @@ def _run(tmp_path, **settings):
 STARTS_A_ZYGOTE = """import time
 from autograder.grading.kernels.factory import KernelFactory
 from autograder.grading.kernels.settings import GradingKernels
-factory = KernelFactory.start(GradingKernels(sandbox=%r).fence())
+kernels = GradingKernels(sandbox=%r)
+factory = KernelFactory.start(kernels.fence(), kernels.zygote_timeout)
 factory.wait_ready()
 print(factory.pid, factory.area, flush=True)
 time.sleep(300)"""

@@ -9,17 +9,17 @@ The server forks its workers from a single thread, with torch kept to one thread
 kernels' zygote: a worker's references are small tensors, and the cores belong to the kernels.
 """
 import importlib
-import pkgutil
 
 import torch
 
 from ..judging import references
+from ..kernels.preloads import lessons
 from . import worker  # noqa: F401  (nbgrader, nbclient and the grader itself)
 
 
 def _warm_up() -> None:
-    for lesson in pkgutil.iter_modules(references.__path__):  # every lesson's reference, whatever lessons exist
-        importlib.import_module(f"{references.__name__}.{lesson.name}")
+    for lesson in lessons():  # every lesson's reference, found as the zygote finds the lessons
+        importlib.import_module(f"{references.__name__}.{lesson}")
     model = torch.nn.Linear(3, 2)
     torch.optim.SGD(model.parameters(), lr=0.1).step()
 

@@ -34,7 +34,6 @@ from course.exercise import exercises_of, lesson_module
 from course.grade_ids import exercise_of_test
 from course.outcome import CORRECT, Verdict
 
-from ..kernels.factory import KernelFactory
 from ..kernels.manager import SandboxedKernelManager
 from ..kernels.settings import GradingKernels
 from .resilient_execute import ResilientExecute, error_output
@@ -50,6 +49,8 @@ _warned: dict = {}
 class TrustedExecute(ResilientExecute):
 
     trials = Integer(3, help="Fresh random inputs each graded exercise is tried on.").tag(config=True)
+    replay_seed = Integer(None, allow_none=True, help="Seed of every graded exercise's first trial, to replay "
+                          "a failure its message reported; None: a fresh seed each time.").tag(config=True)
     output_limit = Integer(1_000_000, help="Bytes of IOPub messages one cell may send before it is "
                                            "stopped.").tag(config=True)
     notebook_output_limit = Integer(20_000_000, help="Bytes of IOPub messages a whole notebook may send "
@@ -94,7 +95,7 @@ class TrustedExecute(ResilientExecute):
         if not self.kernel_name:
             self.kernel_name = self.nb.metadata.get("kernelspec", {}).get("name") or "python3"
         self.km = self.kernel_manager_class(kernel_name=self.kernel_name, config=self.config, fence=fence,
-                                            factory=KernelFactory.shared(fence) if kernels.warm_kernels else None,
+                                            factory=kernels.zygote(),
                                             message_limit=self.output_limit + 1)
         return self.km
 
@@ -202,7 +203,7 @@ class TrustedExecute(ResilientExecute):
 
     def _grade(self, cell, exercise, index) -> NotebookNode:
         started = time.monotonic()
-        trial_seeds = seeds(self.trials)
+        trial_seeds = seeds(self.trials, self.replay_seed)
         result, seed = Verdict(CORRECT), None
         try:
             sent, stopped = self._ask(exercise, trial_seeds, index)

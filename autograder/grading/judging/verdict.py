@@ -6,8 +6,6 @@ and the exercise's judge compares. Nothing the kernel sent is run, only read, an
 sent can make this process fail: whatever goes wrong while reading or judging it (a number too
 large for a float, a structure the judge did not expect) is that trial's "unreadable" verdict.
 """
-import os
-
 from course.checks.observation import Unreadable, loads
 from course.checks.random_inputs import fresh_seed
 from course.exercise import Exercise
@@ -16,10 +14,9 @@ from course.outcome import INCORRECT, Verdict
 from .references import reference
 
 
-def seeds(trials: int) -> list[int]:
-    """Fresh seeds; AUTOGRADE_SEED pins the first one to replay a reported failure."""
-    pinned = os.environ.get("AUTOGRADE_SEED")
-    first = int(pinned) if pinned else fresh_seed()
+def seeds(trials: int, pinned: int | None = None) -> list[int]:
+    """Fresh seeds; ``pinned`` (``TrustedExecute.replay_seed``) is the first one, to replay a reported failure."""
+    first = fresh_seed() if pinned is None else pinned
     return [first] + [fresh_seed() for _ in range(trials - 1)]
 
 

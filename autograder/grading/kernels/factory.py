@@ -21,8 +21,9 @@ from .fence import KERNEL_ENVIRONMENT, Fence
 class KernelFactory:
     _shared = None
 
-    def __init__(self, fence: Fence, area: str, pid: int, process: subprocess.Popen | None = None):
+    def __init__(self, fence: Fence, area: str, pid: int, ready_within: float, process: subprocess.Popen | None = None):
         self.fence, self.area, self.pid, self.process = fence, area, pid, process
+        self.ready_within = ready_within  # seconds it may take to start serving (GradingKernels.zygote_timeout)
         self.socket = os.path.join(area, "zygote.sock")
 
     @property
@@ -30,7 +31,7 @@ class KernelFactory:
         return self.fence.namespaces
 
     @classmethod
-    def start(cls, fence: Fence) -> "KernelFactory":
+    def start(cls, fence: Fence, ready_within: float) -> "KernelFactory":
         """Launch a zygote and return at once; it is waited for when a kernel is first asked of it.
 
         It starts with the fence's environment already (what a forked kernel's /proc/self/environ
@@ -45,19 +46,20 @@ class KernelFactory:
         with open(os.path.join(area, "zygote.log"), "w") as log:
             process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                                        start_new_session=True, env=env)
-        factory = cls(fence, area, process.pid, process)
+        factory = cls(fence, area, process.pid, ready_within, process)
         atexit.register(factory.close)
         return factory
 
     def handle(self) -> dict:
         """What another process on this machine needs to ``adopt`` this zygote."""
-        return {"fence": self.fence.to_json(), "area": self.area, "pid": self.pid}
+        return {"fence": self.fence.to_json(), "area": self.area, "pid": self.pid, "ready_within": self.ready_within}
 
     @classmethod
     def adopt(cls, handle: dict) -> None:
         """Use the zygote another process started as this process's own."""
         fence = handle["fence"]
-        cls._shared = cls(Fence.from_json(fence) if isinstance(fence, str) else fence, handle["area"], handle["pid"])
+        cls._shared = cls(Fence.from_json(fence) if isinstance(fence, str) else fence, handle["area"], handle["pid"],
+                          handle["ready_within"])
 
     def alive(self) -> bool:
         if self.process is not None:
@@ -68,11 +70,13 @@ class KernelFactory:
         except (OSError, IndexError):
             return False
 
-    def wait_ready(self, seconds: float = 180) -> None:
-        deadline = time.monotonic() + seconds
+    def wait_ready(self) -> None:
+        deadline = time.monotonic() + self.ready_within
         while not os.path.exists(self.socket):
             if not self.alive() or time.monotonic() > deadline:
-                why = self._log_tail()
+                late = f"not serving within {self.ready_within:g} s (GradingKernels.zygote_timeout); " \
+                    if self.alive() else ""
+                why = late + self._log_tail()
                 self.close()
                 raise RuntimeError(f"the warm-kernel zygote did not start: {why}")
             time.sleep(0.02)
@@ -85,13 +89,13 @@ class KernelFactory:
             return "(no log)"
 
     @classmethod
-    def shared(cls, fence: Fence) -> "KernelFactory":
+    def shared(cls, fence: Fence, ready_within: float) -> "KernelFactory":
         """This process's zygote, ready: the one it adopted, else its own, started on first use."""
         if cls._shared is not None and (not cls._shared.alive() or cls._shared.fence != fence):
             cls._shared.close()
             cls._shared = None
         if cls._shared is None:
-            cls._shared = cls.start(fence)
+            cls._shared = cls.start(fence, ready_within)
         cls._shared.wait_ready()
         return cls._shared
 

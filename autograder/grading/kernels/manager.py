@@ -3,17 +3,17 @@
 IPC (Unix sockets in the box's own folder) instead of TCP: the kernel has no network to listen
 on, and the "running over TCP without encryption" warning no longer shows once per notebook.
 
-The manager takes a box (a uid of its own, a socket folder, a control group) when it is made and
-gives it back when its kernel is cleaned up; restarts keep the box. It starts the kernel cold
-(``cold.py``) or asks the zygote for it (``factory.py``): either way the kernel enters the same
+The manager takes a box (a uid of its own, a socket folder, a control group's name) when it is made
+and gives it back when its kernel is cleaned up; restarts keep the box. It chooses how the kernel
+starts, cold or forked from the zygote (``provisioners.py``): either way the kernel enters the same
 box with the same fence (``enter.py``).
 """
 import asyncio
 import os
 import shutil
-import sys
 import tempfile
 import time
+import uuid
 from queue import Empty
 
 import zmq.asyncio
@@ -26,6 +26,7 @@ from traitlets import Any, Instance, Integer, Type, Unicode
 
 from . import cgroups, uids
 from .fence import Box, Fence
+from .provisioners import ColdProvisioner, WarmProvisioner, forks_warm
 
 MESSAGE_LIMIT = 64 * 1024**2  # bytes of a message's content the grader decodes, unless told a smaller cap
 
@@ -56,9 +57,9 @@ class BoundedSession(Session):
 class GradingKernelClient(AsyncKernelClient):
     """jupyter_client's client, ready as soon as the kernel has answered on both channels.
 
-    jupyter_client's own ``wait_for_ready`` ends by waiting 0.2 s for IOPub to fall silent, on every
-    kernel start. nbclient ignores IOPub messages that answer other requests, so a grading kernel
-    needs no such flush: the wait was a fifth of a second of idle core per notebook.
+    jupyter_client's own ``wait_for_ready`` ends by waiting for IOPub to fall silent, on every kernel
+    start. nbclient ignores IOPub messages that answer other requests, so a grading kernel needs no
+    such flush, and each notebook would otherwise pay that idle wait.
 
     Its sockets also retry their connection every 10 ms rather than ZeroMQ's 100 ms: they connect
     before the newly forked kernel has bound its sockets, and would otherwise idle until the next try.
@@ -157,7 +158,6 @@ class SandboxedKernelManager(AsyncKernelManager):
         self.transport = "ipc"
         self.ip = os.path.join(self.socket_dir, "kernel")
         self.connection_file = os.path.join(self.socket_dir, "kernel.json")
-        self._seen = {"memory": 0, "processes": 0}
         self._clients: list = []
         self.cut = ""  # the channel whose connection was cut, once one was
 
@@ -196,30 +196,30 @@ class SandboxedKernelManager(AsyncKernelManager):
 
     def breaches(self) -> list[str]:
         """The caps this kernel (with its children) hit since last asked, as reasons."""
-        now = cgroups.breaches(self.cgroups)
-        hit = [what for what in ("memory", "processes") if now[what] > self._seen[what]]
-        self._seen = now
-        return hit
+        return self.provisioner.breaches() if self.provisioner is not None else []
 
-    def format_kernel_cmd(self, extra_arguments=None):
-        command = super().format_kernel_cmd(extra_arguments)
-        if self.cgroups:  # fresh for every start: a restarted kernel starts with clean counters
-            cgroups.create(self.fence.cgroups, self.cgroups, self.fence.memory,
-                           self.fence.max_processes, self.fence.cpu)
-            self._seen = {"memory": 0, "processes": 0}
-        self._clients, self.cut = [], ""  # a restarted kernel's old clients saw their kernel go
-        if self.factory is not None and "ipykernel_launcher" in command:
-            return self.factory.command(command[command.index("ipykernel_launcher") + 1:], self.box)
-        return [sys.executable, "-m", f"{__package__}.cold", self.fence.to_json(), self.box.to_json(), "--", *command]
+    async def _async_pre_start_kernel(self, **kw):
+        """Every start, restarts too: the provisioner is this manager's choice (never one looked up by
+        entry point), and a restarted kernel's old clients, which saw their kernel go, are forgotten."""
+        self._clients, self.cut = [], ""
+        if self.provisioner is None:
+            self.kernel_id = self.kernel_id or kw.pop("kernel_id", str(uuid.uuid4()))
+            self.provisioner = self._provisioner()
+        return await super()._async_pre_start_kernel(**kw)
+
+    def _provisioner(self):
+        common = dict(kernel_id=self.kernel_id, kernel_spec=self.kernel_spec, parent=self, fence=self.fence)
+        if self.factory is not None and forks_warm(self.kernel_spec.argv):
+            return WarmProvisioner(factory=self.factory, **common)
+        return ColdProvisioner(**common)
 
     async def _async_wait(self, pollinterval: float = 0.01) -> None:
-        """A killed kernel is gone within milliseconds: look every 10 ms, not jupyter_client's 100."""
+        """A killed kernel is gone almost at once: look every 10 ms, not jupyter_client's 100."""
         await super()._async_wait(pollinterval)
 
     async def _async_cleanup_resources(self, restart: bool = False) -> None:
         await super()._async_cleanup_resources(restart=restart)
         if not restart:
-            cgroups.remove(self.cgroups)
             for folder in [self.socket_dir, *self.scratch_dirs]:
                 shutil.rmtree(folder, ignore_errors=True)
             if self._uid_lock is not None:

@@ -3,7 +3,8 @@
 
 ``GradingKernels.fence()`` turns them into the ``Fence`` value every kernel of this process gets,
 cold or warm; ``start_zygote`` launches a batch's warm parent with that very fence, before the grade
-command imports nbgrader or torch (traitlets only here). A cluster worker is sent the settings
+command imports nbgrader or torch (traitlets only here), and ``zygote()`` is the one a kernel of this
+process forks from. A cluster worker is sent the settings
 (``values()``) and builds its fence from them on its own machine, whose paths and rights are its own.
 """
 import importlib.util
@@ -17,11 +18,15 @@ from .factory import KernelFactory
 from .fence import Fence, build
 
 _built: dict = {}
+STARTS = ("warm_kernels", "zygote_timeout")  # how kernels start, not what fences them
 
 
 class GradingKernels(Configurable):
     warm_kernels = Bool(True, help="Fork each kernel from a warm parent that has imported torch and the "
                                    "course already, instead of starting Python afresh.").tag(config=True)
+    zygote_timeout = Float(180, help="Seconds the warm parent may take to import torch and the course and "
+                                     "start serving kernels; past them grading stops with its log, as a "
+                                     "parent that slow is stuck.").tag(config=True)
     sandbox = Bool(True, help="Give each kernel its own namespaces, root, user and no network, where the "
                               "OS allows it.").tag(config=True)
     memory_limit = Integer(2 * 1024**3, help="Bytes of memory a kernel may use: each process's address "
@@ -52,11 +57,15 @@ class GradingKernels(Configurable):
         """The fence these settings declare on this machine, built once per process and settings
         (probing the machine runs a process)."""
         values = self.values()
-        key = repr(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in values.items() if k != "warm_kernels"))
+        key = repr(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in values.items() if k not in STARTS))
         if key not in _built:
             keep = kept_paths()
             _built[key] = build(values.__getitem__, keep=keep, hidden=hidden_paths(keep))
         return _built[key]
+
+    def zygote(self) -> KernelFactory | None:
+        """The warm parent this process's kernels fork from, ready (None: they start cold)."""
+        return KernelFactory.shared(self.fence(), self.zygote_timeout) if self.warm_kernels else None
 
 
 def kept_paths() -> tuple:
@@ -83,4 +92,4 @@ def hidden_paths(keep: tuple) -> tuple:
 def start_zygote(config: Config | None) -> KernelFactory | None:
     """The warm parent the configured kernels fork from, launched now (None: they start cold)."""
     kernels = GradingKernels.of(config)
-    return KernelFactory.start(kernels.fence()) if kernels.warm_kernels else None
+    return KernelFactory.start(kernels.fence(), kernels.zygote_timeout) if kernels.warm_kernels else None

@@ -1,9 +1,12 @@
 """Warm kernels: fork each grading kernel from a parent that has already imported everything.
 
-A fresh kernel spends seconds importing torch, matplotlib, IPython and the course before the first
-student line runs. Here one parent per batch, the *zygote*, imports them once (and runs a little of
-each, single-threaded, so nothing starts a thread pool before a fork), then forks a new kernel for
-every notebook: each notebook still gets a fresh interpreter state of its own, but not the imports.
+A fresh kernel imports torch, matplotlib, IPython and the course before the first student line
+runs, most of what its start costs (``benchmarks/grading.py`` compares cold and warm starts). Here
+one parent per batch, the *zygote*, imports them once (and runs a little of each, single-threaded,
+so nothing starts a thread pool before a fork), then forks a new kernel for every notebook: each
+notebook still gets a fresh interpreter state of its own, but not the imports. What it imports is
+found, not listed (``preloads.py``): the libraries, and every module of the student package, so a
+new lesson is warm as soon as it exists.
 
 The zygote runs as root in mount and network namespaces of its own, in a root holding the system,
 Python, the student package and its own folder (``python -m autograder.grading.kernels.zygote``),
@@ -28,14 +31,9 @@ import sys
 from . import parent_death
 from .enter import build_root, enter
 from .fence import KERNEL_ENVIRONMENT, Box, Fence
+from .preloads import zygote_modules
 
 CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWPID = 0x00020000, 0x08000000, 0x40000000, 0x20000000
-# ipykernel.ipkernel imports its debugger (debugpy): 0.2 s a kernel when it is left to each fork
-PRELOAD = ["numpy", "torch", "matplotlib", "matplotlib.pyplot", "IPython", "ipykernel.kernelapp", "ipykernel.ipkernel",
-           "ipykernel.zmqshell", "ipykernel.debugger", "ipywidgets",
-           "course.kernel_side", "course.exercises.graph", "course.exercises.backward", "course.exercises.no_grad",
-           "course.exercises.zero_grad", "course.visuals.draw_graph", "course.visuals.graph_text",
-           "course.visuals.gradient_plot", "course.visuals.quick_check", "course.visuals.slope_explorer"]
 
 
 def _libc():
@@ -65,10 +63,10 @@ def _warm_up() -> None:
 
 def _preload() -> None:
     os.environ.update(KERNEL_ENVIRONMENT)
-    for name in PRELOAD:
+    for name in zygote_modules():
         try:
             importlib.import_module(name)
-        except ImportError:  # a module a later course version dropped: only slower, never wrong
+        except ImportError:  # a library this machine lacks: only slower, never wrong
             pass
     _warm_up()
     if "matplotlib_inline.backend_inline" in sys.modules:  # see _warm_up: figures would be lost

@@ -1,7 +1,7 @@
 """What the kernel manager launches in place of a warm kernel: ask the zygote, then stand in for it.
 
-Run as ``python -I -S warm_kernel_client.py SOCKET REQUEST_JSON`` (stdlib only, so it starts in
-milliseconds). Signals sent to this process (interrupt, terminate) go to the kernel; it exits with
+Run as ``python -I -S zygote_client.py SOCKET REQUEST_JSON`` (stdlib only, no site: nothing to
+import before it asks). Signals sent to this process (interrupt, terminate) go to the kernel; it exits with
 the kernel's exit code; if it is killed, the zygote's supervisor kills the kernel.
 """
 import json

@@ -1,0 +1,45 @@
+"""Settings that were constants or environment variables are traits, set in nbgrader_config.py, and the
+configured value is the one grading uses: how long the warm parent may take to serve, and the seed a
+failure is replayed with."""
+import nbformat
+import pytest
+from traitlets.config import Config
+
+from autograder.course_dir import load_config
+from autograder.grading.judging.trusted_execute import TrustedExecute
+from autograder.grading.kernels.factory import KernelFactory
+from autograder.grading.kernels.settings import GradingKernels
+from conftest import ROOT
+
+
+def test_the_course_config_sets_them_with_their_documented_defaults():
+    config = load_config(ROOT)
+    assert GradingKernels.of(config).zygote_timeout == GradingKernels.class_traits()["zygote_timeout"].default_value
+    assert TrustedExecute(config=config).replay_seed is None
+    for trait in (GradingKernels.class_traits()["zygote_timeout"], TrustedExecute.class_traits()["replay_seed"]):
+        assert trait.metadata.get("config") and trait.help
+
+
+def test_the_configured_zygote_timeout_is_the_wait_grading_allows(monkeypatch):
+    """No warm parent imports torch within a hundredth of a second: grading stops, naming the setting."""
+    monkeypatch.setattr(KernelFactory, "_shared", None)
+    kernels = GradingKernels.of(Config({"GradingKernels": {"zygote_timeout": 0.01}}))
+    with pytest.raises(RuntimeError, match=r"not serving within 0\.01 s \(GradingKernels\.zygote_timeout\)"):
+        kernels.zygote()
+    assert KernelFactory._shared is not None and not KernelFactory._shared.alive()  # closed, not left running
+    monkeypatch.setattr(KernelFactory, "_shared", None)
+
+
+def test_the_configured_replay_seed_is_the_first_trials_seed(tmp_path):
+    """A wrong answer fails on its first trial: the seed it reports is the one configured."""
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("def vjp(f, x, v):\n    return v", metadata={"nbgrader": {
+            "grade": False, "solution": True, "grade_id": "answer_vjp", "schema_version": 3}}),
+        nbformat.v4.new_code_cell("check.vjp(vjp)", metadata={"nbgrader": {
+            "grade": True, "solution": False, "grade_id": "test_vjp", "points": 1, "schema_version": 3}})])
+    nb.metadata.kernelspec = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    config = Config({"TrustedExecute": {"replay_seed": 424242}, "GradingKernels": {"warm_kernels": False}})
+    nb, _ = TrustedExecute(timeout=120, config=config).preprocess(
+        nb, {"metadata": {"path": str(tmp_path)}, "nbgrader": {"assignment": "02_backward"}})
+    graded = nb.cells[1].metadata["autograd_course"]
+    assert graded["outcome"] != "correct" and graded["seed"] == 424242
