@@ -34,7 +34,7 @@ from .inert_html import content_security_policy
 from .mistake_ideas import idea_of
 from .status import MISSING, UNGRADABLE, class_status
 
-# The sections that draw import report_plots themselves: matplotlib (0.7 s) is then paid by this
+# The sections that draw import report_plots themselves: matplotlib's import is then paid by this
 # command alone, and `grade`, which imports this module with the CLI, starts its warm parents sooner.
 
 OUTCOMES = ("correct", "incorrect", "not_attempted", "raised", "timeout", "limit", "not_run")
