@@ -16,7 +16,7 @@ submission, in nbgrader's order:
    notebooks not submitted;
 3. ``SaveAutoGrades``: each graded cell's auto score and whether it needs a manual grade (a hand
    grade kept), each answer cell's "No response." comment, from what the worker read of the
-   notebook (``steps.cell_results``; read here from the text if the worker sent none);
+   notebook (``autograde_steps.cell_results``; read here from the text if the worker sent none);
 4. ``AssignLatePenalties``: each notebook's late penalty, by the configured plugin.
 
 New submissions, the bulk of a batch, are inserted as rows, many per statement; a regraded one is
