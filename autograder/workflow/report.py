@@ -128,7 +128,7 @@ def exercise_name(grade_id: str) -> str:
 
 
 @dataclass(frozen=True)
-class Mistake:
+class FrequentMistake:
     lesson: str
     exercise: str
     kind: str
@@ -163,7 +163,7 @@ def _is_mistake(r: CellResult) -> bool:
     return r.outcome not in ("correct", "not_attempted") and bool(r.kind) and r.kind != "not_attempted"
 
 
-def mistakes(results: list[CellResult]) -> list[Mistake]:
+def mistakes(results: list[CellResult]) -> list[FrequentMistake]:
     """The most frequent diagnosed kinds per exercise, each with the first message seen."""
     counts: dict[tuple[str, str], Counter] = defaultdict(Counter)
     examples: dict[tuple[str, str, str], str] = {}
@@ -173,7 +173,7 @@ def mistakes(results: list[CellResult]) -> list[Mistake]:
         if _is_mistake(r):
             counts[(r.lesson, r.exercise)][r.kind] += 1
             examples.setdefault((r.lesson, r.exercise, r.kind), r.message.splitlines()[0] if r.message else "")
-    return [Mistake(lesson, exercise, kind, count, examples[(lesson, exercise, kind)])
+    return [FrequentMistake(lesson, exercise, kind, count, examples[(lesson, exercise, kind)])
             for (lesson, exercise), counter in sorted(counts.items(), key=lambda g: (g[0][0], position[g[0]]))
             for kind, count in sorted(counter.items(), key=lambda kc: (-kc[1], kc[0]))[:MISTAKES_PER_EXERCISE]]
 
