@@ -41,14 +41,14 @@ c.GradingKernels.first_uid = 60000                # kernels run as uids 60000..,
 c.GradingKernels.uid_count = 1000                 # how many kernels may be alive at once
 c.GradingKernels.environment = ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ"]  # all a kernel inherits
 
-# Where `autograd-course grade` grades (autograder/grading/batch_settings.py): local worker
+# Where `autograd-course grade` grades (autograder/grading/batch/settings.py): local worker
 # processes, or a Dask cluster's workers, which need the instructor package and nothing of the course.
-c.Fanout.workers = 0                              # local worker processes; 0: one per core
-c.Fanout.scheduler = ""                           # a Dask scheduler (tcp://host:port) to grade on instead
-c.Fanout.max_submission_bytes = 64 * 1024**2      # a submission's files in all, carried by its grading task
-c.Fanout.recording_batch = 200                    # graded submissions recorded per transaction, at most
+c.GradingBatch.workers = 0                        # local worker processes; 0: one per core
+c.GradingBatch.scheduler = ""                     # a Dask scheduler (tcp://host:port) to grade on instead
+c.GradingBatch.max_submission_bytes = 64 * 1024**2 # a submission's files in all, carried by its grading task
+c.GradingBatch.recording_batch = 200              # graded submissions recorded per transaction, at most
 # How much notebook a submission may be, checked at collect and again when grade builds its task
-# (autograder/grading/notebook_size.py): a lesson has about 100 cells and 20 kB of markdown.
+# (autograder/grading/batch/notebook_size.py): a lesson has about 100 cells and 20 kB of markdown.
 c.NotebookLimits.max_cells = 1000                 # cells per notebook
 c.NotebookLimits.max_prose_bytes = 1_000_000      # bytes of markdown and raw cells (text and attachments)
 
@@ -78,7 +78,7 @@ c.Autograde.sanitize_preprocessors = [
 c.OverwriteCells.add_missing_cells = True
 
 # A submission is its own regular files: nbgrader's converters (autograde, generate_feedback) copy no
-# link's target and read no linked notebook, as `autograd-course grade` does (autograder/grading/own_files.py).
+# link's target and read no linked notebook, as `autograd-course grade` does (autograder/grading/batch/own_files.py).
 from autograder.grading.batch.own_files import guard_nbgrader  # noqa: E402
 
 guard_nbgrader(only_if_imported=True)

@@ -37,11 +37,11 @@ def _release(args) -> int:
 
 
 def _grade(args) -> int:
-    from .grading.batch.settings import Fanout, default_workers
+    from .grading.batch.settings import GradingBatch, default_workers
     from .grading.batch.planning import plan
-    from .grading.batch.progress import BatchReport
+    from .grading.batch.grading_progress import BatchReport
     course = Course(args.root)
-    settings = Fanout(config=course.config)
+    settings = GradingBatch(config=course.config)
     scheduler = args.scheduler or settings.scheduler
     workers = args.workers or settings.workers or default_workers()
     jobs, skipped = plan(course, args.lessons, args.student, args.force)
@@ -55,7 +55,7 @@ def _grade(args) -> int:
     if not jobs:  # nothing to grade: nothing to start
         print("\n".join(BatchReport(skipped=skipped).lines()))
         return 0
-    from .grading.batch.progress import Progress
+    from .grading.batch.grading_progress import Progress
     from .grading.batch.run import run
     # --- workflow hook (autograder/workflow/hand_grades.py, status.py): hand grades of unchanged
     # answers survive grading again, and why a submission could not be graded is kept for export,

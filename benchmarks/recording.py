@@ -6,7 +6,7 @@ First, untimed: a scratch course with all four lessons released, and a solution,
 answer of each lesson graded once by `autograd-course grade` (kernels run only here). Then for
 each database and each size N, N already-executed submissions of all four lessons (those twelve, in
 turn, under new student ids, each as its worker returned it) are recorded as `grade` records them:
-`Recorder.record_batch`, up to `Fanout.recording_batch` per transaction, with nothing else running. The table gives seconds,
+`Recorder.record_batch`, up to `GradingBatch.recording_batch` per transaction, with nothing else running. The table gives seconds,
 submissions per second and the command's CPU per submission; "scores" says whether every recorded
 submission has the total its graded original has. PostgreSQL is a throwaway server on loopback
 (tests/postgres_server.py) with fsync on, as a real server runs; SQLite is the course's file.
@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 from autograder import pipeline  # noqa: E402
 from autograder.course_dir import Course, assignments  # noqa: E402
-from autograder.grading.batch.settings import Fanout  # noqa: E402
+from autograder.grading.batch.settings import GradingBatch  # noqa: E402
 from autograder.grading.batch.recording import Recorder  # noqa: E402
 from autograder.grading.batch.autograde_steps import cell_results  # noqa: E402
 from autograder.grading.batch.worker import Executed  # noqa: E402
@@ -92,7 +92,7 @@ def record(course: str, batch: list[Executed]) -> tuple[float, float, int]:
     """Seconds and CPU seconds to record ``batch`` as the fan-out does; how many were refused."""
     started, cpu = time.monotonic(), time.process_time()
     course_dir = Course(course)
-    size = Fanout(config=course_dir.config).recording_batch
+    size = GradingBatch(config=course_dir.config).recording_batch
     recorder = Recorder(course_dir)
     refused = 0
     for first in range(0, len(batch), size):
@@ -137,7 +137,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="recording-bench-") as workdir:
         originals = graded_originals(os.path.join(workdir, "originals"))
         print(f"recording N already-executed submissions of all four lessons ({len(originals)} graded originals, "
-              f"in turn); batches of {Fanout().recording_batch} per transaction")
+              f"in turn); batches of {GradingBatch().recording_batch} per transaction")
         print(f"{'N':>6} {'database':>11} {'seconds':>9} {'submissions/s':>14} {'command CPU ms/sub':>20} scores")
         run("SQLite", released_course(os.path.join(workdir, "sqlite"), None), originals, args.sizes)
         why = missing()

@@ -45,7 +45,7 @@ def test_a_task_carries_the_submission_split_into_notebooks_and_files(course):
     assert sorted(task.files) == [os.path.join("data", "points.csv"), "scratch.ipynb"]
     assert task.assignment is rows and rows.notebooks == (LESSON,)
     assert [str(left) for left in task.left_out] == ["passwords (a symbolic link)"]
-    with pytest.raises(SubmissionTooLarge, match="Fanout.max_submission_bytes"):
+    with pytest.raises(SubmissionTooLarge, match="GradingBatch.max_submission_bytes"):
         make_task(course, rows, "s1", cap=16)
 
 

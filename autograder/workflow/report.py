@@ -34,7 +34,7 @@ from .inert_html import content_security_policy
 from .mistake_ideas import idea_of
 from .status import MISSING, UNGRADABLE, class_status
 
-# The sections that draw import report_plots themselves: matplotlib (0.7 s) is then paid by this
+# The sections that draw import report_plots themselves: matplotlib's import is then paid by this
 # command alone, and `grade`, which imports this module with the CLI, starts its warm parents sooner.
 
 OUTCOMES = ("correct", "incorrect", "not_attempted", "raised", "timeout", "limit", "not_run")
@@ -128,7 +128,7 @@ def exercise_name(grade_id: str) -> str:
 
 
 @dataclass(frozen=True)
-class Mistake:
+class FrequentMistake:
     lesson: str
     exercise: str
     kind: str
@@ -163,7 +163,7 @@ def _is_mistake(r: CellResult) -> bool:
     return r.outcome not in ("correct", "not_attempted") and bool(r.kind) and r.kind != "not_attempted"
 
 
-def mistakes(results: list[CellResult]) -> list[Mistake]:
+def mistakes(results: list[CellResult]) -> list[FrequentMistake]:
     """The most frequent diagnosed kinds per exercise, each with the first message seen."""
     counts: dict[tuple[str, str], Counter] = defaultdict(Counter)
     examples: dict[tuple[str, str, str], str] = {}
@@ -173,7 +173,7 @@ def mistakes(results: list[CellResult]) -> list[Mistake]:
         if _is_mistake(r):
             counts[(r.lesson, r.exercise)][r.kind] += 1
             examples.setdefault((r.lesson, r.exercise, r.kind), r.message.splitlines()[0] if r.message else "")
-    return [Mistake(lesson, exercise, kind, count, examples[(lesson, exercise, kind)])
+    return [FrequentMistake(lesson, exercise, kind, count, examples[(lesson, exercise, kind)])
             for (lesson, exercise), counter in sorted(counts.items(), key=lambda g: (g[0][0], position[g[0]]))
             for kind, count in sorted(counter.items(), key=lambda kc: (-kc[1], kc[0]))[:MISTAKES_PER_EXERCISE]]
 

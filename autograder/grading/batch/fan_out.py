@@ -14,8 +14,8 @@ import time
 from concurrent.futures.process import BrokenProcessPool
 
 from ..kernels.factory import KernelFactory
-from .settings import Fanout
-from .progress import BatchReport, Progress
+from .settings import GradingBatch
+from .grading_progress import BatchReport, Progress
 from .recording import Recorder
 from .tasks import AssignmentRows, SubmissionTooLarge, Task, make_task
 from .warm_start import worker_context
@@ -53,7 +53,7 @@ def _start_worker(zygote: dict | None, command: int) -> None:
     threading.Thread(target=end_with_the_command, daemon=True).start()
 
 
-def grade_batch(course, jobs, new_executor, progress: Progress | None = None, settings: Fanout | None = None
+def grade_batch(course, jobs, new_executor, progress: Progress | None = None, settings: GradingBatch | None = None
                 ) -> BatchReport:
     """Grade ``jobs`` on executors made by ``new_executor()``; results are recorded as they come.
 
@@ -65,7 +65,7 @@ def grade_batch(course, jobs, new_executor, progress: Progress | None = None, se
     ones that were running when it broke are tried once more before they count as failed.
     """
     report, started = BatchReport(), time.monotonic()
-    settings = settings or Fanout(config=course.config)
+    settings = settings or GradingBatch(config=course.config)
     recorder = Recorder(course)
     progress = progress or Progress(len(jobs), quiet=True)
     batch = _Batch(course, settings, recorder, report, progress)

@@ -4,9 +4,9 @@ Workers only compute; this recorder, in the command's own process, is the one wr
 ``autograded/`` and the gradebook, so SQLite keeps its single writer at any number of workers. It
 writes what nbgrader's ``autograde`` writes, the same rows and the same files, and a test compares
 the two row by row. nbgrader's own converter opens the gradebook about ten times and commits once
-per cell of each submission (over 100 ms of this process's CPU each, the bound of a large batch);
-here a batch of submissions is one transaction, on one session, with the assignment's cells read
-once. Per submission, in nbgrader's order:
+per cell of each submission, and this process's CPU is what bounds a large batch; here a batch of
+submissions is one transaction, on one session, with the assignment's cells read once. Per
+submission, in nbgrader's order:
 
 1. ``write_files``: what autograde's converter writes: ``autograded/<student>/<lesson>/`` made anew,
    the submission's other files, the assignment's own files from ``source/``, each graded notebook
@@ -16,7 +16,7 @@ once. Per submission, in nbgrader's order:
    notebooks not submitted;
 3. ``SaveAutoGrades``: each graded cell's auto score and whether it needs a manual grade (a hand
    grade kept), each answer cell's "No response." comment, from what the worker read of the
-   notebook (``steps.cell_results``; read here from the text if the worker sent none);
+   notebook (``autograde_steps.cell_results``; read here from the text if the worker sent none);
 4. ``AssignLatePenalties``: each notebook's late penalty, by the configured plugin.
 
 New submissions, the bulk of a batch, are inserted as rows, many per statement; a regraded one is

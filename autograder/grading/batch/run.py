@@ -5,12 +5,12 @@ rest of the start; then the batch runs on local workers or on a Dask cluster's.
 """
 import functools
 
-from .settings import Fanout, default_workers
+from .settings import GradingBatch, default_workers
 
 
 def run(course, jobs, workers: int = 0, scheduler: str = "", progress=None):
     """Grade ``jobs`` ((lesson, student) pairs) of ``course``; the ``BatchReport``."""
-    settings = Fanout(config=course.config)
+    settings = GradingBatch(config=course.config)
     scheduler = scheduler or settings.scheduler
     zygote = None
     if not scheduler:

@@ -10,7 +10,7 @@ def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-class Fanout(Configurable):
+class GradingBatch(Configurable):
     """Where ``autograd-course grade`` runs its workers; set in nbgrader_config.py, or on the command line."""
 
     workers = Integer(0, help="Local worker processes; 0 means one per core.").tag(config=True)

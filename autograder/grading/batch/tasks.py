@@ -113,7 +113,7 @@ def submission_files(folder: str, cap: int, top: str = "") -> tuple[dict[str, by
         total += os.path.getsize(path)
         if total > cap:
             raise SubmissionTooLarge(f"the submission's files are over {cap / 1024**2:g} MiB "
-                                     "(Fanout.max_submission_bytes)")
+                                     "(GradingBatch.max_submission_bytes)")
         with open(path, "rb") as handle:
             found[relative] = handle.read()
     return found, left

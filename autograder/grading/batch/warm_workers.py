@@ -1,8 +1,8 @@
 """What the local workers' fork server imports once, so that every worker starts warm.
 
 A worker spawned cold imports nbgrader, nbclient and torch, and its first optimizer imports
-``torch._dynamo`` (``torch.optim`` reaches for it on first use): about 4 s of CPU, paid again by
-each worker while the batch has barely begun. The local pool forks its workers from one server
+``torch._dynamo`` (``torch.optim`` reaches for it on first use), paid again by each worker while the
+batch has barely begun. The local pool forks its workers from one server
 that has done all of it (``fan_out.local_executor``), so the batch pays it once.
 
 The server forks its workers from a single thread, with torch kept to one thread as in the

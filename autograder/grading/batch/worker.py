@@ -1,7 +1,7 @@
 """What one worker does for one task: every step of autograde but writing the gradebook.
 
-That is nbgrader's sanitising steps, TrustedExecute and the steps after it (``steps.py``): the slow
-part of autograding (a kernel, the student's cells, the trials) and all the notebook-shaping work.
+That is nbgrader's sanitising steps, TrustedExecute and the steps after it (``autograde_steps.py``):
+the slow part of autograding (a kernel, the student's cells, the trials) and all the notebook-shaping work.
 Everything comes in the task (``tasks.py``): the submission's files, the configuration, the rows of
 the gradebook the sanitising steps read. It writes nothing shared and reads nothing of the course:
 it returns the graded notebook's final text, with a digest of the file it graded. One recorder then
@@ -30,7 +30,7 @@ class Executed:
     student: str
     notebooks: dict[str, str] = field(default_factory=dict)  # notebook name -> graded file's text
     digests: dict[str, str] = field(default_factory=dict)  # notebook name -> sha256 of the file graded
-    results: dict[str, dict] = field(default_factory=dict)  # notebook name -> steps.cell_results of it
+    results: dict[str, dict] = field(default_factory=dict)  # notebook name -> autograde_steps.cell_results of it
     error: str = ""
     seconds: float = 0.0
 

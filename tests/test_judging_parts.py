@@ -1,0 +1,147 @@
+"""The executing step's parts alone, without a kernel: the output caps, the limits, an exercise's trials.
+
+What they do inside a real grading run is what tests/test_hostile_corpus.py and tests/test_sandbox.py
+prove; here each part's rules are read off directly.
+"""
+import logging
+from types import SimpleNamespace
+
+import nbformat
+import pytest
+
+from course.checks.observation import MIME
+from course.exercise import exercises_of
+from course.outcome import CORRECT, INCORRECT, Verdict
+from autograder.grading.judging import limits, trials
+from autograder.grading.judging.output_caps import OutputCaps, message_size
+
+LOG = logging.getLogger("test")
+
+
+def caps(cell_limit=100, notebook_limit=250):
+    interrupts = []
+    return OutputCaps(cell_limit, notebook_limit, lambda: interrupts.append(1), LOG), interrupts
+
+
+def test_a_cell_past_its_cap_is_interrupted_once_per_further_caps_worth():
+    counted, interrupts = caps()
+    counted.count(60, 0)
+    assert not counted.overflow and interrupts == []
+    counted.count(60, 0)
+    assert "output limit of 100 bytes" in counted.overflow and len(interrupts) == 1
+    counted.count(60, 0)                     # still within a cap's worth of the interrupt
+    assert len(interrupts) == 1
+    counted.count(60, 0)                     # a cell that caught the interrupt and keeps sending
+    assert len(interrupts) == 2
+    assert counted.notebook_bytes == 120     # past the cell's cap, nothing more counts toward the notebook's
+    counted.new_cell()
+    assert counted.overflow == "" and counted.cell_bytes == 0
+
+
+def test_the_notebooks_cap_floods_every_cell_after_it():
+    counted, interrupts = caps(cell_limit=1000)
+    for _ in range(3):
+        counted.new_cell()
+        counted.count(90, 0)
+    assert "the notebook sent more than its output limit of 250 bytes" == counted.flooded == counted.overflow
+    counted.new_cell()
+    assert counted.overflow == counted.flooded and interrupts == [1]
+
+
+def test_a_message_too_large_to_decode_counts_toward_its_cell_only():
+    counted, _ = caps()
+    counted.count(90, 0, kept=False)
+    assert (counted.cell_bytes, counted.notebook_bytes) == (90, 0)
+
+
+def test_only_the_kernels_status_is_read_past_a_cap_and_comms_never():
+    counted, _ = caps()
+    stream = {"msg_type": "stream", "content": {"text": "x"}}
+    assert not counted.unread(stream) and counted.unread({"msg_type": "comm_msg"})
+    assert counted.unread({"msg_type": "stream", "oversized": True})
+    counted.count(101, 0)
+    assert counted.unread(stream) and not counted.unread({"msg_type": "status"})
+    assert message_size({"wire_bytes": 7, "content": {"text": "long"}}) == 7
+    assert message_size(stream) == len('{"text": "x"}')
+
+
+def test_a_deadline_caps_each_cells_timeout():
+    deadline = limits.Deadline(900)
+    assert deadline.cell_timeout(120) == 120 and 850 < deadline.cell_timeout(None) <= 901
+    passed = limits.Deadline(-5)
+    assert passed.remaining() < 0 and passed.cell_timeout(120) == 1
+    assert passed.why() == "the notebook ran past its time limit of -5 s"
+
+
+def kernel(breaches=(), cut=""):
+    return SimpleNamespace(breaches=lambda: list(breaches), cut=cut,
+                           fence=SimpleNamespace(memory=2 * 1024**3, max_processes=256))
+
+
+def test_a_breach_and_a_cut_are_said_as_why_a_cell_stopped():
+    assert limits.breach(kernel()) == "" and limits.breach(None) == ""
+    assert limits.breach(kernel(["memory"])) == "it went past the memory limit of 2 GiB (its processes together)"
+    assert "more than the 256 processes" in limits.breach(kernel(["processes"]))
+    client = SimpleNamespace(max_part=64)
+    assert limits.cut(kernel(), client) == ""
+    assert limits.cut(kernel(cut="iopub"), client).startswith("it printed more than the output limit in one message")
+    assert "on its shell channel and the grader cut" in limits.cut(kernel(cut="shell"), client)
+    assert limits.why_it_died(kernel(), client, True, "died") == "died"
+    assert limits.why_it_died(kernel(cut="shell"), client, False, "died") == "the grader stopped this cell"
+    assert limits.why_it_died(kernel(cut="shell"), client, True, "died").startswith("this cell was stopped: it sent")
+
+
+def test_a_cell_that_ran_out_of_memory_says_so():
+    cell = nbformat.v4.new_code_cell("x", outputs=[nbformat.v4.new_output("error", ename="RuntimeError",
+                                                                        evalue="std::bad_alloc", traceback=[])])
+    assert limits.out_of_memory(cell, kernel()) == "it went past the memory limit of 2 GiB"
+    assert limits.out_of_memory(nbformat.v4.new_code_cell("x"), kernel()) == ""
+
+
+@pytest.fixture
+def exercise():
+    return next(iter(exercises_of("backward").values()))
+
+
+def test_only_a_graded_test_cell_of_a_known_exercise_is_judged_here(exercise):
+    meta = {"grade": True, "solution": False, "grade_id": f"test_{exercise.name}"}
+    graded = nbformat.v4.new_code_cell("check()", metadata={"nbgrader": meta})
+    assert trials.graded_exercise(graded, exercise.lesson) is exercise
+    assert trials.graded_exercise(graded, "") is None
+    assert trials.graded_exercise(nbformat.v4.new_code_cell("x", metadata={"nbgrader": dict(meta, solution=True)}),
+                                  exercise.lesson) is None
+    unknown = nbformat.v4.new_code_cell("x", metadata={"nbgrader": dict(meta, grade_id="test_no_such_exercise")})
+    assert trials.graded_exercise(unknown, exercise.lesson) is None
+
+
+def test_the_request_asks_for_every_seed_and_its_reply_is_read_in_order(exercise):
+    request = trials.request_cell(exercise, [1, 2])
+    assert f"respond_each({exercise.lesson!r}, {exercise.name!r}, [1, 2])" in request.source
+    request.outputs = [nbformat.v4.new_output("display_data", data={MIME: "first"}),
+                       nbformat.v4.new_output("display_data", data={"text/plain": "printed"}),
+                       nbformat.v4.new_output("display_data", data={MIME: "second"})]
+    assert trials.observations(request) == ["first", "second"]
+    assert not trials.timed_out(request, {"ename": "CellTimeoutError"})
+    request.outputs.append(nbformat.v4.new_output("error", ename="CellTimeoutError", evalue="", traceback=[]))
+    assert trials.timed_out(request, {"ename": "CellTimeoutError"})
+
+
+def test_a_trial_the_kernel_stopped_before_gets_its_reason_and_the_seed_it_was_reached_on(exercise):
+    tried = trials.Trials(exercise, [11, 12, 13])
+    stopped = Verdict(trials.LIMIT, "`x` stopped: a reason.", "limit")
+    tried.judge([], stopped)
+    assert tried.result is stopped and tried.seed == 11
+    assert tried.output().ename == "KernelDied" and "seed" not in tried.output().evalue  # a limit is no input's fault
+    tried.judge([], None)
+    assert tried.result.outcome == INCORRECT and tried.result.kind == "no_result"
+    assert tried.output().evalue.endswith("(graded on fresh random inputs; seed 11)")
+    assert tried.metadata(1.23456) == {"exercise": exercise.name, "outcome": INCORRECT, "kind": "no_result",
+                                       "message": tried.result.message.split("\n")[0], "seed": 11, "seconds": 1.235}
+
+
+def test_a_passing_verdict_shows_as_correct_on_every_input(exercise):
+    tried = trials.Trials(exercise, [1, 2, 3])
+    assert tried.result.outcome == CORRECT and tried.seed is None
+    shown = tried.output()
+    assert shown.output_type == "display_data"
+    assert shown.data["text/plain"] == f"Correct: `{exercise.name}` matches PyTorch on 3 fresh random inputs."
