@@ -12,6 +12,7 @@ import torch
 from autograder.grading.judging.verdict import judge_sent, seeds
 from course.checks.mistakes import Mistake
 from course.checks.observation import Sealed, Unreadable, dumps, loads, round_trip
+from course.checks.repeated_calls import other_seed
 from course.exercise import Exercise, name_exercises
 from course.hints import Hints
 from course.outcome import (CORRECT, INCORRECT, NOT_ATTEMPTED, RAISED, CheckFailed, NotAttempted, Verdict,
@@ -189,6 +190,18 @@ def test_every_trial_calls_the_answer_three_times_in_an_order_set_by_the_seed():
     double.observe(lambda x: seen.append(x.clone()) or 2 * x, 3)
     trial = double.inputs(3)["x"]
     assert len(seen) == 3 and sum(torch.equal(x, trial) for x in seen) == 2
+
+
+@pytest.mark.parametrize("seed", (0, 3))
+def test_the_corpus_tests_can_force_either_order_whatever_the_seed(seed):
+    from trial import CALL_ORDERS, calls_in_order
+    trial, other = double.inputs(seed)["x"], double.inputs(other_seed(seed))["x"]
+    for order in CALL_ORDERS:
+        seen = []
+        with calls_in_order(order):
+            double.observe(lambda x: seen.append(x.clone()) or 2 * x, seed)
+        assert [("trial" if torch.equal(x, trial) else "other" if torch.equal(x, other) else "?") for x in seen] \
+            == list(order)
 
 
 @pytest.mark.parametrize("seed", range(6))  # both orders of the calls
