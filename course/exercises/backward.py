@@ -57,18 +57,29 @@ class _WhereEvaluated:
 
     def __init__(self, f, x: torch.Tensor):
         self.f, self.x, self.elsewhere, self.given = f, x.detach().clone(), False, []
+        self.shapes = []  # shapes f was called on that are not x's (a part of x, a row): not a difference
 
     def __call__(self, t, *args, **kwargs):
-        if not isinstance(t, torch.Tensor) or t.shape != self.x.shape or t.is_complex() or \
-                not (torch.equal(t.detach().to(self.x.dtype), self.x) or self._converted(t)):
+        if isinstance(t, torch.Tensor) and t.numel() != self.x.numel() and not t.is_complex():
+            self.shapes.append(list(t.shape))
+        elif isinstance(t, torch.Tensor) and t.shape != self.x.shape and not t.is_complex():
+            self.elsewhere |= not self._same_points(t.reshape(self.x.shape))  # x reshaped is still x
+        elif not isinstance(t, torch.Tensor) or t.is_complex() or not self._same_points(t):
             self.elsewhere = True
         if isinstance(t, torch.Tensor):
             self.given.append(t)
         return self.f(t, *args, **kwargs)
 
+    def _same_points(self, t: torch.Tensor) -> bool:
+        return torch.equal(t.detach().to(self.x.dtype), self.x) or self._converted(t)
+
     def _converted(self, t: torch.Tensor) -> bool:
         """x itself in another floating dtype (a copy through .tolist(), say): the judge names the dtype."""
         return t.is_floating_point() and t.dtype != self.x.dtype and torch.equal(t.detach(), self.x.to(t.dtype))
+
+    def where(self):
+        """What the judge reads: True (f evaluated at other points), a shape f got instead of x's, or False."""
+        return True if self.elsewhere else (self.shapes[0] if self.shapes else False)
 
     def grad_filled(self) -> bool:
         """Whether backward() filled the .grad of a leaf f was called on (the answer's copy of x)."""
@@ -96,8 +107,19 @@ FINITE_DIFFERENCE = ("your answer evaluates f at points other than x, as a finit
 
 
 def _finite_difference(seen, what: str, how: str) -> None:
-    if any(seen["evaluated_elsewhere"]):
+    where = seen["evaluated_elsewhere"]
+    if any(w is True for w in where):
         raise Mistake(FINITE_DIFFERENCE.format(what=what, how=how), "finite_difference")
+
+
+def _on_part_of_x(seen, index: int, wrong: str | None, how: str) -> None:
+    """A wrong result from calls of f on parts of x (an element, a row): f is a function of all of x.
+    Said only when the result is wrong: for some f, element by element gives the right numbers."""
+    shape = seen["evaluated_elsewhere"][index]
+    if wrong and isinstance(shape, list):
+        raise Mistake(f"f was called on a tensor of shape {tuple(shape)}, not on the whole of x (shape "
+                      f"{tuple(seen['x_shape'])}): f is a function of all of x at once, so f of a part of x "
+                      f"(an element, a row) has another gradient. {how}", "f_on_part_of_x")
 
 
 def _pair(got, names: str):
@@ -135,20 +157,24 @@ def _grad_via_backward_call(answer, inputs):
                 raise
         inputs_kept(before, [x], ["x"])
         calls.append(len(ran))
-        elsewhere.append(watched.elsewhere)
+        elsewhere.append(watched.where())
         filled.append(seen[-1] is None and watched.grad_filled())
-    return {"grads": seen, "backward_calls": calls, "evaluated_elsewhere": elsewhere, "none_but_filled": filled}
+    return {"grads": seen, "backward_calls": calls, "evaluated_elsewhere": elsewhere, "none_but_filled": filled,
+            "x_shape": list(x.shape)}
+
+
+GRAD_HOW = "Call f once, on a copy of x that requires grad, and let backward() fill the copy's .grad."
 
 
 def _grad_via_backward_judge(seen, expected, inputs):
-    _finite_difference(seen, "the gradient", "Call f once, on a copy of x that requires grad, and let backward() "
-                       "fill the copy's .grad.")
+    _finite_difference(seen, "the gradient", GRAD_HOW)
     if any(seen["none_but_filled"]):
         raise Mistake("your function returned None, yet backward() did fill the .grad of the copy you called f "
                       "on. backward() itself returns None (it stores the gradient instead of returning it): "
                       "return the gradient, not what backward() returns.", "returned_none")
-    for (description, _), got, want, calls in zip(SCALAR_FUNCTIONS, seen["grads"], expected["grads"],
-                                                  seen["backward_calls"], strict=True):
+    for i, ((description, _), got, want, calls) in enumerate(zip(SCALAR_FUNCTIONS, seen["grads"], expected["grads"],
+                                                                 seen["backward_calls"], strict=True)):
+        _on_part_of_x(seen, i, diagnose_gradient(want, got), GRAD_HOW)
         require(diagnose_gradient(want, got, f"the gradient of the {description}", backward_calls=calls))
         if calls == 0:
             raise Mistake(f"the gradient of the {description} is right, but backward() never ran: the exercise "
@@ -172,14 +198,20 @@ def _vjp_call(answer, inputs):
         inputs_kept(before, [x, v], ["x", "v"])
         calls.append(len(ran))
         weighted.append(any(call.get("grad_tensors") is not None for call in ran))
-        elsewhere.append(watched.elsewhere)
-    return {"vjps": seen, "backward_calls": calls, "gradient_passed": weighted, "evaluated_elsewhere": elsewhere}
+        elsewhere.append(watched.where())
+    return {"vjps": seen, "backward_calls": calls, "gradient_passed": weighted, "evaluated_elsewhere": elsewhere,
+            "x_shape": list(x.shape)}
+
+
+VJP_HOW = "Call f once, on a copy of x that requires grad, and pass v to backward()."
 
 
 def _vjp_judge(seen, expected, inputs):
-    _finite_difference(seen, "v^T J", "Call f once, on a copy of x that requires grad, and pass v to backward().")
-    for (description, _), got, want, from_sum, calls in zip(VECTOR_FUNCTIONS, seen["vjps"], expected["vjps"],
-                                                           expected["sum_grads"], seen["backward_calls"], strict=True):
+    _finite_difference(seen, "v^T J", VJP_HOW)
+    for i, ((description, _), got, want, from_sum, calls) in enumerate(zip(
+            VECTOR_FUNCTIONS, seen["vjps"], expected["vjps"], expected["sum_grads"], seen["backward_calls"],
+            strict=True)):
+        _on_part_of_x(seen, i, diagnose_gradient(want, got), VJP_HOW)
         if isinstance(got, torch.Tensor) and got.shape == want.shape and \
                 diagnose_gradient(from_sum, got) is None and diagnose_gradient(want, got) is not None:
             raise Mistake(f"for y = {description}, your result is the gradient of y.sum(), as if v were all "
@@ -270,9 +302,9 @@ def _two_losses_judge(seen, expected, inputs):
     g1, g2 = _pair(seen["result"], "grad of loss1, grad of loss2")
     if seen["differentiations"] == 1 and (diagnose_gradient(expected["loss1"], g1) or
                                           diagnose_gradient(expected["loss2"], g2)):
-        raise Mistake("backward() ran only once, so .grad holds one gradient: a single backward() from "
-                      "loss1 + loss2 gives the gradient of the sum, not each loss's own. Call backward() from "
-                      "each loss, keeping the graph for the second.", "one_backward")
+        raise Mistake("backward() ran only once, so .grad holds one gradient, and the exercise asks for two: "
+                      "call backward() from each loss, keeping the graph for the second (one backward() from "
+                      "loss1 + loss2 would give the gradient of the sum, not each loss's own).", "one_backward")
     if seen["same_object"]:
         raise Mistake("both gradients are the same tensor object: backward() adds into .grad in place, "
                       "so keep a .clone() of the first one before the second backward().", "grad_aliased")
@@ -307,16 +339,19 @@ def _jacobian_rows_call(answer, inputs):
                 seen.append(answer(watched, x))
         inputs_kept(before, [x], ["x"])
         calls.append(len(ran["backward"]) + len(ran["grad"]))
-        elsewhere.append(watched.elsewhere)
-    return {"jacobians": seen, "calls": calls, "evaluated_elsewhere": elsewhere}
+        elsewhere.append(watched.where())
+    return {"jacobians": seen, "calls": calls, "evaluated_elsewhere": elsewhere, "x_shape": list(x.shape)}
+
+
+JACOBIAN_HOW = "Call f once, on a copy of x that requires grad, and differentiate each output element in turn."
 
 
 def _jacobian_rows_judge(seen, expected, inputs):
-    _finite_difference(seen, "the Jacobian", "Call f once, on a copy of x that requires grad, and differentiate "
-                       "each output element in turn.")
-    for (description, _), got, want, calls in zip(JACOBIAN_FUNCTIONS, seen["jacobians"], expected["jacobians"],
-                                                  seen["calls"], strict=True):
+    _finite_difference(seen, "the Jacobian", JACOBIAN_HOW)
+    for i, ((description, _), got, want, calls) in enumerate(zip(
+            JACOBIAN_FUNCTIONS, seen["jacobians"], expected["jacobians"], seen["calls"], strict=True)):
         what = f"the Jacobian of f = {description}"
+        _on_part_of_x(seen, i, diagnose_gradient(want, got), JACOBIAN_HOW)
         if isinstance(got, torch.Tensor) and got.shape == want.shape and want.shape[0] > 1 and \
                 diagnose_gradient(want.cumsum(0), got) is None:
             raise Mistake(f"for f = {description}, each row of your Jacobian includes the rows above it: "
@@ -355,7 +390,11 @@ def _derived_by_hand(torch_calls: TorchCalls, x: torch.Tensor) -> None:
     """A finite difference gets the numbers right without any derivative: it evaluates f near x."""
     square = x.detach() ** 2
     for argument in torch_calls.arguments["sin"]:
-        if argument.shape != square.shape or argument.is_complex() or not close(argument, square):
+        # complex points (a complex step), or points just beside x**2; sin of x**2 + pi/2 (a cos) or of
+        # a part of x is another way of writing f'(x), judged by its values
+        nearby = argument.shape == square.shape and not argument.is_complex() and not close(argument, square) \
+            and bool(((argument - square).abs() <= 0.05 * (1 + square.abs())).all())
+        if argument.is_complex() or nearby:
             raise Mistake("your answer evaluates sin at points other than x**2, as a finite difference "
                           "(f(x + h) - f(x - h)) / 2h does: that estimates f'(x) instead of deriving it. "
                           "Write f'(x) with the product and chain rules.", "finite_difference")
@@ -472,15 +511,19 @@ def _hvp_call(answer, inputs):
                 raise
         inputs_kept(before, [x, v], ["x", "v"])
         calls.append(len(ran["backward"]))
-        elsewhere.append(watched.elsewhere)
-    return {"hvps": seen, "backward_calls": calls, "evaluated_elsewhere": elsewhere}
+        elsewhere.append(watched.where())
+    return {"hvps": seen, "backward_calls": calls, "evaluated_elsewhere": elsewhere, "x_shape": list(x.shape)}
+
+
+HVP_HOW = ("H v differentiates the first derivative once more, through the graph create_graph=True keeps: "
+           "evaluate f at x only.")
 
 
 def _hvp_judge(seen, expected, inputs):
-    _finite_difference(seen, "H v from gradients at nearby points", "H v differentiates the first derivative once "
-                       "more, through the graph create_graph=True keeps: evaluate f at x only.")
-    for (description, _), got, want, grad, ones in zip(HVP_FUNCTIONS, seen["hvps"], expected["hvps"],
-                                                       expected["grads"], expected["h_ones"], strict=True):
+    _finite_difference(seen, "H v from gradients at nearby points", HVP_HOW)
+    for i, ((description, _), got, want, grad, ones) in enumerate(zip(
+            HVP_FUNCTIONS, seen["hvps"], expected["hvps"], expected["grads"], expected["h_ones"], strict=True)):
+        _on_part_of_x(seen, i, diagnose_gradient(want, got), HVP_HOW)
         comparable = isinstance(got, torch.Tensor) and got.shape == want.shape and got.dtype == want.dtype
         if comparable and close(got, grad) and not close(want, grad):
             raise Mistake(f"for f = {description}, your result is the gradient of f, the first derivative: "

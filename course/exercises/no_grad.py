@@ -308,7 +308,7 @@ def _sgd_step_call(answer, inputs):
         with grad_mode_watched() as grad_mode:
             answer(params, lr)
     except (TypeError, AttributeError) as error:
-        if "NoneType" not in str(error):
+        if "NoneType" not in str(error) or _fails_on_none_anyway(answer, inputs["inside_no_grad"], lr):
             raise
         return {"none_grad_error": f"{type(error).__name__}: {error}"}
     seen.update({
@@ -323,6 +323,19 @@ def _sgd_step_call(answer, inputs):
         answer(inputs["inside_no_grad"], lr)
     seen["inside_no_grad"] = {"grad_mode_turned_on": inside.turned_on}
     return seen
+
+
+def _fails_on_none_anyway(answer, params: list, lr: float) -> bool:
+    """Whether the answer meets a None even where every parameter has its .grad: then the None it
+    failed on was not the unused parameter's .grad, and the error is said as raised."""
+    try:
+        with grad_mode_watched():
+            answer(params, lr)
+    except (TypeError, AttributeError) as error:
+        return "NoneType" in str(error)
+    except Exception:  # another mistake, found in its turn
+        return False
+    return False
 
 
 def _sgd_step_judge(seen, expected, inputs):
@@ -361,8 +374,8 @@ def _sgd_step_judge(seen, expected, inputs):
                 raise Mistake(f"{what} was updated in place but did not change: the step subtracted nothing. "
                               "Was .grad zeroed (or replaced) before it was used?", "zero_step")
             raise Mistake(f"{what} did not change: `p = p - lr * p.grad` only rebinds the name p to a new "
-                          "tensor, and the tensor in params stays as it was. Update it in place, where "
-                          "autograd is not recording.", "rebound_not_in_place")
+                          "tensor (as returning new tensors makes them), and the tensor in params stays as it "
+                          "was. Update it in place, where autograd is not recording.", "rebound_not_in_place")
         if close(p, old.detach() + lr * g):
             raise Mistake(f"{what} moved uphill, along +grad: a descent step subtracts lr * grad.", "uphill")
         require(diagnose_values(want, p, f"{what} after the step"))

@@ -577,6 +577,16 @@ def _clip_with_hook_inputs(rng):
             "scales": [1.0, 1.0, 1000.0]}
 
 
+_MODULE_HOOKS = {"forward": ("_forward_hooks", "_forward_pre_hooks"),
+                 "backward": ("_backward_hooks", "_backward_pre_hooks")}
+
+
+def _module_hooks(model: nn.Module) -> dict[str, int]:
+    """How many hooks of each kind the model's modules hold: hooks on modules, not on tensors."""
+    return {kind: sum(len(getattr(m, attr, None) or ()) for m in model.modules() for attr in attrs)
+            for kind, attrs in _MODULE_HOOKS.items()}
+
+
 def _clip_with_hook_call(answer, inputs):
     model, batches = inputs["model"], inputs["batches"]
     params = list(model.parameters())
@@ -586,10 +596,11 @@ def _clip_with_hook_call(answer, inputs):
     logged = [[] for _ in params]
     for p, log in zip(params, logged):
         p.register_hook(lambda grad, log=log: log.append((grad, grad.detach().clone())))
-    theirs = [len(p._backward_hooks or ()) for p in params]
+    theirs, modules_before = [len(p._backward_hooks or ()) for p in params], _module_hooks(model)
     handles = answer(model, inputs["max_value"])
     moved = any(not torch.equal(s, p.detach()) for s, p in zip(start, params))
     hooked = [len(p._backward_hooks or ()) > n for p, n in zip(params, theirs)]  # where register_hook put one
+    module_hooks = [kind for kind, n in _module_hooks(model).items() if n > modules_before[kind]]
     changed = [False] * len(params)
     seen = []
     for i, ((x, y), scale) in enumerate(zip(batches, inputs["scales"])):
@@ -609,23 +620,36 @@ def _clip_with_hook_call(answer, inputs):
             log.clear()
     return {"first": seen[0], "second": seen[1], "after_remove": seen[2], "moved": moved,
             "handles": type(handles).__name__, "removable": removable, "hooked": hooked,
+            "module_hooks": module_hooks,
             "handle_count": len(handles) if isinstance(handles, (list, tuple)) else None,
             "argument_changed": changed,
             "replaced": _replaced(params, list(model.parameters()))}
 
 
-def _clip_with_hook_judge(seen, expected, inputs):
-    if seen["replaced"] is not False or seen["moved"] is not False:
-        raise Mistake("your code changed the model's parameters: it should only register hooks that change "
-                      "gradients.", "params_changed")
-    names = [name for name, _ in inputs["model"].named_parameters()]
-    count, m = len(names), inputs["max_value"]
-    first, second = _listed(seen["first"], count, "parameters"), _listed(seen["second"], count, "parameters")
-    hooked = _listed(seen["hooked"], count, "parameters")
-    wanted = list(zip(names, first, expected["first"], expected["unclipped"], expected["upper_only"],
-                      expected["at_zero"], hooked))
+_ON_EACH_PARAMETER = ("Register a gradient hook on each parameter tensor instead, p.register_hook(fn): autograd "
+                      "calls fn with that parameter's gradient as it arrives, and uses what fn returns.")
+
+
+def _module_hook_mistake(kinds: list) -> Mistake:
+    """A hook on a module, not on the parameter tensors: it never sees a parameter's gradient."""
+    if "forward" in kinds:
+        return Mistake("your code registered a forward hook on a module (register_forward_hook or "
+                       "register_forward_pre_hook): a forward hook runs during the forward pass and sees a "
+                       "module's inputs and outputs, not gradients, so it changes what the model computes and "
+                       "clips no gradient. " + _ON_EACH_PARAMETER, "forward_hook")
+    return Mistake("your code registered a backward hook on a module (register_full_backward_hook): a module's "
+                   "backward hook sees the gradients of the module's inputs and outputs, not of its parameters, "
+                   "so the weights' and biases' .grad are not what it clips. " + _ON_EACH_PARAMETER,
+                   "module_backward_hook")
+
+
+def _clip_first_pass(seen, expected, names, wanted) -> None:
+    """One backward() after the hooks were registered: every parameter hooked, both sides clipped."""
     for name, got, want, *_ in wanted:
         require(diagnose_tensor(want, got, f"`{name}.grad` after one backward()"))
+    wrong = [entry for entry in wanted if not close(entry[1], entry[2])]
+    if wrong and seen["module_hooks"] and not all(has_hook is True for *_, has_hook in wanted):
+        raise _module_hook_mistake(seen["module_hooks"])
     unhooked = [name for name, got, want, raw, *_, has_hook in wanted
                 if has_hook is not True and not close(got, want) and close(got, raw)]
     if unhooked and not any(has_hook is True for *_, has_hook in wanted):
@@ -639,7 +663,6 @@ def _clip_with_hook_judge(seen, expected, inputs):
     # Judged over all parameters, not one at a time: on a parameter whose gradient has no entry above
     # max_value, "clamped above only" and "not clamped" look the same. The inputs make sure some
     # entry is above max_value and some below -max_value.
-    wrong = [entry for entry in wanted if not close(entry[1], entry[2])]
     if wrong and all(close(got, upper) for _, got, _, _, upper, *_ in wanted):
         raise Mistake("after one backward(), .grad is clipped above max_value but not below -max_value: "
                       "clamp both sides.", "one_sided")
@@ -653,15 +676,26 @@ def _clip_with_hook_judge(seen, expected, inputs):
                       "changes the gradient by returning the new one, which autograd uses in its place.",
                       "not_clipped")
     for name, got, want, *_ in wrong:
-        what = f"`{name}.grad` after one backward()"
-        require(diagnose_gradient(want, got, what))
-    for name, changed in zip(names, _listed(seen["argument_changed"], count, "parameters")):
+        require(diagnose_gradient(want, got, f"`{name}.grad` after one backward()"))
+    for name, changed in zip(names, _listed(seen["argument_changed"], len(names), "parameters")):
         if changed is not False:
             raise Mistake(f"your hook changed the gradient it was given in place: the caller's own hook on "
                           f"`{name}`, registered before yours, holds that same tensor, and its values changed "
                           "after your hook ran. Autograd may hand one gradient tensor to several hooks and "
                           "nodes, so a hook must leave its argument as it is and return the clipped gradient "
                           "as a new tensor, which autograd then uses in its place.", "hook_in_place")
+
+
+def _clip_with_hook_judge(seen, expected, inputs):
+    if seen["replaced"] is not False or seen["moved"] is not False:
+        raise Mistake("your code changed the model's parameters: it should only register hooks that change "
+                      "gradients.", "params_changed")
+    names = [name for name, _ in inputs["model"].named_parameters()]
+    count, m = len(names), inputs["max_value"]
+    first, second = _listed(seen["first"], count, "parameters"), _listed(seen["second"], count, "parameters")
+    _clip_first_pass(seen, expected, names, list(zip(
+        names, first, expected["first"], expected["unclipped"], expected["upper_only"], expected["at_zero"],
+        _listed(seen["hooked"], count, "parameters"))))
     for name, got, want, total in zip(names, second, expected["second"], expected["clip_total"]):
         what = f"`{name}.grad` after a second backward() without a reset"
         require(diagnose_tensor(want, got, what))
@@ -678,8 +712,7 @@ def _clip_with_hook_judge(seen, expected, inputs):
     if seen["removable"] is not True:
         raise Mistake(f"your function returned a {seen['handles']}: return the list of handles register_hook "
                       "gave you, so the caller can remove the hooks.", "no_handles")
-    after = _listed(seen["after_remove"], count, "parameters")
-    for name, got, want in zip(names, after, expected["after_remove"]):
+    for name, got, want in zip(names, _listed(seen["after_remove"], count, "parameters"), expected["after_remove"]):
         what = f"`{name}.grad` after the caller removed your hooks"
         require(diagnose_tensor(want, got, what))
         if not close(got, want):
