@@ -697,5 +697,12 @@ ERROR_SECTIONS = {
     "saved_modified": "lesson 3, section 9",
     "grad_assigned": "lesson 4, section 2",
     "hook_no_grad": "lesson 4, section 9",
+    "tensor_not_node": "section 3, Walking the graph",
+    "none_node": "section 3, Walking the graph",
+    "item_of_many": "lesson 3, section 8",
+    "number_backward": "lesson 4, section 3",
+    "post_hook_returned": "lesson 4, section 9",
+    "post_hook_non_leaf": "lesson 4, section 9",
+    "clip_without_grads": "lesson 4, section 7",
 }
 explain_errors_in_cells(ERROR_SECTIONS)

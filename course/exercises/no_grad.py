@@ -647,5 +647,12 @@ ERROR_SECTIONS = {
     "unused_input": "lesson 2, section 9",
     "grad_assigned": "lesson 4, section 2",
     "hook_no_grad": "lesson 4, section 9",
+    "item_of_many": "section 8, Getting numbers out: NumPy, .item(), and a stop-gradient at work",
+    "tensor_not_node": "lesson 1, section 3",
+    "none_node": "lesson 1, section 3",
+    "number_backward": "lesson 4, section 3",
+    "post_hook_returned": "lesson 4, section 9",
+    "post_hook_non_leaf": "lesson 4, section 9",
+    "clip_without_grads": "lesson 4, section 7",
 }
 explain_errors_in_cells(ERROR_SECTIONS)

@@ -781,7 +781,7 @@ progress = lesson_progress(EXERCISES, core=CORE, written={"why_accumulate": 2}) 
 # Where this lesson (or an earlier one) explains each autograd error a student's own cell may raise.
 ERROR_SECTIONS = {
     "grad_assigned": "section 2, Resetting .grad: zero_(), None, and zero_grad()",
-    "grad_none": "section 5, None and zeros are not the same to an optimizer",
+    "grad_none": "sections 1 and 5, .grad starts as None, then adds up; None and zeros are not the same to an optimizer",
     "hook_no_grad": "section 9, Hooks: seeing a gradient before it lands in .grad",
     "no_graph": "lesson 1, section 1",
     "integer_requires_grad": "lesson 1, section 2",
@@ -798,5 +798,12 @@ ERROR_SECTIONS = {
     "numpy_requires_grad": "lesson 3, section 8",
     "numpy_bfloat16": "lesson 3, section 8",
     "saved_modified": "lesson 3, section 9",
+    "item_of_many": "lesson 3, section 8",
+    "tensor_not_node": "lesson 1, section 3",
+    "none_node": "lesson 1, section 3",
+    "number_backward": "section 3, Where zero_grad() goes in a training loop",
+    "post_hook_returned": "section 9, Hooks: seeing a gradient before it lands in .grad",
+    "post_hook_non_leaf": "section 9, Hooks: seeing a gradient before it lands in .grad",
+    "clip_without_grads": "section 7, Reading .grad: the global gradient norm",
 }
 explain_errors_in_cells(ERROR_SECTIONS)
