@@ -135,3 +135,15 @@ def test_a_failing_self_check_shows_the_rule_first():
     with pytest.raises(CheckFailed) as failed:
         check.two_losses(lambda x: (torch.sin(x), torch.sin(x)))
     assert str(failed.value).startswith("h was computed 2 times")
+
+
+def test_an_answer_that_keeps_its_leaf_is_told_so_without_a_finite_difference():
+    """Its f is called at the point kept from an earlier call: that is no finite difference."""
+    import os
+    from conftest import ROOT
+    from lesson_solutions import define
+    from trial import graded
+    code = open(os.path.join(ROOT, "tests", "wrong_submissions", "02_backward", "cached_leaf_between_calls.py")).read()
+    message = graded("02_backward", "grad_via_backward", define(code, "grad_via_backward")).message
+    assert "keeps something from one call to the next" in message
+    assert "finite difference" not in message and "points other than x" not in message

@@ -14,6 +14,7 @@ class KnownError(NamedTuple):
     key: str  # what a lesson's section table names it by
     fragment: str  # a piece of PyTorch's (or Python's) message
     meaning: str  # what it means, in autograd terms
+    in_cells: str = ""  # said only under a student's own cell, where any section's cause may be the one
 
 
 KNOWN_ERRORS = [
@@ -24,9 +25,11 @@ KNOWN_ERRORS = [
                "backward() and torch.autograd.grad() start from a scalar: reduce the output (.sum()), or pass "
                "weights v of its shape, as gradient=v to backward() or grad_outputs=v to torch.autograd.grad()."),
     KnownError("no_graph", "does not require grad and does not have a grad_fn",
-               "this tensor is not part of any graph: was it made under no_grad(), detached, or created "
-               "without requires_grad=True? A gradient from torch.autograd.grad or .grad has no graph either "
-               "unless the differentiation that made it was given create_graph=True."),
+               "this tensor is not part of any graph: was it made under no_grad() or while recording was "
+               "switched off (a plain torch.set_grad_enabled(False) lasts until it is switched back on), "
+               "detached, or created without requires_grad=True?",
+               " A gradient from torch.autograd.grad or .grad has no graph either unless the differentiation "
+               "that made it was given create_graph=True."),
     KnownError("leaf_in_place", "a leaf Variable that requires grad is being used in an in-place operation",
                "this tensor is a leaf that requires grad, and autograd refuses to change it in place while it "
                "records. For a new value, compute it out of place (y = x + 1 is a result in the graph); to "
@@ -43,7 +46,9 @@ KNOWN_ERRORS = [
     KnownError("flag_of_result", "you can only change requires_grad flags of leaf variables",
                "requires_grad can only be set on leaves; detach() the result to make a new leaf."),
     KnownError("inference_saved", "Inference tensors cannot be saved for backward",
-               "a tensor made under inference_mode() can never join a graph; use no_grad() or clone it outside."),
+               "autograd cannot save a tensor made under inference_mode() for backward, so a recorded operation "
+               "that needs its value (a multiplication, say) refuses it; make it under no_grad() instead, or "
+               "clone() it outside inference_mode()."),
     KnownError("inference_in_place", "Inplace update to inference tensor outside InferenceMode",
                "tensors made under inference_mode() stay read-only outside it; clone() them to get a normal "
                "tensor."),
@@ -151,7 +156,7 @@ def cell_note(error: BaseException, sections: dict[str, str]) -> str | None:
     known = known_error(error)
     if known is None:
         return None
-    return f"In autograd terms: {known.meaning}" + _pointer(sections.get(known.key))
+    return f"In autograd terms: {known.meaning}{known.in_cells}" + _pointer(sections.get(known.key))
 
 
 def _pointer(where: str | None) -> str:

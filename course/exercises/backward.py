@@ -8,7 +8,10 @@ Where an exercise's text states how to compute something ("from one call to back
 "computing h only once", "by hand"), ``call`` watches the answer run (calls counted, torch
 functions recorded) and the check fails with that rule's message even when the numbers are right.
 """
+import warnings
 from contextlib import ExitStack
+
+from torch.overrides import TorchFunctionMode
 
 import torch
 
@@ -143,7 +146,7 @@ def _x_any_shape(rng):
 
 
 def _grad_via_backward_call(answer, inputs):
-    x, seen, calls, elsewhere, filled = inputs["x"], [], [], [], []
+    x, seen, calls, elsewhere, filled, copies = inputs["x"], [], [], [], [], []
     before = snapshot(x)
     for _, f in SCALAR_FUNCTIONS:
         watched = _WhereEvaluated(f, x)
@@ -159,8 +162,9 @@ def _grad_via_backward_call(answer, inputs):
         calls.append(len(ran))
         elsewhere.append(watched.where())
         filled.append(seen[-1] is None and watched.grad_filled())
+        copies.append(any(seen[-1] is t for t in watched.given))
     return {"grads": seen, "backward_calls": calls, "evaluated_elsewhere": elsewhere, "none_but_filled": filled,
-            "x_shape": list(x.shape)}
+            "x_shape": list(x.shape), "returned_the_copy": copies}
 
 
 GRAD_HOW = "Call f once, on a copy of x that requires grad, and let backward() fill the copy's .grad."
@@ -172,6 +176,9 @@ def _grad_via_backward_judge(seen, expected, inputs):
         raise Mistake("your function returned None, yet backward() did fill the .grad of the copy you called f "
                       "on. backward() itself returns None (it stores the gradient instead of returning it): "
                       "return the gradient, not what backward() returns.", "returned_none")
+    if any(seen.get("returned_the_copy", ())):
+        raise Mistake("your function returned the copy of x that f was called on, not its gradient: backward() "
+                      "stores the gradient in that copy's .grad.", "returned_input")
     for i, ((description, _), got, want, calls) in enumerate(zip(SCALAR_FUNCTIONS, seen["grads"], expected["grads"],
                                                                  seen["backward_calls"], strict=True)):
         _on_part_of_x(seen, i, diagnose_gradient(want, got), GRAD_HOW)
@@ -225,14 +232,40 @@ def _vjp_judge(seen, expected, inputs):
 
 # --- grads_with_intermediate --------------------------------------------------------------------
 
+class _TanhOutputs(TorchFunctionMode):
+    """Every tensor torch.tanh (or .tanh()) returned: the answer's h, whose .grad dy_dh is read from."""
+
+    def __init__(self):
+        super().__init__()
+        self.outputs = []
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        if getattr(func, "__name__", "") == "tanh" and isinstance(out, torch.Tensor):
+            self.outputs.append(out)
+        return out
+
+
+def _grad_quietly(t: torch.Tensor):
+    """t.grad without the warning PyTorch gives for a non-leaf's (backward(inputs=[h]) fills it)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return t.grad
+
+
 def _grads_with_intermediate_call(answer, inputs):
     x = inputs["x"]
     before = snapshot(x)
     with forbidden(torch.autograd, "grad", "get both gradients from one backward(): read dy_dh from h.grad, "
-                   "not from torch.autograd.grad."), counting(torch.autograd, "backward") as ran:
+                   "not from torch.autograd.grad."), counting(torch.autograd, "backward") as ran, \
+            _TanhOutputs() as tanh:
         got = answer(x)
     inputs_kept(before, [x], ["x"])
-    return {"result": got, "backward_calls": len(ran)}
+    # None: h was not made by tanh, so the check cannot tell; else whether some h kept its gradient
+    # (retain_grad() or backward(inputs=...)) or had a hook of the answer's to see it
+    kept = None if not tanh.outputs else any(h.retains_grad or h._backward_hooks or _grad_quietly(h) is not None
+                                             for h in tanh.outputs)
+    return {"result": got, "backward_calls": len(ran), "h_grad_kept": kept}
 
 
 def _grads_with_intermediate_judge(seen, expected, inputs):
@@ -242,12 +275,21 @@ def _grads_with_intermediate_judge(seen, expected, inputs):
     if dy_dh is None and calls:
         raise Mistake("dy_dh is None: h is not a leaf, so autograd does not keep its gradient. "
                       "Call h.retain_grad() before backward().", "grad_none_not_leaf")
+    n = expected["dy_dx"].numel()
+    if all(isinstance(g, torch.Tensor) and g.shape == want.shape and not g.is_complex() and close(g * n, want)
+           for g, want in ((dy_dx, expected["dy_dx"]), (dy_dh, expected["dy_dh"]))) and n > 1:
+        raise Mistake(f"dy_dx and dy_dh are both 1/{n} of the expected gradients: y is the sum over i, not the "
+                      "mean (a mean divides y, and so every gradient, by the number of elements).", "mean_for_sum")
     require(diagnose_gradient(expected["dy_dx"], dy_dx, "dy_dx", backward_calls=calls))
     require(diagnose_gradient(expected["dy_dh"], dy_dh, "dy_dh", backward_calls=calls))
     if calls != 1:
         raise Mistake(f"backward() ran {calls} times: the exercise asks for both gradients from one call to "
                       "backward(). Keep h's gradient with h.retain_grad() and read x.grad and h.grad after "
                       "that one call.", "several_backward_calls")
+    if seen.get("h_grad_kept") is False:
+        raise Mistake("dy_dh is right, but after your backward() h.grad is None, so dy_dh was worked out some other "
+                      "way: the exercise asks for what backward() leaves in h.grad. h is not a leaf, so ask "
+                      "autograd to keep its gradient before that backward().", "dy_dh_not_from_grad")
 
 
 # --- two_losses ---------------------------------------------------------------------------------
@@ -358,6 +400,11 @@ def _jacobian_rows_judge(seen, expected, inputs):
                           "x.grad accumulated across backward() calls. Reset it before each row.",
                           "grad_accumulated")
         require(diagnose_aliased_rows(want, got, what))
+        if isinstance(got, torch.Tensor) and want.dim() == 2 and tuple(got.shape) == tuple(want.shape[1:]) \
+                and want.shape[0] > 1:
+            raise Mistake(f"{what} has the shape of one row, {tuple(got.shape)}, not {tuple(want.shape)}: one "
+                          "backward() from y.sum() gives the sum of all the rows. The Jacobian has a "
+                          "row per output element y[i], each from its own backward().", "one_row")
         require(diagnose_gradient(want, got, what))
         rows = want.shape[0]
         if calls != rows:
@@ -395,9 +442,9 @@ def _derived_by_hand(torch_calls: TorchCalls, x: torch.Tensor) -> None:
         nearby = argument.shape == square.shape and not argument.is_complex() and not close(argument, square) \
             and bool(((argument - square).abs() <= 0.05 * (1 + square.abs())).all())
         if argument.is_complex() or nearby:
-            raise Mistake("your answer evaluates sin at points other than x**2, as a finite difference "
-                          "(f(x + h) - f(x - h)) / 2h does: that estimates f'(x) instead of deriving it. "
-                          "Write f'(x) with the product and chain rules.", "finite_difference")
+            raise Mistake("your answer evaluates f at shifted points x ± h (sin at points beside x**2), as a "
+                          "finite difference (f(x + h) - f(x - h)) / 2h does: that estimates f'(x) instead of "
+                          "deriving it. Write f'(x) with the product and chain rules.", "finite_difference")
 
 
 # What a slip by hand gives, as the grader computes it: (the value's key, the slip named).
@@ -533,7 +580,18 @@ def _hvp_judge(seen, expected, inputs):
             raise Mistake(f"for f = {description}, your result is H times a vector of ones, as from differentiating "
                           "g.sum(): v was left out. H v weights the first derivative g by v before the second "
                           "differentiation.", "v_ignored")
-        require(diagnose_gradient(want, got, f"H v for f = {description}", stale=grad))
+        problem = diagnose_gradient(want, got, f"H v for f = {description}", stale=grad)
+        if problem is not None and problem.kind == "stale_grad":
+            raise Mistake(f"H v for f = {description} equals the expected H v plus the first derivative g: the "
+                          "second backward() added into the .grad that still held g. Set x.grad = None between "
+                          "the two (x.grad.zero_() would zero g as well: g is that very .grad tensor), or take "
+                          "g from torch.autograd.grad, which returns it instead of adding into .grad.", "stale_grad")
+        if problem is not None and problem.kind == "all_zeros":
+            raise Mistake(f"H v for f = {description} is all zeros: the second differentiation found nothing to "
+                          "pass on. If g is x.grad itself, x.grad.zero_() zeroed g too (they are one tensor), so "
+                          "g · v was 0 before the second backward(): set x.grad = None instead, which leaves g as "
+                          "it is.", "all_zeros")
+        require(problem)
 
 
 grad_via_backward = Exercise(_x_any_shape, _grad_via_backward_call, _grad_via_backward_judge, [
@@ -567,8 +625,8 @@ hand_derivative = Exercise(_hand_inputs, _hand_derivative_call, _hand_derivative
     "f is a product of two factors, each a function of x: which rule differentiates a product?",
     "Each factor is a function of a function of x: differentiate the outside, then multiply by the "
     "derivative of the inside.",
-    "Test your formula at a few points in a scratch cell against autograd (a leaf x, f(x).backward(), "
-    "x.grad) before running the check: a wrong sign or a missing factor shows at once.",
+    "Test your formula at a few points in a scratch cell against autograd (a leaf x of a few elements, "
+    "f(x).sum().backward(), x.grad) before running the check: a wrong sign or a missing factor shows at once.",
 ])
 hvp = Exercise(_hvp_inputs, _hvp_call, _hvp_judge, [
     "H v is the gradient of a scalar: the dot product of the first derivative g with v.",
