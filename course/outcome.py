@@ -122,7 +122,15 @@ class Outcome:
     def _repr_html_(self):
         colour, label = self.styles[self.kind]
         return (f'<div style="color:{colour};font-weight:600">{label}: '
-                f'<span style="font-weight:400">{html.escape(self.message)}</span></div>')
+                f'<span style="font-weight:400">{code_spans(self.message)}</span></div>')
+
+
+def code_spans(text: str) -> str:
+    """Text with `backticks` shown as HTML code, the rest escaped: what the text form writes as Markdown."""
+    parts = html.escape(text).split("`")
+    if len(parts) % 2 == 0:  # an unpaired backtick: leave the text as it is
+        return html.escape(text)
+    return "".join(f"<code>{part}</code>" if i % 2 else part for i, part in enumerate(parts))
 
 
 def not_attempted_message(name: str) -> str:

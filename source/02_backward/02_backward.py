@@ -5,7 +5,8 @@
 #
 # **The core** (sections 1 to 4, two exercises): `backward()` fills `.grad` of every leaf, starts
 # from a scalar, only leaves keep `.grad`, and the graph is freed unless you pass
-# `retain_graph=True`. **Going further** (sections 5 to 11) is optional, graded the same.
+# `retain_graph=True`. **Going further** (sections 5 to 11) is optional; its exercises count
+# like the core's.
 #
 # **Time:** the core about 15 minutes (20 if an exercise takes several tries), the whole lesson
 # about 80.
