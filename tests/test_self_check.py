@@ -129,6 +129,16 @@ def test_hints_go_level_by_level():
         Hints("x", ["only one"])
 
 
+def test_the_last_hint_says_so_and_html_shows_backticks_as_code():
+    hints = Hints("x", ["use `zero_()`", "second"])
+    first, last = hints.show(), hints.show()
+    assert "<code>zero_()</code>" in first._repr_html_() and "`" not in first._repr_html_()
+    assert "last hint" in repr(last) and "last hint" in last._repr_html_()
+    from course.outcome import Outcome, code_spans
+    assert "<code>double</code> matches" in Outcome("correct", "`double` matches")._repr_html_()
+    assert code_spans("a ` b <c>") == "a ` b &lt;c&gt;"  # an unpaired backtick stays as it is
+
+
 def test_two_hint_calls_in_one_cell_show_both(capsys):
     """check.NAME.hint() displays the hint itself: a value returned would show only if it ended the cell."""
     hints = Hints("x", ["first", "second"])
