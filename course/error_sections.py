@@ -8,7 +8,7 @@ LESSONS = ("01_graph", "02_backward", "03_no_grad", "04_zero_grad")
 
 SECTIONS = {
     "01_graph": {1: "Recording starts with requires_grad", 2: "Leaves and results",
-                 5: "A function with a recorded graph", 7: "What requires grad: detach() and nn.Parameter"},
+                 3: "Walking the graph", 5: "A function with a recorded graph", 7: "What requires grad: detach() and nn.Parameter"},
     "02_backward": {1: "backward() fills .grad of every leaf", 2: "backward() starts from a scalar",
                     3: "Only leaves keep .grad", 4: "The graph is freed after backward()",
                     8: "Keeping an intermediate gradient: retain_grad()", 9: "torch.autograd.grad: gradients without .grad"},
@@ -16,8 +16,10 @@ SECTIONS = {
                    6: "set_grad_enabled() and inference_mode()",
                    8: "Getting numbers out: NumPy, .item(), and a stop-gradient at work",
                    9: "In-place changes and the version counter"},
-    "04_zero_grad": {2: "Resetting .grad: zero_(), None, and zero_grad()",
+    "04_zero_grad": {1: ".grad starts as None, then adds up", 2: "Resetting .grad: zero_(), None, and zero_grad()",
+                     3: "Where zero_grad() goes in a training loop",
                      5: "None and zeros are not the same to an optimizer",
+                     7: "Reading .grad: the global gradient norm",
                      9: "Hooks: seeing a gradient before it lands in .grad"},
 }
 
@@ -30,7 +32,7 @@ EXPLAINED_IN = {
     "flag_of_result": {"01_graph": 7},
     "non_scalar": {"02_backward": 2},
     "gradient_shape": {"02_backward": 2},
-    "grad_none": {"02_backward": 3, "03_no_grad": 5, "04_zero_grad": 5},
+    "grad_none": {"02_backward": 3, "03_no_grad": 5, "04_zero_grad": 1},
     "freed_graph": {"02_backward": 4},
     "retain_grad_no_grad": {"02_backward": 8},
     "unused_input": {"02_backward": 9},
@@ -41,6 +43,13 @@ EXPLAINED_IN = {
     "saved_modified": {"03_no_grad": 9},
     "grad_assigned": {"04_zero_grad": 2},
     "hook_no_grad": {"04_zero_grad": 9},
+    "tensor_not_node": {"01_graph": 3},
+    "none_node": {"01_graph": 3},
+    "item_of_many": {"03_no_grad": 8},
+    "number_backward": {"04_zero_grad": 3},
+    "post_hook_returned": {"04_zero_grad": 9},
+    "post_hook_non_leaf": {"04_zero_grad": 9},
+    "clip_without_grads": {"04_zero_grad": 7},
 }
 
 

@@ -30,6 +30,9 @@ from .checks.repeated_calls import RUNS, TRIAL, call_order, keeps_state_message,
 from .grade_ids import exercise_of_test, test_id  # noqa: F401  (the contract's names for graded cells)
 from .hints import Hints
 
+RAISED_AFTER_A_CALL = ("\n  (The call just before, on other inputs, ran without an error: if your function keeps "
+                       "something from one call to the next, such as a tensor in a global or a default argument, "
+                       "that can be why.)")
 EXPECTED_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "exercises", "expected")
 SELF_CHECK_SEEDS = (DEMO_SEED,)
 
@@ -55,14 +58,17 @@ class Exercise:
     def observe(self, answer, seed: int):
         """Kernel side: run the answer on the seed's inputs, twice, with other inputs before or between
         (``repeated_calls``); what the two judged runs saw, as the grader will read it."""
-        runs = []
+        runs, ran = [], False
         for which in call_order(seed):
             seen = self._run(answer, seed if which == TRIAL else other_seed(seed))
             if isinstance(seen, dict) and "__outcome__" in seen:
                 if which == TRIAL and runs:  # the same inputs ran fine the first time
                     return outcome.reported(seen["__outcome__"], keeps_state_message(self.name, seen["message"]),
                                             "keeps_state")
+                if ran and seen["__outcome__"] == outcome.RAISED:  # other inputs ran fine just before
+                    return outcome.reported(outcome.RAISED, seen["message"] + RAISED_AFTER_A_CALL, seen["kind"])
                 return seen  # a run that failed on its own says why; the others are not needed
+            ran = True
             if which == TRIAL:
                 runs.append(seen)
         return {RUNS: runs}

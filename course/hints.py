@@ -1,19 +1,22 @@
 """Hints that go from a nudge to nearly the answer, one level per call."""
 import html
 
+from .outcome import code_spans
+
 
 class Hint:
     def __init__(self, name: str, level: int, total: int, text: str):
         self.name, self.level, self.total, self.text = name, level, total, text
 
     def __repr__(self):
-        more = " Call .hint() again for more." if self.level < self.total else ""
+        more = " Call .hint() again for more." if self.level < self.total else " (That is the last hint.)"
         return f"Hint {self.level}/{self.total} for {self.name}: {self.text}{more}"
 
     def _repr_html_(self):
-        more = " <i>Call <code>.hint()</code> again for more.</i>" if self.level < self.total else ""
+        more = (" <i>Call <code>.hint()</code> again for more.</i>" if self.level < self.total
+                else " <i>(That is the last hint.)</i>")
         return (f'<div style="color:#2166ac"><b>Hint {self.level}/{self.total}</b> '
-                f"for <code>{html.escape(self.name)}</code>: {html.escape(self.text)}{more}</div>")
+                f"for <code>{html.escape(self.name)}</code>: {code_spans(self.text)}{more}</div>")
 
 
 class Hints:

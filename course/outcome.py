@@ -76,7 +76,13 @@ def repeated_verdict(judge, observation, expected, inputs, name: str) -> Verdict
     if same_observation(runs[0], runs[1]) or first.kind == again.kind == "unreadable":
         return first
     wrong = first if not first.passed else again
-    return Verdict(INCORRECT, keeps_state_message(name, wrong.message), "keeps_state")
+    said = "" if wrong.kind in _MISLED_BY_STATE else wrong.message
+    return Verdict(INCORRECT, keeps_state_message(name, said), "keeps_state")
+
+
+# Diagnoses about where f was evaluated: an answer that keeps a tensor from an earlier call calls f at
+# that call's point, which is neither a finite difference nor a part of x.
+_MISLED_BY_STATE = {"finite_difference", "f_on_part_of_x"}
 
 
 class CheckFailed(AssertionError):
@@ -116,7 +122,15 @@ class Outcome:
     def _repr_html_(self):
         colour, label = self.styles[self.kind]
         return (f'<div style="color:{colour};font-weight:600">{label}: '
-                f'<span style="font-weight:400">{html.escape(self.message)}</span></div>')
+                f'<span style="font-weight:400">{code_spans(self.message)}</span></div>')
+
+
+def code_spans(text: str) -> str:
+    """Text with `backticks` shown as HTML code, the rest escaped: what the text form writes as Markdown."""
+    parts = html.escape(text).split("`")
+    if len(parts) % 2 == 0:  # an unpaired backtick: leave the text as it is
+        return html.escape(text)
+    return "".join(f"<code>{part}</code>" if i % 2 else part for i, part in enumerate(parts))
 
 
 def not_attempted_message(name: str) -> str:

@@ -3,6 +3,7 @@ judge values, and enforce a technique only where an exercise's text states it.
 
 Each file in tests/correct_answers/NN_x/ defines one exercise's function and says, in a
 `# style:` line, how it differs from the solution. Every graded exercise has at least one.
+Each passes under both orders of a trial's calls, forced on the same seeds.
 """
 import glob
 import os
@@ -13,8 +14,8 @@ import pytest
 from autograder.course_dir import assignments
 from conftest import ROOT
 from lesson_solutions import define, source_notebook
-from test_wrong_submissions import graded_exercises
-from trial import exercise, graded
+from test_wrong_submissions import ORDER_IDS, graded_exercises
+from trial import CALL_ORDERS, calls_in_order, exercise, graded
 
 CORRECT_DIR = os.path.join(ROOT, "tests", "correct_answers")
 DEFINES = re.compile(r"^def (\w+)\(", re.MULTILINE)
@@ -34,12 +35,14 @@ def load_correct_answers() -> list[tuple[str, str, str, str]]:
 CORRECT = load_correct_answers()
 
 
+@pytest.mark.parametrize("order", CALL_ORDERS, ids=ORDER_IDS)
 @pytest.mark.parametrize("assignment, name, replaces, code", CORRECT, ids=[f"{a}/{n}" for a, n, _, _ in CORRECT])
-def test_a_correct_answer_in_another_style_passes(assignment, name, replaces, code, capsys):
+def test_a_correct_answer_in_another_style_passes(assignment, name, replaces, code, order, capsys):
     answer = define(code, replaces)
-    result = graded(assignment, replaces, answer)
-    assert result.passed, f"{name}: {result.message}"
-    exercise(assignment, replaces)(answer)
+    with calls_in_order(order):
+        result = graded(assignment, replaces, answer)
+        assert result.passed, f"{name}: {result.message}"
+        exercise(assignment, replaces)(answer)
     assert "Correct" in capsys.readouterr().out
 
 

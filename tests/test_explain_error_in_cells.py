@@ -51,12 +51,12 @@ def test_each_kind_of_autograd_error_gets_its_line(shell, capfd, cell, words):
     (no_grad, "w = torch.ones(2, requires_grad=True)\n(w ** 2).sum().backward()\nw -= 0.1 * w.grad",
      "change it inside `with torch.no_grad():`", "section 5, Updating parameters by hand"),
     (no_grad, "with torch.inference_mode():\n    s = torch.ones(2) * 2\n"
-              "(torch.ones(2, requires_grad=True) * s).sum()", "can never join a graph", "section 6, set_grad_enabled()"),
+              "(torch.ones(2, requires_grad=True) * s).sum()", "cannot save a tensor made under inference_mode()", "section 6, set_grad_enabled()"),
     (no_grad, "torch.ones(2, dtype=torch.bfloat16).numpy()", "NumPy has no bfloat16", "section 8, Getting numbers out"),
     (no_grad, "w = torch.ones(2, requires_grad=True)\nw.mul(2).requires_grad_(False)", "only be set on leaves",
      "Lesson 1 explains it in section 7"),
     (zero_grad, "p = torch.ones(2, requires_grad=True)\np.data -= 0.1 * p.grad", "it is None until backward()",
-     "section 5, None and zeros"),
+     "section 1, .grad starts as None"),
     (zero_grad, "torch.ones(2).register_hook(lambda grad: grad)", "register_hook needs a tensor that requires grad",
      "section 9, Hooks"),
     (zero_grad, "x = torch.ones(2)\n(x ** 2).sum().backward()", "not part of any graph", "Lesson 1 explains it in section 1"),
@@ -116,7 +116,7 @@ def test_off_while_autograding_and_outside_ipython(shell, monkeypatch):
     (graph, "torch.tensor([1, 2]).requires_grad_()", "make the tensor floating point", "section 2, Leaves"),
     (graph, "import copy\nx = torch.ones(2, requires_grad=True)\ncopy.deepcopy(x * 2)", "copies only leaves", None),
     (zero_grad, "p = torch.ones(2, requires_grad=True)\np.grad += 1", "it is None until backward()",
-     "section 5, None and zeros"),
+     "section 1, .grad starts as None"),
     (zero_grad, "pred, y = torch.ones(3), torch.zeros(3)\ntorch.nn.MSELoss(pred, y)", "loss_fn = nn.MSELoss()", None),
     (zero_grad, "p = torch.ones(2, requires_grad=True)\np.grad = 0", "`p.grad = None` or `p.grad.zero_()`",
      "section 2, Resetting .grad"),
@@ -133,6 +133,24 @@ def test_off_while_autograding_and_outside_ipython(shell, monkeypatch):
      "Lesson 1 explains it in section 5"),
     (graph, "x = torch.ones(2, requires_grad=True)\nx.add_(1)", "compute it out of place",
      "Lesson 3 explains it in section 5"),
+    (graph, "y = torch.ones(2, requires_grad=True).sum()\ny.next_functions", "the node that made a result y is y.grad_fn",
+     "section 3, Walking the graph"),
+    (graph, "x = torch.ones(2, requires_grad=True)\nx.grad_fn.next_functions", "a leaf's grad_fn is None",
+     "section 3, Walking the graph"),
+    (graph, "import numpy as np\nnp.sin(torch.ones(2, requires_grad=True))", "use the torch function instead",
+     "section 5, A function with a recorded graph"),
+    (backward, "torch.ones(3).item()", "works only on a tensor of one element", "Lesson 3 explains it in section 8"),
+    (backward, "x = torch.ones(2, requires_grad=True)\ng, = torch.autograd.grad((x ** 2).sum(), x)\n"
+               "torch.autograd.grad(g.sum(), x)", "create_graph=True", "section 1, backward() fills"),
+    (zero_grad, "model = torch.nn.Linear(2, 1)\nloss = model(torch.ones(3, 2)).pow(2).mean().item()\nloss.backward()",
+     "took the loss out of autograd", "section 3, Where zero_grad() goes"),
+    (zero_grad, "w = torch.ones(2, requires_grad=True)\n"
+                "w.register_post_accumulate_grad_hook(lambda p: p.grad.clamp_(-1, 1))\n(w * 3).sum().backward()",
+     "write a def that returns nothing", "section 9, Hooks"),
+    (zero_grad, "(torch.ones(2, requires_grad=True) * 2).register_post_accumulate_grad_hook(print)",
+     "only a leaf (a parameter) takes a post-accumulate-grad hook", "section 9, Hooks"),
+    (zero_grad, "torch.nn.utils.clip_grad_value_(torch.nn.Linear(2, 1).parameters(), 1.0)",
+     "every .grad was None when this ran", "section 7, Reading .grad"),
 ])
 def test_errors_met_in_a_students_own_cells_are_explained(shell, capfd, lesson, cell, words, where):
     assert explain_errors_in_cells(lesson.ERROR_SECTIONS, shell)

@@ -12,6 +12,7 @@ import torch
 from autograder.grading.judging.verdict import judge_sent, seeds
 from course.checks.mistakes import Mistake
 from course.checks.observation import Sealed, Unreadable, dumps, loads, round_trip
+from course.checks.repeated_calls import other_seed
 from course.exercise import Exercise, name_exercises
 from course.hints import Hints
 from course.outcome import (CORRECT, INCORRECT, NOT_ATTEMPTED, RAISED, CheckFailed, NotAttempted, Verdict,
@@ -128,6 +129,16 @@ def test_hints_go_level_by_level():
         Hints("x", ["only one"])
 
 
+def test_the_last_hint_says_so_and_html_shows_backticks_as_code():
+    hints = Hints("x", ["use `zero_()`", "second"])
+    first, last = hints.show(), hints.show()
+    assert "<code>zero_()</code>" in first._repr_html_() and "`" not in first._repr_html_()
+    assert "last hint" in repr(last) and "last hint" in last._repr_html_()
+    from course.outcome import Outcome, code_spans
+    assert "<code>double</code> matches" in Outcome("correct", "`double` matches")._repr_html_()
+    assert code_spans("a ` b <c>") == "a ` b &lt;c&gt;"  # an unpaired backtick stays as it is
+
+
 def test_two_hint_calls_in_one_cell_show_both(capsys):
     """check.NAME.hint() displays the hint itself: a value returned would show only if it ended the cell."""
     hints = Hints("x", ["first", "second"])
@@ -188,6 +199,18 @@ def test_every_trial_calls_the_answer_three_times_in_an_order_set_by_the_seed():
     double.observe(lambda x: seen.append(x.clone()) or 2 * x, 3)
     trial = double.inputs(3)["x"]
     assert len(seen) == 3 and sum(torch.equal(x, trial) for x in seen) == 2
+
+
+@pytest.mark.parametrize("seed", (0, 3))
+def test_the_corpus_tests_can_force_either_order_whatever_the_seed(seed):
+    from trial import CALL_ORDERS, calls_in_order
+    trial, other = double.inputs(seed)["x"], double.inputs(other_seed(seed))["x"]
+    for order in CALL_ORDERS:
+        seen = []
+        with calls_in_order(order):
+            double.observe(lambda x: seen.append(x.clone()) or 2 * x, seed)
+        assert [("trial" if torch.equal(x, trial) else "other" if torch.equal(x, other) else "?") for x in seen] \
+            == list(order)
 
 
 @pytest.mark.parametrize("seed", range(6))  # both orders of the calls

@@ -76,6 +76,9 @@ def diagnose_tensor(expected: torch.Tensor, actual, what: str = "the result",
         hint = ""
         if actual.numel() == 1 and expected.numel() > 1:
             hint = " It looks reduced to one number: did you sum or take .item() too early?"
+        elif actual.numel() == expected.numel() and actual.dim() == expected.dim() - 1:
+            hint = (" Same number of elements in one dimension fewer: were the rows joined end to end "
+                    "(torch.cat), where torch.stack puts each in a new first dimension?")
         elif actual.numel() == expected.numel():
             hint = " Same number of elements: is it transposed or reshaped?"
         return D(f"{what} has shape {tuple(actual.shape)}, expected {tuple(expected.shape)}.{hint}", "wrong_shape")

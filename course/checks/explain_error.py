@@ -14,6 +14,7 @@ class KnownError(NamedTuple):
     key: str  # what a lesson's section table names it by
     fragment: str  # a piece of PyTorch's (or Python's) message
     meaning: str  # what it means, in autograd terms
+    in_cells: str = ""  # said only under a student's own cell, where any section's cause may be the one
 
 
 KNOWN_ERRORS = [
@@ -24,16 +25,20 @@ KNOWN_ERRORS = [
                "backward() and torch.autograd.grad() start from a scalar: reduce the output (.sum()), or pass "
                "weights v of its shape, as gradient=v to backward() or grad_outputs=v to torch.autograd.grad()."),
     KnownError("no_graph", "does not require grad and does not have a grad_fn",
-               "this tensor is not part of any graph: was it made under no_grad(), detached, or created "
-               "without requires_grad=True? A gradient from torch.autograd.grad or .grad has no graph either "
-               "unless the differentiation that made it was given create_graph=True."),
+               "this tensor is not part of any graph: was it made under no_grad() or while recording was "
+               "switched off (a plain torch.set_grad_enabled(False) lasts until it is switched back on), "
+               "detached, or created without requires_grad=True?",
+               " A gradient from torch.autograd.grad or .grad has no graph either unless the differentiation "
+               "that made it was given create_graph=True."),
     KnownError("leaf_in_place", "a leaf Variable that requires grad is being used in an in-place operation",
                "this tensor is a leaf that requires grad, and autograd refuses to change it in place while it "
                "records. For a new value, compute it out of place (y = x + 1 is a result in the graph); to "
                "update a parameter's values, as an optimizer step does, change it inside "
                "`with torch.no_grad():`."),
     KnownError("numpy_requires_grad", "Can't call numpy() on Tensor that requires grad",
-               "call .detach() first: NumPy cannot carry the graph."),
+               "NumPy cannot carry the graph. To print or plot the values, call .detach() first; to keep "
+               "differentiating through this step, use the torch function instead (torch.sin, not np.sin): "
+               "a detached value gets no gradient."),
     # torch.tensor(..., requires_grad=True) says "Only Tensors of floating point and complex dtype",
     # .requires_grad_() says "only Tensors of floating point dtype": one fragment for both.
     KnownError("integer_requires_grad", "Tensors of floating point",
@@ -41,7 +46,9 @@ KNOWN_ERRORS = [
     KnownError("flag_of_result", "you can only change requires_grad flags of leaf variables",
                "requires_grad can only be set on leaves; detach() the result to make a new leaf."),
     KnownError("inference_saved", "Inference tensors cannot be saved for backward",
-               "a tensor made under inference_mode() can never join a graph; use no_grad() or clone it outside."),
+               "autograd cannot save a tensor made under inference_mode() for backward, so a recorded operation "
+               "that needs its value (a multiplication, say) refuses it; make it under no_grad() instead, or "
+               "clone() it outside inference_mode()."),
     KnownError("inference_in_place", "Inplace update to inference tensor outside InferenceMode",
                "tensors made under inference_mode() stay read-only outside it; clone() them to get a normal "
                "tensor."),
@@ -87,6 +94,28 @@ KNOWN_ERRORS = [
     KnownError("gradient_shape", "The vector v can only be None",
                "f(x) has several elements, so the vector-Jacobian product needs v, the weights of the "
                "outputs, of the shape of f(x)."),
+    KnownError("item_of_many", "cannot be converted to Scalar",
+               ".item() gives one Python number, so it works only on a tensor of one element: keep a result of "
+               "several elements as a tensor (a gradient is returned as the tensor .grad holds)."),
+    KnownError("tensor_not_node", "'Tensor' object has no attribute 'next_functions'",
+               "a tensor is not a node of the graph: the node that made a result y is y.grad_fn, and the walk "
+               "starts there."),
+    KnownError("none_node", "'NoneType' object has no attribute 'next_functions'",
+               "None stood where a node was expected: a leaf's grad_fn is None (its AccumulateGrad node is "
+               "reached from a result's next_functions), and a constant's entry in next_functions is (None, 0)."),
+    KnownError("number_backward", "'float' object has no attribute 'backward'",
+               "this is a Python number, with no graph: .item() (or float()) took the loss out of autograd. Call "
+               "backward() on the loss tensor, and take .item() only of the value you keep or return."),
+    KnownError("post_hook_returned", "post accumulate grad hooks should return None",
+               "a post-accumulate-grad hook changes p.grad itself and must return None; a lambda returns its "
+               "expression's value (p.grad.clamp_(...) returns a tensor): write a def that returns nothing."),
+    KnownError("post_hook_non_leaf", "cannot be registered on non-leaf tensors",
+               "only leaves accumulate into .grad, so only a leaf (a parameter) takes a post-accumulate-grad "
+               "hook; on a result, register_hook sees its gradient as it flows."),
+    KnownError("clip_without_grads", "Expected !nested_tensorlist[0].empty()",
+               "every .grad was None when this ran (no backward() had filled one), so there was nothing to clip "
+               "or measure: clipping .grad now cannot reach later backward passes; a hook registered on a "
+               "tensor sees each gradient as it arrives."),
     KnownError("retain_grad_no_grad", "can't retain_grad on Tensor that has requires_grad=False",
                "retain_grad() keeps the gradient of a tensor in the graph, and this one does not require grad: "
                "backward() computes no gradient for it. Call it on a result computed from a tensor that "
@@ -127,7 +156,7 @@ def cell_note(error: BaseException, sections: dict[str, str]) -> str | None:
     known = known_error(error)
     if known is None:
         return None
-    return f"In autograd terms: {known.meaning}" + _pointer(sections.get(known.key))
+    return f"In autograd terms: {known.meaning}{known.in_cells}" + _pointer(sections.get(known.key))
 
 
 def _pointer(where: str | None) -> str:

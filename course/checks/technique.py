@@ -38,9 +38,19 @@ def forbidden(owner, attr: str, why: str, kind: str = "forbidden_shortcut"):
         setattr(owner, attr, original)
 
 
-def inputs_kept(before: list[torch.Tensor], after: list[torch.Tensor], names: list[str]) -> None:
-    """Raise if an answer changed its inputs' values or flags in place."""
+def inputs_kept(before: list[torch.Tensor], after: list[torch.Tensor], names: list[str],
+                weights: tuple[str, ...] = ("v",)) -> None:
+    """Raise if an answer changed its inputs' values or flags in place. ``weights`` name inputs that
+    only weight a result (v of a vector-Jacobian product): they never need requires_grad."""
     for old, new, name in zip(before, after, names):
+        if name in weights and new.requires_grad and not old.requires_grad:
+            raise Mistake(f"your code changed `{name}.requires_grad` on the tensor it was given: `{name}` only "
+                          "weights the outputs, so it needs no gradient. Leave it as given.", "input_changed")
+        if old.requires_grad and not new.requires_grad:
+            raise Mistake(f"your code switched off `{name}.requires_grad` on the tensor it was given (detach_() "
+                          "and requires_grad_(False) change the caller's own tensor): `"
+                          f"{name}.detach()` gives a new tensor without history and leaves `{name}` as it is.",
+                          "input_changed")
         if new.requires_grad != old.requires_grad:
             raise Mistake(f"your code changed `{name}.requires_grad` on the tensor it was given: work on "
                           f"a copy, e.g. `{name}.detach().clone().requires_grad_(True)`.", "input_changed")

@@ -20,7 +20,7 @@ from ..checks.compare import close
 from ..checks.diagnose import diagnose_gradient, diagnose_tensor, diagnose_values
 from ..checks.mistakes import Mistake, require
 from ..checks.observation import flags_of
-from ..checks.technique import data_watched, grad_mode_watched, inputs_kept, snapshot
+from ..checks.technique import TorchCalls, data_watched, grad_mode_watched, inputs_kept, snapshot
 from ..exercise import Exercise
 from ..lesson_footer import close_lesson
 
@@ -44,6 +44,10 @@ def _filled(model: nn.Module, rng) -> nn.Module:
     return model
 
 
+class _Recorded(list):
+    """Whether each layer's output was recorded; ``modes`` says in which mode each Dropout ran."""
+
+
 @contextmanager
 def _forward_recorded(model: nn.Module):
     """Notes, for every layer the answer runs, whether autograd recorded its output (it has a grad_fn).
@@ -52,13 +56,17 @@ def _forward_recorded(model: nn.Module):
     one that recorded a whole graph, then cut it off with detach(): only the layers see the difference.
     The hooks sit on the model's own modules and go, whatever the answer did.
     """
-    recorded: list[bool] = []
+    recorded = _Recorded()
+    recorded_modes = []  # (the whole model's training flag, a Dropout's) as each Dropout ran
 
     def note(module, args, output):
         if isinstance(output, torch.Tensor):
             recorded.append(output.grad_fn is not None)
+        if isinstance(module, nn.Dropout):
+            recorded_modes.append((model.training, module.training))
 
     handles = [m.register_forward_hook(note) for m in model.modules()]
+    recorded.modes = recorded_modes
     try:
         yield recorded
     finally:
@@ -127,6 +135,7 @@ def _evaluate_call(answer, inputs):
                 out = answer(model, x)
         seen.append({"output": out, "grad_mode_left_off": grad_mode.left_off,
                      "forward_recorded": any(recorded),
+                     "flag_set_by_hand": any(not outer and inner for outer, inner in recorded.modes),
                      "grad_mode_turned_on": grad_mode.turned_on,
                      "frozen": [n for n, p in names.items() if n != "x" and not p.requires_grad],
                      "changed": _values_changed(names, before),
@@ -160,6 +169,10 @@ def _evaluate_judge(seen, expected, inputs):
             raise Mistake(f"your code changed the values of `{got['changed'][0]}` in place: evaluating "
                           "must leave the model and x as given.", "input_changed")
         if not close(out, want):
+            if mode == "train" and got.get("flag_set_by_hand") is True:
+                raise Mistake("for a model in train mode, Dropout was still active: `model.training = False` sets "
+                              "only the outer module's flag, and the Dropout layers inside kept theirs. "
+                              "model.eval() sets the mode on every submodule.", "training_set_by_hand")
             if mode == "train":
                 raise Mistake("for a model in train mode, the output differs from the model's output in eval "
                               "mode: Dropout was still active. no_grad() does not change the mode, call "
@@ -208,7 +221,8 @@ def _stop_gradient_product_judge(seen, expected, inputs):
     if diagnose_tensor(expected["dz_dx"], dz_dx) is None:
         if close(dz_dx, expected["through_both"]):
             raise Mistake("dz/dx is 3x**2, the derivative of x**3: nothing was detached, so the gradient "
-                          "flowed through both factors. Detach the x**2 factor.", "nothing_detached")
+                          "flowed through both factors. Detach the x**2 factor (detach() returns a new tensor and "
+                          "leaves its input as it is: use what it returns).", "nothing_detached")
         if close(dz_dx, expected["through_square"]):
             raise Mistake("dz/dx is 2x**2: the gradient flowed through x**2 but not through the plain x "
                           "factor. You detached the wrong factor: keep x, detach x**2.", "wrong_factor_detached")
@@ -307,7 +321,7 @@ def _sgd_step_call(answer, inputs):
         with grad_mode_watched() as grad_mode:
             answer(params, lr)
     except (TypeError, AttributeError) as error:
-        if "NoneType" not in str(error):
+        if "NoneType" not in str(error) or _fails_on_none_anyway(answer, inputs["inside_no_grad"], lr):
             raise
         return {"none_grad_error": f"{type(error).__name__}: {error}"}
     seen.update({
@@ -322,6 +336,19 @@ def _sgd_step_call(answer, inputs):
         answer(inputs["inside_no_grad"], lr)
     seen["inside_no_grad"] = {"grad_mode_turned_on": inside.turned_on}
     return seen
+
+
+def _fails_on_none_anyway(answer, params: list, lr: float) -> bool:
+    """Whether the answer meets a None even where every parameter has its .grad: then the None it
+    failed on was not the unused parameter's .grad, and the error is said as raised."""
+    try:
+        with grad_mode_watched():
+            answer(params, lr)
+    except (TypeError, AttributeError) as error:
+        return "NoneType" in str(error)
+    except Exception:  # another mistake, found in its turn
+        return False
+    return False
 
 
 def _sgd_step_judge(seen, expected, inputs):
@@ -359,9 +386,10 @@ def _sgd_step_judge(seen, expected, inputs):
             if moved[i] is True:
                 raise Mistake(f"{what} was updated in place but did not change: the step subtracted nothing. "
                               "Was .grad zeroed (or replaced) before it was used?", "zero_step")
-            raise Mistake(f"{what} did not change: `p = p - lr * p.grad` only rebinds the name p to a new "
-                          "tensor, and the tensor in params stays as it was. Update it in place, where "
-                          "autograd is not recording.", "rebound_not_in_place")
+            raise Mistake(f"{what} did not change: the step changed other tensors than the ones in params, or "
+                          "none. `p = p - lr * p.grad` only rebinds the name p to a new tensor, a copy changes only "
+                          "the copy, and an optimizer kept from an earlier call steps that call's tensors. Update "
+                          "each tensor in params in place, where autograd is not recording.", "rebound_not_in_place")
         if close(p, old.detach() + lr * g):
             raise Mistake(f"{what} moved uphill, along +grad: a descent step subtracts lr * grad.", "uphill")
         require(diagnose_values(want, p, f"{what} after the step"))
@@ -390,7 +418,7 @@ def _fix_inplace_inputs(rng):
 def _fix_inplace_call(answer, inputs):
     x, v = inputs["x"], inputs["v"]
     before = snapshot(x)
-    with data_watched() as data_used:
+    with data_watched() as data_used, TorchCalls() as torch_calls:
         y = answer(x)
     inputs_kept(before, [x], ["x"])
     dy_dx, backward_error = None, None
@@ -401,7 +429,8 @@ def _fix_inplace_call(answer, inputs):
             if "inplace operation" not in str(error):
                 raise
             backward_error = str(error).split(" Hint:")[0].rstrip(".")
-    return {"y": y, "dy_dx": dy_dx, "backward_error": backward_error, "used_data": bool(data_used)}
+    return {"y": y, "dy_dx": dy_dx, "backward_error": backward_error, "used_data": bool(data_used),
+            "used_detach": torch_calls.count("detach") + torch_calls.count("detach_") > 0}
 
 
 def _fix_inplace_judge(seen, expected, inputs):
@@ -421,6 +450,11 @@ def _fix_inplace_judge(seen, expected, inputs):
         raise Mistake("your function uses .data: that hides the in-place change from the version counter, so "
                       "backward() runs, on values it did not save, and the gradient is wrong without a word. "
                       "Make the offending step out of place instead.", "data_bypass")
+    if seen.get("used_detach") is True:
+        raise Mistake("your function calls detach(), which the exercise rules out: no gradient flows through a "
+                      "detached tensor, and since it shares the memory of the tensor it came from, a change made "
+                      "through it is hidden from autograd too. Keep every step recorded, and make the offending "
+                      "step out of place instead.", "detach_bypass")
     if dy_dx is None:
         raise Mistake("the result does not depend on the x you were given: it was built from a copy (a new "
                       "leaf, cut off from x). Compute it from x itself.", "copy_of_x")
@@ -472,7 +506,7 @@ def _freeze_call(answer, inputs):
         names = _layer_names(model)
         before = snapshot(*names.values())
         with grad_mode_watched() as grad_mode:
-            answer(model)
+            returned = answer(model)
         now = _layer_names(model)
         replaced = list(now) != list(names) or any(p is not q for p, q in zip(now.values(), names.values()))
         requires = {n: bool(p.requires_grad) for n, p in names.items()}
@@ -484,6 +518,7 @@ def _freeze_call(answer, inputs):
                      (f"model[{i if i < len(model) - 1 else -1}]", m) for i, m in enumerate(model)))
                  if "requires_grad" in vars(module)]
         seen.append({"grad_mode_left_off": grad_mode.left_off, "replaced": replaced, "plain_flag": plain,
+                     "returned_other_model": isinstance(returned, nn.Module) and returned is not model,
                      "changed": _values_changed(names, before), "requires_grad": requires,
                      "grad_is_none": {n: p.grad is None for n, p in names.items()}})
     return {"cases": seen}
@@ -533,6 +568,10 @@ def _freeze_judge(seen, expected, inputs, name="freeze_all_but_last"):
         trainable = {n for n in names if requires[n] is True}
         if trainable != keep:
             _plain_flag_judged(got.get("plain_flag"), keep - trainable, trainable - keep)
+            if got.get("returned_other_model") is True and trainable - keep:
+                raise Mistake("your function returned another model, and the model it was given is unchanged: "
+                              "what it returns is ignored. Freeze the parameters of `model` itself, in place "
+                              "(a copy, such as copy.deepcopy(model), has parameters of its own).", "froze_a_copy")
         if not trainable:
             tail = [type(layer).__name__ for layer in list(model)[last + 1:]]
             if tail:
@@ -587,7 +626,8 @@ evaluate = Exercise(_evaluate_inputs, _evaluate_call, _evaluate_judge, [
     "inside its own no_grad(). Which way of stopping the recording restores the mode it found?",
 ])
 to_numpy = Exercise(_to_numpy_inputs, _to_numpy_call, _to_numpy_judge, [
-    "NumPy cannot carry a graph: .numpy() refuses a tensor that requires grad until it is cut out of it.",
+    "NumPy cannot carry a graph: while autograd records, .numpy() refuses a tensor that requires grad until "
+    "it is cut out of it.",
     "Both detach() and .numpy() share storage with the original tensor; a snapshot needs memory of its own.",
     "Of the tensor methods in this lesson, which one gives a tensor memory of its own? Your array must "
     "not be a view of t's storage.",

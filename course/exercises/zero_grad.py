@@ -8,6 +8,7 @@ how many rows each forward pass had). The expected values come from PyTorch on t
 (``autograder/grading/judging/references/zero_grad.py``); nothing here holds an answer.
 """
 import copy
+import math
 from contextlib import contextmanager
 
 import torch
@@ -142,6 +143,10 @@ def _number(got, what: str) -> float:
                   f"{'None: a missing `return`?' if got is None else type(got).__name__}.", "not_a_number")
 
 
+def _times(n) -> str:
+    return "once" if n == 1 else f"{n} times"
+
+
 def _same_number(a: float, b: float) -> bool:
     return abs(a - b) <= 1e-9 + 1e-7 * abs(b)
 
@@ -189,14 +194,15 @@ def _grad_history_judge(seen, expected, inputs):
         if not close(got, want):
             if close(got, want[-1].expand_as(want)):
                 raise Mistake(f"{what}: every row equals the last one. backward() updates x.grad in place, "
-                              "so each saved row was the same tensor: save x.grad.clone().",
+                              "and each saved row shares its memory with it: x.grad itself, or a detach() or .data "
+                              "of it, which are views, not copies. Save a copy with memory of its own.",
                               "grad_aliased")
             if close(got, want[0].expand_as(want)):
                 raise Mistake(f"{what}: every row is the gradient of one call, so .grad was reset between "
                               "the calls. Here, let it accumulate.", "grad_reset")
         require(diagnose_gradient(want, got, what))
         if walks != k:
-            raise Mistake(f"backward() went through f {walks} time(s), expected {k}: call backward() once "
+            raise Mistake(f"backward() went through f {_times(walks)}, expected {k} times: call backward() once "
                           "per row and read what .grad has accumulated.", "backward_count")
 
 
@@ -220,6 +226,11 @@ def _reset_grads_call(answer, inputs):
         params = case["params"]
         before, old = snapshot(*params), [p.grad for p in params]
         answer(params, case["set_to_none"])
+        for i, (was, p) in enumerate(zip(before, params)):
+            if not torch.equal(p.detach(), was):
+                raise Mistake(f"the values of params[{i}] changed: a reset changes .grad only (p.data.zero_() or "
+                              f"p.zero_() zeroes the parameter itself, not its gradient). Reset params[{i}].grad.",
+                              "params_changed")
         inputs_kept(before, params, [f"params[{i}]" for i in range(len(params))])
         seen.append({"grads": _grads(params),
                      "same_tensor": [o is not None and p.grad is o for p, o in zip(params, old)]})
@@ -311,6 +322,10 @@ def _train_step_judge(seen, expected, inputs):
             raise Mistake("the parameters did not move: optimizer.step() was never called.", "no_step")
         if all(steps["no_gradient"]):
             raise Mistake(_no_gradient_at_step(seen.get("backward_before_step")), "no_gradient_at_step")
+    if steps["count"] == 0:
+        raise Mistake("the parameters moved, but optimizer.step() was never called: your code updated them by hand. "
+                      "Step with the optimizer you were given, which holds the caller's lr and momentum.",
+                      "updated_by_hand")
     if seen["other_optimizer"] is not False:
         raise Mistake("step() ran on an optimizer your code built, not on the one it was given: use the "
                       "optimizer passed in, which holds the caller's settings (lr, momentum) and state.",
@@ -389,6 +404,15 @@ def _accumulated_grads_call(answer, inputs):
             "forward_rows": rows, "backward_passes": len(backward_passes)}
 
 
+def _constant_ratio(got: torch.Tensor, want: torch.Tensor) -> float | None:
+    """c when got is c * want for one number c (not 1, 0 or k, said elsewhere), else None."""
+    if not want.any() or torch.is_complex(got):
+        return None
+    i = int(want.abs().argmax())
+    c = float(got.reshape(-1)[i] / want.reshape(-1)[i])
+    return c if c not in (0.0, 1.0) and math.isfinite(c) and close(got, c * want) else None
+
+
 def _accumulated_grads_judge(seen, expected, inputs):
     k, rows, loss_name = inputs["k"], inputs["rows"], inputs["loss_name"]
     if seen["replaced"] is not False:
@@ -401,16 +425,21 @@ def _accumulated_grads_judge(seen, expected, inputs):
     passes = seen["backward_passes"]
     if passes and all(_no_gradient(g) for g in grads):
         raise Mistake(f"every .grad is {'None' if all(g is None for g in grads) else 'zero'} when your function "
-                      f"returns, although backward() ran {passes} time(s): .grad was reset after the last "
+                      f"returns, although backward() ran {_times(passes)}: .grad was reset after the last "
                       "backward() (a zero_grad() at the end?). Leave the accumulated gradient in .grad for "
                       "the caller's step().", "grad_reset_at_end")
     for (name, p), got, g, g_last, j in zip(named, grads, expected["full"], expected["last"], inputs["junk"]):
-        what = f"the accumulated .grad of `{name}`"
+        what = f"the accumulated .grad of `{_as_attribute(name)}`"
         if isinstance(got, torch.Tensor) and got.shape == g.shape and not close(got, g):
             if close(got, k * g):
                 raise Mistake(f"{what} is {k} times the full-batch gradient ({k} micro-batches): each "
                               f"micro-batch {loss_name} is already a mean over its rows, so the sum of {k} of "
                               f"them is {k} times too big. Scale each micro-batch's loss.", "not_divided")
+            ratio = _constant_ratio(got, g)
+            if ratio is not None:
+                raise Mistake(f"{what} is {ratio:.3g} times the full-batch gradient: the scales of the {k} micro-batch "
+                              f"losses (or of their summed .grad) must add up to 1, since each micro-batch {loss_name} "
+                              "is already a mean over its rows.", "wrong_scale")
             if close(got, g_last) or close(got, g_last / k):
                 raise Mistake(f"{what} is the gradient of the last micro-batch only: .grad was reset inside "
                               "the loop. Reset it once, before the first micro-batch.", "reset_in_loop")
@@ -420,7 +449,7 @@ def _accumulated_grads_judge(seen, expected, inputs):
                       f"micro-batch ({k} of {rows} rows each). Accumulate .grad over the micro-batches.",
                       "not_micro_batched")
     if passes and passes != k:  # 0: the gradient is right, so backward() ran by a path not counted
-        raise Mistake(f"backward() ran {passes} time(s) through the model, expected {k}: one per micro-batch. "
+        raise Mistake(f"backward() ran {_times(passes)} through the model, expected {k} times: one per micro-batch. "
                       "A single backward() of the summed losses needs every micro-batch's graph in memory at "
                       "once, which is what accumulation avoids.", "backward_count")
 
@@ -444,10 +473,10 @@ def _grad_norm_inputs(rng):
 def _grad_norm_call(answer, inputs):
     named = list(inputs["model"].named_parameters())
     before = _grads(p for _, p in named)
-    with forbidden(nn.utils, "clip_grad_norm_", "compute the norm yourself from each .grad; "
-                   "clip_grad_norm_ is what you compare with afterwards (and it rescales .grad)."):
+    with forbidden(nn.utils, "clip_grad_norm_", "the exercise asks for the norm computed from each .grad "
+                   "yourself; clip_grad_norm_ would also rescale every .grad in place."):
         got = answer(inputs["model"])
-    changed = [name for (name, p), old in zip(named, before)
+    changed = [_as_attribute(name) for (name, p), old in zip(named, before)
                if (p.grad is None) != (old is None) or (old is not None and not torch.equal(p.grad, old))]
     return {"norm": got, "changed": changed}
 
@@ -576,6 +605,16 @@ def _clip_with_hook_inputs(rng):
             "scales": [1.0, 1.0, 1000.0]}
 
 
+_MODULE_HOOKS = {"forward": ("_forward_hooks", "_forward_pre_hooks"),
+                 "backward": ("_backward_hooks", "_backward_pre_hooks")}
+
+
+def _module_hooks(model: nn.Module) -> dict[str, int]:
+    """How many hooks of each kind the model's modules hold: hooks on modules, not on tensors."""
+    return {kind: sum(len(getattr(m, attr, None) or ()) for m in model.modules() for attr in attrs)
+            for kind, attrs in _MODULE_HOOKS.items()}
+
+
 def _clip_with_hook_call(answer, inputs):
     model, batches = inputs["model"], inputs["batches"]
     params = list(model.parameters())
@@ -585,10 +624,11 @@ def _clip_with_hook_call(answer, inputs):
     logged = [[] for _ in params]
     for p, log in zip(params, logged):
         p.register_hook(lambda grad, log=log: log.append((grad, grad.detach().clone())))
-    theirs = [len(p._backward_hooks or ()) for p in params]
+    theirs, modules_before = [len(p._backward_hooks or ()) for p in params], _module_hooks(model)
     handles = answer(model, inputs["max_value"])
     moved = any(not torch.equal(s, p.detach()) for s, p in zip(start, params))
     hooked = [len(p._backward_hooks or ()) > n for p, n in zip(params, theirs)]  # where register_hook put one
+    module_hooks = [kind for kind, n in _module_hooks(model).items() if n > modules_before[kind]]
     changed = [False] * len(params)
     seen = []
     for i, ((x, y), scale) in enumerate(zip(batches, inputs["scales"])):
@@ -608,23 +648,36 @@ def _clip_with_hook_call(answer, inputs):
             log.clear()
     return {"first": seen[0], "second": seen[1], "after_remove": seen[2], "moved": moved,
             "handles": type(handles).__name__, "removable": removable, "hooked": hooked,
+            "module_hooks": module_hooks,
             "handle_count": len(handles) if isinstance(handles, (list, tuple)) else None,
             "argument_changed": changed,
             "replaced": _replaced(params, list(model.parameters()))}
 
 
-def _clip_with_hook_judge(seen, expected, inputs):
-    if seen["replaced"] is not False or seen["moved"] is not False:
-        raise Mistake("your code changed the model's parameters: it should only register hooks that change "
-                      "gradients.", "params_changed")
-    names = [name for name, _ in inputs["model"].named_parameters()]
-    count, m = len(names), inputs["max_value"]
-    first, second = _listed(seen["first"], count, "parameters"), _listed(seen["second"], count, "parameters")
-    hooked = _listed(seen["hooked"], count, "parameters")
-    wanted = list(zip(names, first, expected["first"], expected["unclipped"], expected["upper_only"],
-                      expected["at_zero"], hooked))
+_ON_EACH_PARAMETER = ("Register a gradient hook on each parameter tensor instead, p.register_hook(fn): autograd "
+                      "calls fn with that parameter's gradient as it arrives, and uses what fn returns.")
+
+
+def _module_hook_mistake(kinds: list) -> Mistake:
+    """A hook on a module, not on the parameter tensors: it never sees a parameter's gradient."""
+    if "forward" in kinds:
+        return Mistake("your code registered a forward hook on a module (register_forward_hook or "
+                       "register_forward_pre_hook): a forward hook runs during the forward pass and sees a "
+                       "module's inputs and outputs, not gradients, so it changes what the model computes and "
+                       "clips no gradient. " + _ON_EACH_PARAMETER, "forward_hook")
+    return Mistake("your code registered a backward hook on a module (register_full_backward_hook): a module's "
+                   "backward hook sees the gradients of the module's inputs and outputs, not of its parameters, "
+                   "so the weights' and biases' .grad are not what it clips. " + _ON_EACH_PARAMETER,
+                   "module_backward_hook")
+
+
+def _clip_first_pass(seen, expected, names, wanted) -> None:
+    """One backward() after the hooks were registered: every parameter hooked, both sides clipped."""
     for name, got, want, *_ in wanted:
         require(diagnose_tensor(want, got, f"`{name}.grad` after one backward()"))
+    wrong = [entry for entry in wanted if not close(entry[1], entry[2])]
+    if wrong and seen["module_hooks"] and not all(has_hook is True for *_, has_hook in wanted):
+        raise _module_hook_mistake(seen["module_hooks"])
     unhooked = [name for name, got, want, raw, *_, has_hook in wanted
                 if has_hook is not True and not close(got, want) and close(got, raw)]
     if unhooked and not any(has_hook is True for *_, has_hook in wanted):
@@ -638,7 +691,6 @@ def _clip_with_hook_judge(seen, expected, inputs):
     # Judged over all parameters, not one at a time: on a parameter whose gradient has no entry above
     # max_value, "clamped above only" and "not clamped" look the same. The inputs make sure some
     # entry is above max_value and some below -max_value.
-    wrong = [entry for entry in wanted if not close(entry[1], entry[2])]
     if wrong and all(close(got, upper) for _, got, _, _, upper, *_ in wanted):
         raise Mistake("after one backward(), .grad is clipped above max_value but not below -max_value: "
                       "clamp both sides.", "one_sided")
@@ -652,15 +704,26 @@ def _clip_with_hook_judge(seen, expected, inputs):
                       "changes the gradient by returning the new one, which autograd uses in its place.",
                       "not_clipped")
     for name, got, want, *_ in wrong:
-        what = f"`{name}.grad` after one backward()"
-        require(diagnose_gradient(want, got, what))
-    for name, changed in zip(names, _listed(seen["argument_changed"], count, "parameters")):
+        require(diagnose_gradient(want, got, f"`{name}.grad` after one backward()"))
+    for name, changed in zip(names, _listed(seen["argument_changed"], len(names), "parameters")):
         if changed is not False:
             raise Mistake(f"your hook changed the gradient it was given in place: the caller's own hook on "
                           f"`{name}`, registered before yours, holds that same tensor, and its values changed "
                           "after your hook ran. Autograd may hand one gradient tensor to several hooks and "
                           "nodes, so a hook must leave its argument as it is and return the clipped gradient "
                           "as a new tensor, which autograd then uses in its place.", "hook_in_place")
+
+
+def _clip_with_hook_judge(seen, expected, inputs):
+    if seen["replaced"] is not False or seen["moved"] is not False:
+        raise Mistake("your code changed the model's parameters: it should only register hooks that change "
+                      "gradients.", "params_changed")
+    names = [_as_attribute(name) for name, _ in inputs["model"].named_parameters()]
+    count, m = len(names), inputs["max_value"]
+    first, second = _listed(seen["first"], count, "parameters"), _listed(seen["second"], count, "parameters")
+    _clip_first_pass(seen, expected, names, list(zip(
+        names, first, expected["first"], expected["unclipped"], expected["upper_only"], expected["at_zero"],
+        _listed(seen["hooked"], count, "parameters"))))
     for name, got, want, total in zip(names, second, expected["second"], expected["clip_total"]):
         what = f"`{name}.grad` after a second backward() without a reset"
         require(diagnose_tensor(want, got, what))
@@ -675,10 +738,10 @@ def _clip_with_hook_judge(seen, expected, inputs):
                       "the caller got none of their handles and cannot remove them. Keep each handle "
                       "register_hook gives you, one per parameter, and return them all.", "no_handles")
     if seen["removable"] is not True:
-        raise Mistake(f"your function returned a {seen['handles']}: return the list of handles register_hook "
+        raise Mistake(f"your function returned {'None' if seen['handles'] == 'NoneType' else 'a ' + str(seen['handles'])}: "
+                      "return the list of handles register_hook "
                       "gave you, so the caller can remove the hooks.", "no_handles")
-    after = _listed(seen["after_remove"], count, "parameters")
-    for name, got, want in zip(names, after, expected["after_remove"]):
+    for name, got, want in zip(names, _listed(seen["after_remove"], count, "parameters"), expected["after_remove"]):
         what = f"`{name}.grad` after the caller removed your hooks"
         require(diagnose_tensor(want, got, what))
         if not close(got, want):

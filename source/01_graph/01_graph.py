@@ -152,8 +152,7 @@ def grad_fn_names(y):
 # Autograd records what actually ran, and each run records a new graph. So an ordinary Python
 # `if` decides what is recorded, and a branch not taken leaves no trace. The course's
 # `graph_text` prints a graph as a tree, output first. Its numbers name the nodes: `#0` is the
-# output, and the others are numbered in the order its walk first reached them, so down a bigger
-# tree they can skip (#0, #1, #3, ...):
+# output, and the others are numbered in the order its walk first reached them:
 
 # %%
 def forward(x):

@@ -258,7 +258,8 @@ print("recording now:", torch.is_grad_enabled())
 # `torch.inference_mode()` also stops the recording, and goes further: its results, *inference
 # tensors*, get no version counter (section 9) and no record of which tensor they are a view of,
 # the bookkeeping autograd needs before it can save a tensor for backward. That makes it a little
-# faster, and such a tensor can never be used in a recorded computation later.
+# faster, and such a tensor can never be saved for backward later: a recorded operation that
+# needs its value (a multiplication, say) refuses it.
 
 # %%
 with torch.inference_mode():
@@ -379,7 +380,8 @@ print("copied =", copied)
 ask("detach_shares_memory")
 
 # %% [markdown]
-# NumPy knows nothing about graphs, so `.numpy()` refuses a tensor that requires grad:
+# NumPy knows nothing about graphs, so while autograd records, `.numpy()` refuses a tensor that
+# requires grad:
 
 # %%
 t = torch.tensor([1.0, 2.0], requires_grad=True)

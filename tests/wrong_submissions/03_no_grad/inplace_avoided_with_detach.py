@@ -1,4 +1,4 @@
-# expect: the gradient of your result
+# expect: your function calls detach(), which the exercise rules out
 # 3 * y written as y + 2 * y.detach(): the values are right, but two thirds of the path are cut.
 def fix_inplace(x):
     h = x * 2

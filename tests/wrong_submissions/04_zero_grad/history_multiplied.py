@@ -1,4 +1,4 @@
-# expect: backward() went through f 1 time(s)
+# expect: backward() went through f once
 # Right numbers, but computed, not observed: backward() ran once.
 def grad_history(f, x, k):
     x = x.detach().clone().requires_grad_(True)

@@ -1,0 +1,9 @@
+# expect: were the rows joined end to end (torch.cat)
+# A reader's answer: torch.cat instead of torch.stack (shape (k*n,) not (k, n)).
+def grad_history(f, x, k):
+    x = x.clone().requires_grad_(True)
+    rows = []
+    for _ in range(k):
+        f(x).backward()
+        rows.append(x.grad.clone())
+    return torch.cat(rows)
