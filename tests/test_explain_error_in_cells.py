@@ -132,7 +132,12 @@ def test_off_while_autograding_and_outside_ipython(shell, monkeypatch):
     (backward, "torch.ones(2, requires_grad=True).numpy()", "NumPy cannot carry the graph",
      "Lesson 1 explains it in section 5"),
     (graph, "x = torch.ones(2, requires_grad=True)\nx.add_(1)", "compute it out of place",
-     "Lesson 3 explains it in section 5"),
+     "Lesson 3 explains it in section 5"),    (graph, "y = torch.ones(2, requires_grad=True).sum()\ny.next_functions", "the node that made a result y is y.grad_fn",
+     "section 3, Walking the graph"),
+    (graph, "x = torch.ones(2, requires_grad=True)\nx.grad_fn.next_functions", "a leaf's grad_fn is None",
+     "section 3, Walking the graph"),
+    (graph, "import numpy as np\nnp.sin(torch.ones(2, requires_grad=True))", "use the torch function instead",
+     "section 5, A function with a recorded graph"),
 ])
 def test_errors_met_in_a_students_own_cells_are_explained(shell, capfd, lesson, cell, words, where):
     assert explain_errors_in_cells(lesson.ERROR_SECTIONS, shell)

@@ -32,7 +32,9 @@ KNOWN_ERRORS = [
                "update a parameter's values, as an optimizer step does, change it inside "
                "`with torch.no_grad():`."),
     KnownError("numpy_requires_grad", "Can't call numpy() on Tensor that requires grad",
-               "call .detach() first: NumPy cannot carry the graph."),
+               "NumPy cannot carry the graph. To print or plot the values, call .detach() first; to keep "
+               "differentiating through this step, use the torch function instead (torch.sin, not np.sin): "
+               "a detached value gets no gradient."),
     # torch.tensor(..., requires_grad=True) says "Only Tensors of floating point and complex dtype",
     # .requires_grad_() says "only Tensors of floating point dtype": one fragment for both.
     KnownError("integer_requires_grad", "Tensors of floating point",
@@ -86,6 +88,12 @@ KNOWN_ERRORS = [
     KnownError("gradient_shape", "The vector v can only be None",
                "f(x) has several elements, so the vector-Jacobian product needs v, the weights of the "
                "outputs, of the shape of f(x)."),
+    KnownError("tensor_not_node", "'Tensor' object has no attribute 'next_functions'",
+               "a tensor is not a node of the graph: the node that made a result y is y.grad_fn, and the walk "
+               "starts there."),
+    KnownError("none_node", "'NoneType' object has no attribute 'next_functions'",
+               "None stood where a node was expected: a leaf's grad_fn is None (its AccumulateGrad node is "
+               "reached from a result's next_functions), and a constant's entry in next_functions is (None, 0)."),
     KnownError("retain_grad_no_grad", "can't retain_grad on Tensor that has requires_grad=False",
                "retain_grad() keeps the gradient of a tensor in the graph, and this one does not require grad: "
                "backward() computes no gradient for it. Call it on a result computed from a tensor that "
