@@ -7,6 +7,7 @@ here holds an answer: no expected flags, names or counts, only how to build the 
 name a mistake.
 """
 import contextlib
+import re
 
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
@@ -56,8 +57,12 @@ def _leaf_from_list_call(answer, inputs):
     return {"cases": seen}
 
 
-def _recorded_step(grad_fn: str | None, data_requires_grad: bool = False) -> str:
+def _recorded_step(grad_fn: str | None, data_requires_grad: bool = False, from_list: bool = False) -> str:
     """What made the tensor a result, read from its grad_fn, and the fix for that step."""
+    if from_list:  # a list has no history: the operation came after requires_grad was switched on
+        return ("Any operation after the tensor requires grad (a conversion, * 1.0, ...) is recorded and gives "
+                "a result: let torch.tensor make the tensor with its dtype and requires_grad, and return it "
+                "as it is.")
     if grad_fn and grad_fn.startswith("Clone"):
         return ("clone() of a tensor that requires grad is recorded: detach() it first "
                 "(.detach().clone()), then require grad.")
@@ -71,8 +76,13 @@ def _recorded_step(grad_fn: str | None, data_requires_grad: bool = False) -> str
             "(.detach()), and switch requires_grad on last.")
 
 
-def _judge_new_leaf(what: str, got, want: torch.Tensor, data_requires_grad: bool = False) -> None:
+def _judge_new_leaf(what: str, got, want: torch.Tensor, data_requires_grad: bool = False,
+                    from_list: bool = False) -> None:
     """What both leaf exercises ask of the tensor made: float64, data's values, requires grad, a leaf."""
+    if isinstance(got, torch.Tensor) and got.dtype != torch.float64 and from_list:
+        raise Mistake(f"{what} has dtype {got.dtype}: make it torch.float64, and choose that dtype when "
+                      "torch.tensor makes the tensor from the list (a conversion afterwards rounds floats "
+                      "through float32 first).", "wrong_dtype")
     if isinstance(got, torch.Tensor) and got.dtype != torch.float64:
         raise Mistake(f"{what} has dtype {got.dtype}: make it torch.float64, whatever the data's own "
                       "dtype (choose the dtype when you create or convert it).", "wrong_dtype")
@@ -83,7 +93,7 @@ def _judge_new_leaf(what: str, got, want: torch.Tensor, data_requires_grad: bool
                       "no_requires_grad")
     if not flags.is_leaf:
         raise Mistake(f"{what} is not a leaf: it has a grad_fn ({flags.grad_fn}), so its .grad would stay "
-                      f"None. {_recorded_step(flags.grad_fn, data_requires_grad)}", "not_leaf")
+                      f"None. {_recorded_step(flags.grad_fn, data_requires_grad, from_list)}", "not_leaf")
     if not torch.equal(got, want):
         if torch.equal(got, want.float().double()):
             raise Mistake(f"{what} has the values rounded to float32: the data went through float32 "
@@ -99,7 +109,7 @@ def _leaf_from_list_judge(seen, expected, inputs):
     for description, case, want in zip(LEAF_FROM_LIST_CASES, cases, expected["values"]):
         if "raised" in case:
             raise Mistake(f"for {description}, your code raised {case['raised']}", str(case.get("kind"))[:40])
-        _judge_new_leaf(f"for {description}, your tensor", case["tensor"], want)
+        _judge_new_leaf(f"for {description}, your tensor", case["tensor"], want, from_list=True)
 
 
 MAKE_LEAF_CASES = [
@@ -211,12 +221,17 @@ def _chains_inputs(rng):
     return {"chains": [_random_chain(rng) for _ in range(3)]}
 
 
+_NODE_REPR = re.compile(r"^<(\w+) object at 0x[0-9a-fA-F]+>$")
+
+
 def _names_sent(got):
-    """A list of names as it is, else what it holds: node objects are a mistake worth naming."""
+    """A list of names as it is, else what it holds: node objects are a mistake worth naming, and so
+    are their printed forms (str(node) holds a memory address, new on every call)."""
     if isinstance(got, (list, tuple)) and all(isinstance(n, str) for n in got):
-        return list(got)
+        printed = [m.group(1) for m in map(_NODE_REPR.match, got) if m]
+        return {"printed_nodes": list(dict.fromkeys(printed))} if printed else list(got)
     if isinstance(got, (list, tuple)):
-        return {"not_names": sorted({type(n).__name__ for n in got if not isinstance(n, str)})}
+        return {"not_names": list(dict.fromkeys(type(n).__name__ for n in got if not isinstance(n, str)))}
     return {"not_names": [type(got).__name__]}
 
 
@@ -234,6 +249,10 @@ def _grad_fn_names_judge(seen, expected, inputs):
     sent = _same_length(seen["names"], expected["names"], "lists of names")
     for (_, _, text), got, want in zip(inputs["chains"], sent, expected["names"]):
         chain = f"(for y = {text}, c a constant tensor)" if " c)" in text else f"(for y = {text})"
+        if isinstance(got, dict) and "printed_nodes" in got:
+            raise Mistake(f"your list holds each node's printed form, str(node), such as '<{got['printed_nodes'][0]} "
+                          "object at 0x...>', with a memory address that changes on every run: append the node's "
+                          f"class name, a string such as '{got['printed_nodes'][0]}' {chain}.", "printed_nodes")
         if isinstance(got, dict):
             held = ", ".join(map(str, got.get("not_names", [])))
             if any(name.endswith(("Backward0", "Backward1")) or name == "AccumulateGrad"
@@ -313,7 +332,8 @@ def _walk_errors_explained(about_none: str):
     except (AttributeError, TypeError) as error:
         if not _used_none_as_node(str(error)):
             raise
-        raise Mistake(f"your code raised {explain_error(error)}\n  In autograd terms: your walk stepped onto "
+        said = f"{type(error).__name__}: {str(error).splitlines()[0]}"  # the walk's own meaning follows
+        raise Mistake(f"your code raised {said}\n  In autograd terms: your walk stepped onto "
                       "a None entry of next_functions and used it as a node. An input that does not require "
                       f"grad (a constant) shows up as (None, 0), and {about_none}", "stepped_on_none") from None
 
@@ -412,6 +432,10 @@ def _count_nodes_judge(seen, expected, inputs):
         if got == want["without_leaves"]:
             raise Mistake(f"you counted {got} nodes: the leaves' nodes are missing, count the AccumulateGrad "
                           f"nodes too, one per leaf that requires grad ({where}).", "skipped_accumulate_grad")
+        if got == want["count"] + 1:
+            raise Mistake(f"you counted {got} nodes, one more than the graph has. Was None counted as a node? A "
+                          "constant's entry in next_functions is (None, 0), not a node: skip it, and count each "
+                          f"node once, told apart by identity ({where}).", "counted_none")
         more = "more" if got > want["count"] else "fewer"
         raise Mistake(f"you counted {got} nodes, {more} than the graph has. Follow every non-None entry of "
                       "next_functions, count each node once however many paths reach it, and tell nodes "
@@ -595,7 +619,8 @@ def _build_f_judge(seen, expected, inputs):
                       "x as it was.", "input_changed")
     if flags_of(f).grad_fn is None:
         raise Mistake("f(x) has no grad_fn: autograd recorded nothing. Compute with torch operations on x "
-                      "itself (no .item(), .numpy(), math.* or .detach()).", "not_recorded")
+                      "itself (no .item(), .numpy(), math.* or .detach()), and return the result as it is: "
+                      "torch.tensor(...) of a result copies its values without their history.", "not_recorded")
     if seen["called_backward"] is not False:
         raise Mistake("x.grad is set: your function called backward(). Return f(x) and let the caller "
                       "decide what to do with the graph.", "called_backward")
