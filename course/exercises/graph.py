@@ -538,7 +538,8 @@ def _predict_flags_judge(seen, expected, inputs):
             raise Mistake(f"your predictions for `{key}` are wrong (the other four expressions are right): work "
                           f"out its requires_grad for each case first, then is_leaf. What decides them is in "
                           f"{FLAG_SECTIONS[key]}.", "wrong_prediction")
-    raise Mistake("your predictions are wrong for more than one expression. Take one expression at a time: was "
+    raise Mistake("your predictions are wrong for more than one expression (once only one is wrong, the check "
+                  "names it: it cannot tell which without saying the answer). Take one expression at a time: was "
                   "an operation recorded (only if some input requires grad)? Then is_leaf follows (a leaf has "
                   "no grad_fn). detach() and nn.Parameter each make a new leaf: section 7 says what each does to "
                   "requires_grad.", "wrong_prediction")
@@ -672,7 +673,9 @@ build_f = Exercise(_build_f_inputs, _build_f_call, _build_f_judge, [
 ])
 count_nodes = Exercise(_count_nodes_inputs, _count_nodes_call, _count_nodes_judge, [
     "Walk from y.grad_fn as in Exercise 2, but an operation can now have several inputs that require "
-    "grad: follow every non-None entry of next_functions, not just one.",
+    "grad: follow every non-None entry of next_functions, not just one. Keep a list of the nodes still to "
+    "visit (a stack: append what you find, pop the next one to look at), or let a function call itself "
+    "on each input's node.",
     "The same node can be reached along several paths (h in h * h, or a diamond). Remember the nodes "
     "you have already counted and skip them when you reach them again.",
     "Remember nodes by identity, not by name: two different nodes can both be MulBackward0, and each "
