@@ -15,7 +15,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 from ..checks import random_inputs as rand
 from ..checks.compare import close, largest_difference
 from ..checks.diagnose import diagnose_gradient, diagnose_tensor
-from ..checks.explain_error import explain_error
+from ..checks.explain_error import explain_error, known_error
 from ..checks.mistakes import Mistake, require
 from ..checks.observation import flags_of
 from ..checks.technique import math_explained, snapshot
@@ -593,6 +593,12 @@ def _build_f_call(answer, inputs):
         with math_explained():
             got = answer(x)
     except (TypeError, ValueError, RuntimeError) as error:
+        if known_error(error) is not None and known_error(error).key == "leaf_in_place":
+            # explain_error's advice (no_grad() for a parameter's update) would cut f's graph here
+            raise Mistake("your code changed x in place (an operation ending in _, or +=, *=, ... on x), and x is "
+                          "a leaf that requires grad: autograd refuses. Compute out of place (x**2, not "
+                          "x.pow_(2)): each operation makes a new result in the graph and leaves x as it was.",
+                          "in_place_on_x") from None
         if any(fragment in str(error) for fragment in LEFT_AUTOGRAD):
             raise Mistake("your code turned the tensor x into a Python number or a NumPy array "
                           f"({type(error).__name__}: {str(error).splitlines()[0]}). Autograd records only "
