@@ -7,8 +7,9 @@ section, or a new lesson, is written here once and every lesson's pointers follo
 LESSONS = ("01_graph", "02_backward", "03_no_grad", "04_zero_grad")
 
 SECTIONS = {
-    "01_graph": {1: "Recording starts with requires_grad", 2: "Leaves and results",
-                 3: "Walking the graph", 5: "A function with a recorded graph", 7: "What requires grad: detach() and nn.Parameter"},
+    "01_graph": {1: "Recording starts with requires_grad", 2: "Leaves and results", 3: "Walking the graph",
+                 5: "A function with a recorded graph", 7: "What requires grad: detach() and nn.Parameter",
+                 9: "A leaf from any data"},
     "02_backward": {1: "backward() fills .grad of every leaf", 2: "backward() starts from a scalar",
                     3: "Only leaves keep .grad", 4: "The graph is freed after backward()",
                     8: "Keeping an intermediate gradient: retain_grad()", 9: "torch.autograd.grad: gradients without .grad"},
@@ -28,7 +29,12 @@ EXPLAINED_IN = {
     "no_graph": {"01_graph": 1, "02_backward": 1, "03_no_grad": 1},
     "integer_requires_grad": {"01_graph": 2},
     "math_on_tensor": {"01_graph": 5},
+    "tensor_not_node": {"01_graph": 3},
+    "none_node": {"01_graph": 3},
     "numpy_requires_grad": {"01_graph": 5, "03_no_grad": 8},
+    "number_of_requires_grad": {"01_graph": 5},
+    "non_leaf_grad": {"01_graph": 9, "02_backward": 3},
+    "copy_construct": {"01_graph": 9},
     "flag_of_result": {"01_graph": 7},
     "non_scalar": {"02_backward": 2},
     "gradient_shape": {"02_backward": 2},

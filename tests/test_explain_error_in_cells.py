@@ -1,6 +1,7 @@
 """A student's own cell that raises an autograd error gets PyTorch's message, then one line in
 autograd terms and the section of this lesson that explains it; nothing changes while grading."""
 import builtins
+import warnings
 
 import pytest
 import torch
@@ -16,6 +17,7 @@ def shell():
     made.run_cell("import torch")
     yield made
     made.set_custom_exc((), None)
+    warnings.showwarning = getattr(warnings.showwarning, "__wrapped__", warnings.showwarning)
     InteractiveShell.clear_instance()
 
 
@@ -190,3 +192,31 @@ def test_every_error_a_lesson_demonstrates_is_explained_with_its_section(assignm
         known = known_error(getattr(builtins, kind, RuntimeError)(message))
         assert known is not None, f"{assignment}: no explanation for {text.strip()[:120]}"
         assert known.key in LESSONS[assignment].ERROR_SECTIONS, f"{assignment}: no section for {known.key}"
+
+
+# PyTorch's warnings a reader met in their own cells, explained as its errors are, with the section.
+@pytest.mark.parametrize("cell, words, where", [
+    ("x = torch.ones(3, requires_grad=True).double()\nx.sum().backward()\nx.grad", "backward() fills .grad only of leaves",
+     "section 9, A leaf from any data"),
+    ("import math\ntorch.set_warn_always(True)\nmath.sin(torch.tensor(0.5, requires_grad=True))",
+     "use the torch function on the tensor", "section 5, A function with a recorded graph"),
+    ("t = torch.ones(2, requires_grad=True) * 2\ntorch.tensor(t)", "no gradient flows back", "section 9, A leaf"),
+])
+def test_warnings_met_in_a_students_own_cells_are_explained(shell, capfd, cell, words, where):
+    assert explain_errors_in_cells(graph.ERROR_SECTIONS, shell)
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        shell.run_cell(cell)
+    torch.set_warn_always(False)
+    out, err = capfd.readouterr()
+    assert "In autograd terms: " in out + err and words in out + err and where in out + err
+
+
+def test_the_warning_note_is_written_once_however_often_a_lesson_is_imported(shell, capfd):
+    for _ in range(3):
+        explain_errors_in_cells(graph.ERROR_SECTIONS, shell)
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        shell.run_cell("y = torch.ones(2, requires_grad=True) * 2\ny.grad")
+    out, err = capfd.readouterr()
+    assert (out + err).count("In autograd terms: ") == 1

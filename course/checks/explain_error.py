@@ -7,6 +7,7 @@ the same line under any of its own cells that raises, with the lesson section th
 """
 import os
 import sys
+import warnings
 from typing import NamedTuple
 
 
@@ -134,6 +135,21 @@ KNOWN_ERRORS += [KnownError("grad_none", fragment, _GRAD_IS_NONE) for fragment i
     "'NoneType' object is not subscriptable",
     "and 'NoneType'",  # lr * p.grad
 )]
+# PyTorch's warnings that say the same kind of thing, explained under a cell that shows one.
+KNOWN_ERRORS += [
+    KnownError("non_leaf_grad", "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed",
+               "this tensor is a result (it has a grad_fn), and backward() fills .grad only of leaves, so its "
+               ".grad stays None. Read the .grad of the leaf it was computed from; if a conversion such as "
+               ".double() came after requires_grad, choose the dtype when you create the tensor instead."),
+    KnownError("number_of_requires_grad", "Converting a tensor with requires_grad=True to a scalar",
+               "the value was taken out of the tensor as a plain Python number (math.sin, float(), .item()), "
+               "which has no graph: nothing from here on is recorded, so no gradient flows back through it. To "
+               "keep the gradient, use the torch function on the tensor (torch.sin, not math.sin)."),
+    KnownError("copy_construct", "To copy construct from a tensor",
+               "torch.tensor() of a tensor copies its values into a new tensor with no history, as "
+               ".detach().clone() does (and says so plainly): right for a new leaf, but no gradient flows back "
+               "to the tensor it was copied from. To keep differentiating, use that tensor itself."),
+]
 KEYS = {known.key for known in KNOWN_ERRORS}
 
 
@@ -181,10 +197,24 @@ def _handler(sections: dict[str, str]):
     return explain
 
 
+def _explain_warnings(sections: dict[str, str]) -> None:
+    """Under a warning PyTorch shows (one the course knows), the same line as for an error: the
+    lesson's last import decides the sections, never one wrapper stacked on another."""
+    shown = getattr(warnings.showwarning, "__wrapped__", warnings.showwarning)
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        shown(message, category, filename, lineno, file, line)
+        note = cell_note(message, sections)
+        if note:
+            print(note, file=file or sys.stderr)
+    show.__wrapped__ = shown
+    warnings.showwarning = show
+
+
 def explain_errors_in_cells(sections: dict[str, str], shell=None) -> bool:
-    """Under each cell of this lesson that raises a known autograd error, say what it means and
-    where the lesson explains it. Off while nbgrader autogrades (the grader's messages are its
-    own) and outside IPython. ``sections`` maps a KnownError key to the lesson's section."""
+    """Under each cell of this lesson that raises a known autograd error (or shows a known warning),
+    say what it means and where the lesson explains it. Off while nbgrader autogrades (the grader's
+    messages are its own) and outside IPython. ``sections`` maps a KnownError key to the lesson's section."""
     unknown = set(sections) - KEYS
     if unknown:
         raise ValueError(f"no known autograd error is called {sorted(unknown)}")
@@ -199,4 +229,5 @@ def explain_errors_in_cells(sections: dict[str, str], shell=None) -> bool:
     if shell is None:
         return False
     shell.set_custom_exc((Exception,), _handler(dict(sections)))
+    _explain_warnings(dict(sections))
     return True

@@ -15,7 +15,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 from ..checks import random_inputs as rand
 from ..checks.compare import close, largest_difference
 from ..checks.diagnose import diagnose_gradient, diagnose_tensor
-from ..checks.explain_error import explain_error
+from ..checks.explain_error import explain_error, known_error
 from ..checks.mistakes import Mistake, require
 from ..checks.observation import flags_of
 from ..checks.technique import math_explained, snapshot
@@ -538,7 +538,8 @@ def _predict_flags_judge(seen, expected, inputs):
             raise Mistake(f"your predictions for `{key}` are wrong (the other four expressions are right): work "
                           f"out its requires_grad for each case first, then is_leaf. What decides them is in "
                           f"{FLAG_SECTIONS[key]}.", "wrong_prediction")
-    raise Mistake("your predictions are wrong for more than one expression. Take one expression at a time: was "
+    raise Mistake("your predictions are wrong for more than one expression (once only one is wrong, the check "
+                  "names it: it cannot tell which without saying the answer). Take one expression at a time: was "
                   "an operation recorded (only if some input requires grad)? Then is_leaf follows (a leaf has "
                   "no grad_fn). detach() and nn.Parameter each make a new leaf: section 7 says what each does to "
                   "requires_grad.", "wrong_prediction")
@@ -592,6 +593,12 @@ def _build_f_call(answer, inputs):
         with math_explained():
             got = answer(x)
     except (TypeError, ValueError, RuntimeError) as error:
+        if known_error(error) is not None and known_error(error).key == "leaf_in_place":
+            # explain_error's advice (no_grad() for a parameter's update) would cut f's graph here
+            raise Mistake("your code changed x in place (an operation ending in _, or +=, *=, ... on x), and x is "
+                          "a leaf that requires grad: autograd refuses. Compute out of place (x**2, not "
+                          "x.pow_(2)): each operation makes a new result in the graph and leaves x as it was.",
+                          "in_place_on_x") from None
         if any(fragment in str(error) for fragment in LEFT_AUTOGRAD):
             raise Mistake("your code turned the tensor x into a Python number or a NumPy array "
                           f"({type(error).__name__}: {str(error).splitlines()[0]}). Autograd records only "
@@ -672,7 +679,9 @@ build_f = Exercise(_build_f_inputs, _build_f_call, _build_f_judge, [
 ])
 count_nodes = Exercise(_count_nodes_inputs, _count_nodes_call, _count_nodes_judge, [
     "Walk from y.grad_fn as in Exercise 2, but an operation can now have several inputs that require "
-    "grad: follow every non-None entry of next_functions, not just one.",
+    "grad: follow every non-None entry of next_functions, not just one. Keep a list of the nodes still to "
+    "visit (a stack: append what you find, pop the next one to look at), or let a function call itself "
+    "on each input's node.",
     "The same node can be reached along several paths (h in h * h, or a diamond). Remember the nodes "
     "you have already counted and skip them when you reach them again.",
     "Remember nodes by identity, not by name: two different nodes can both be MulBackward0, and each "

@@ -22,9 +22,16 @@ def shows_error(expected: type[BaseException] = Exception):
 
 @contextmanager
 def shows_warning():
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        yield
+    # Some of PyTorch's warnings are given once per process (math.sin of a tensor that requires
+    # grad): warn-always makes a cell run again, or after the learner met the warning, show it too.
+    warn_always = torch.is_warn_always_enabled()
+    torch.set_warn_always(True)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            yield
+    finally:
+        torch.set_warn_always(warn_always)
     if not caught:
         raise AssertionError("this example was meant to warn, but it did not")
     for warning in caught:

@@ -8,8 +8,8 @@
 # results, walking the graph back to its inputs, a new graph on every pass: all that lesson 2
 # needs. **Going further** (sections 5 to 9) is optional, graded the same way.
 #
-# **Time:** the core about 15 minutes (20 or more if an exercise takes several tries), the
-# whole lesson about 75.
+# **Time:** the core about 15 minutes (20 to 25 if an exercise takes several tries), the
+# whole lesson about 90 (sections 6, 7 and 9 take 15 to 20 minutes each).
 #
 # **Exercises.** Complete the function, then run the cell below it: it says *correct*, *not
 # attempted*, or what is wrong. `check.NAME.hint()` gives a nudge (again for a bigger one).
@@ -129,7 +129,8 @@ print("node.variable is x:", node.variable is x)
 # `grad_fn_names(y)` to return the class names of the nodes from `y.grad_fn` down to the leaf's
 # `AccumulateGrad`, included. For the `y` above:
 # `['SumBackward0', 'SinBackward0', 'MulBackward0', 'AccumulateGrad']`.
-# The walk ends at `AccumulateGrad`, whose `next_functions` is empty.
+# The walk ends at `AccumulateGrad`, whose `next_functions` is empty. (`node.name()` gives the
+# same names, except `'torch::autograd::AccumulateGrad'` for the last: the check accepts either.)
 
 # %% solution grad_fn_names
 def grad_fn_names(y):
@@ -151,8 +152,8 @@ def grad_fn_names(y):
 #
 # Autograd records what actually ran, and each run records a new graph. So an ordinary Python
 # `if` decides what is recorded, and a branch not taken leaves no trace. The course's
-# `graph_text` prints a graph as a tree, output first. Its numbers name the nodes: `#0` is the
-# output, and the others are numbered in the order its walk first reached them:
+# `graph_text` prints a graph as a tree, output first, with a number naming each node: `#0` is
+# the output, and each new node down the tree takes the next number:
 
 # %%
 def forward(x):
