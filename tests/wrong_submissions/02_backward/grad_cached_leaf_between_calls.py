@@ -1,4 +1,4 @@
-# expect: f was called on a leaf whose .grad already held a gradient from before
+# expect: keeps something from one call to the next
 # A reader's answer: the leaf is made on the first call and kept in a global, so each later call
 # evaluates f at the first call's point and adds into the .grad already there.
 _leaf = {}

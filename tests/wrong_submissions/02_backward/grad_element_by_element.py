@@ -1,4 +1,4 @@
-# expect: f was called on a tensor of shape (), not on the whole of x
+# expect: f was called on a tensor that is not the x of this call
 # f called on each element alone: right for a sum of elementwise terms, wrong for a mean or a
 # log-sum-exp, and no finite difference (every point is a point of x).
 def grad_via_backward(f, x):

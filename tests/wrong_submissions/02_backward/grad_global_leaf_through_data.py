@@ -1,4 +1,4 @@
-# expect: f was called on a leaf whose .grad already held a gradient from before
+# expect: a global
 # A reader's answer: one global leaf, x's values swapped in through .data, .grad never reset: the
 # next call adds a gradient of another shape into it (PyTorch's size error).
 import torch

@@ -1,4 +1,4 @@
-# expect: .item() gives one Python number, so it works only on a tensor of one element
+# expect: turned a tensor of several elements into one Python number
 # A reader's answer: returns .grad.item() (a Python float) instead of the gradient tensor.
 def grad_via_backward(f, x):
     xc = x.detach().clone().requires_grad_(True)

@@ -1,4 +1,4 @@
-# expect: backward() ran only once, so .grad holds one gradient, and the exercise asks for two
+# expect: backward() ran only once
 # Only loss1 is differentiated, its gradient returned for both: not the sum of the two losses, so the
 # message must not say "loss1 + loss2".
 def two_losses(x):
