@@ -13,7 +13,7 @@ warnings.filterwarnings("ignore", message="Object of type <Submitted")
 # parents sooner.
 from . import pipeline  # noqa: E402
 from .course_dir import Course  # noqa: E402
-from .workflow import collect, export, hand_grades, report, status  # noqa: E402
+from .workflow import collect_command, export, hand_grades, report, status  # noqa: E402
 
 
 def _build(args) -> int:
@@ -143,8 +143,8 @@ def parser() -> argparse.ArgumentParser:
 
     command("build", _build, "store self-check values, execute lesson scripts into source/ notebooks")
     command("release", _release, "generate release/ from source/ with nbgrader")
-    sub = command("collect", collect.run, "place an LMS download (zip or folder), or the hub's exchange, into submitted/", lessons=False)
-    collect.add_arguments(sub)
+    sub = command("collect", collect_command.run, "place an LMS download (zip or folder), or the hub's exchange, into submitted/", lessons=False)
+    collect_command.add_arguments(sub)
     sub = command("grade", _grade, "autograde submitted/ in parallel into the gradebook; resumable")
     sub.add_argument("--student", action="append", help="grade only this student (repeatable)")
     sub.add_argument("--workers", type=int, default=0, help="local worker processes (default: one per core)")

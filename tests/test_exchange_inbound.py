@@ -11,7 +11,8 @@ import os
 import nbformat
 import pytest
 
-from autograder.workflow.collect import CollectError, CollectReport, add_arguments, run
+from autograder.workflow.collect import CollectError, CollectReport
+from autograder.workflow.collect_command import add_arguments, run
 from autograder.workflow.exchange_inbound import collect, latest_submissions
 from autograder.workflow.lms_settings import Collect
 

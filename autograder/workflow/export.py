@@ -131,12 +131,6 @@ def read_gradebook(root: str) -> GradebookSnapshot:
     return snapshot
 
 
-def points(value: float | None) -> str:
-    """2.0 -> "2", 1.5 -> "1.5", None -> "" (a blank cell, not a zero)."""
-    if value is None:
-        return ""
-    value = round(float(value), 2)
-    return str(int(value)) if value.is_integer() else f"{value:g}"
 
 
 def _write(path: str, header: list[str], rows: list[list]) -> int:
@@ -375,9 +369,6 @@ def export_exercises(root: str, path: str) -> int:
     return write_exercises(snapshot, path, _statuses(root, snapshot, None))
 
 
-def canvas_assignments(root: str) -> dict:
-    from .lms_settings import CanvasExport as Settings, course_config
-    return dict(Settings(config=course_config(root)).assignments)
 
 
 def export_canvas(root: str, path: str, roster: str | None = None) -> CanvasExport:

@@ -131,8 +131,8 @@ def _student_of(kind: str, row: dict[str, str], people: Roster | None, ids: dict
 def fill_lms_file(path: str, out: str, snapshot, statuses, roster_path: str | None, root: str) -> Filled:
     """Write ``out/<the file's name>`` with the scores filled in; see the module doc."""
     from . import lms_ids
-    from .lms_settings import LMSFiles, course_config
-    from .export import canvas_assignments, points
+    from .lms_settings import LMSFiles, canvas_assignments, course_config
+    from .score_text import points
     rows, encoding, delimiter, quoted = _read(path)
     if not rows:
         raise ValueError("an empty file")

@@ -60,3 +60,7 @@ def course_config(root: str) -> Config:
         return Config()
     from ..course_dir import load_config
     return load_config(root)
+
+
+def canvas_assignments(root: str) -> dict:
+    return dict(CanvasExport(config=course_config(root)).assignments)

@@ -29,7 +29,7 @@ from datetime import datetime
 from course.grade_ids import exercise_of_test
 
 from .export import GradebookSnapshot, chosen_lessons, read_gradebook, read_roster
-from .export import points as _points
+from .score_text import points as _points
 from .inert_html import content_security_policy
 from .mistake_ideas import idea_of
 from .status import MISSING, UNGRADABLE, class_status

@@ -22,6 +22,9 @@ from dataclasses import dataclass
 
 import nbformat
 
+from . import uploads
+from .ledger import LEDGER
+
 GRADED = "graded"
 WAITING = "waiting for hand grading"
 TO_CHECK = "hand grade to check"
@@ -29,7 +32,6 @@ UNGRADABLE = "could not be graded"
 NOT_YET = "not graded yet"
 MISSING = "missing"
 
-LEDGER = "ungraded"  # beside submitted/: why a submission could not be graded, one file per submission
 
 
 @dataclass(frozen=True)
@@ -150,8 +152,7 @@ def _unreadable(path: str, limit: int) -> str:
 
 def status_of(root: str, snapshot, student: str, lesson: str, notebook_limit: int = 50 * 1024**2) -> Status:
     found = _status_of(root, snapshot, student, lesson, notebook_limit)
-    from .uploads import notes
-    others = notes(root, student, lesson)
+    others = uploads.notes(root, student, lesson)
     if not others:
         return found
     also = "also handed in, not graded: " + "; ".join(others)

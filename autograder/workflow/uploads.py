@@ -9,7 +9,7 @@ report and the feedback page say them.
 import os
 import re
 
-from .status import LEDGER
+from .ledger import LEDGER
 
 NOTES = "uploads.txt"
 KINDS = {".pdf": "a PDF", ".html": "an HTML page", ".htm": "an HTML page", ".py": "a Python file",
