@@ -3,7 +3,6 @@
 Each step is nbgrader's own command, run through its Python API so a failure has a real
 result. A submission that cannot be graded is reported and skipped; it never stops the others.
 """
-import os
 import re
 from dataclasses import dataclass, field
 

@@ -49,8 +49,6 @@ EXPLAINED_IN = {
     "saved_modified": {"03_no_grad": 9},
     "grad_assigned": {"04_zero_grad": 2},
     "hook_no_grad": {"04_zero_grad": 9},
-    "tensor_not_node": {"01_graph": 3},
-    "none_node": {"01_graph": 3},
     "item_of_many": {"03_no_grad": 8},
     "number_backward": {"04_zero_grad": 3},
     "post_hook_returned": {"04_zero_grad": 9},

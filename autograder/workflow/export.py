@@ -28,6 +28,8 @@ from datetime import datetime, timezone
 from ..course_dir import open_api
 from . import collected, late_penalties, lms_ids, moodle_feedback, moodle_worksheet
 from .lms_files import fill_lms_file
+from .lms_settings import canvas_assignments
+from .score_text import points
 from .status import GRADED, MISSING, Status, class_status, lessons_in_play
 
 
