@@ -246,14 +246,31 @@ def test_formgrader_still_grades_under_its_policy(browser, course, formgrader):
         # formgrader binds its grade buttons once its grades have come back from its API
         page.wait_for_function("() => window.formgrader && formgrader.grades && formgrader.grades.loaded",
                                timeout=60_000)
-        with page.expect_response(lambda r: "/api/grade/" in r.url and r.request.method == "PUT", timeout=60_000):
-            page.locator(".panel-heading", has=page.locator("#why_scalar")).locator("button.full-credit").click()
-        expect(page.locator("#why_scalar")).to_have_value("2", timeout=30_000)
+        button = page.locator(".panel-heading", has=page.locator("#why_scalar")).locator("button.full-credit")
+        for _ in range(3):  # a click before formgrader's view is bound does nothing: click again
+            button.click()
+            try:
+                expect(page.locator("#why_scalar")).to_have_value("2", timeout=20_000)
+                break
+            except AssertionError:
+                continue
+        expect(page.locator("#why_scalar")).to_have_value("2", timeout=1_000)
         assert not errors, errors  # formgrader's own scripts ran, none refused by the policy
     finally:
         context.close()
-    with Gradebook(f"sqlite:///{os.path.join(formgrader.root_dir, 'gradebook.db')}") as gradebook:
-        assert gradebook.find_grade("why_scalar", LESSON, LESSON, "hostile_overlay_dialog").manual_score == 2
+    assert _stored_score(formgrader, "hostile_overlay_dialog") == 2
+
+
+def _stored_score(lab, student: str, wait: float = 30.0):
+    """The written answer's manual score as the gradebook holds it, once formgrader's save has landed."""
+    import time
+    deadline = time.monotonic() + wait
+    while True:
+        with Gradebook(f"sqlite:///{os.path.join(lab.root_dir, 'gradebook.db')}") as gradebook:
+            score = gradebook.find_grade("why_scalar", LESSON, LESSON, student).manual_score
+        if score == 2 or time.monotonic() > deadline:
+            return score
+        time.sleep(0.5)
 
 
 def test_formulas_are_typeset_offline_without_a_script(browser, course):
