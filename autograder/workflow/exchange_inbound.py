@@ -27,7 +27,6 @@ import stat
 from datetime import datetime
 from typing import Callable, Iterator, NamedTuple
 
-from nbgrader.utils import parse_utc
 from traitlets import Bool
 from traitlets.config import Configurable
 
@@ -192,6 +191,13 @@ def latest_submissions(inbound: str, lessons: list[str], limits: Collect, report
                 kept = read
         if kept is not None:
             yield kept
+
+
+def parse_utc(text: str) -> datetime:
+    """nbgrader's reading of a submission time, imported only when a time is read: the CLI imports
+    this module for every command, and ``grade`` with nothing to do must not load nbgrader."""
+    from nbgrader.utils import parse_utc as nbgrader_parse_utc
+    return nbgrader_parse_utc(text)
 
 
 def _older_than(folder: str, when: datetime) -> bool:
