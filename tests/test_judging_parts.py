@@ -73,8 +73,8 @@ def test_a_deadline_caps_each_cells_timeout():
     assert passed.why() == "the notebook ran past its time limit of -5 s"
 
 
-def kernel(breaches=(), cut=""):
-    return SimpleNamespace(breaches=lambda: list(breaches), cut=cut,
+def kernel(breaches=(), cut="", peak=0):
+    return SimpleNamespace(breaches=lambda: list(breaches), cut=cut, peak_memory=lambda: peak,
                            fence=SimpleNamespace(memory=2 * 1024**3, max_processes=256))
 
 
@@ -89,6 +89,17 @@ def test_a_breach_and_a_cut_are_said_as_why_a_cell_stopped():
     assert limits.why_it_died(kernel(), client, True, "died") == "died"
     assert limits.why_it_died(kernel(cut="shell"), client, False, "died") == "the grader stopped this cell"
     assert limits.why_it_died(kernel(cut="shell"), client, True, "died").startswith("this cell was stopped: it sent")
+
+
+def test_a_kernel_that_died_holding_much_of_its_cap_is_said_to_have_run_out_of_memory():
+    """With the per-process cap, an allocation failing outside Python's reach kills the kernel and no OOM
+    kill is counted: what its group held at its peak tells that death from a crash."""
+    client = SimpleNamespace(max_part=64)
+    assert limits.why_it_died(kernel(peak=200 * 2**20), client, False, "died") == "died"
+    said = limits.why_it_died(kernel(peak=700 * 2**20), client, False, "died")
+    assert said == ("the kernel died while running this cell holding 0.7 GiB: it most likely went past the "
+                    "memory limit of 2 GiB")
+    assert limits.why_it_died(kernel(peak=700 * 2**20, cut="iopub"), client, False, "died") == "the grader stopped this cell"
 
 
 def test_a_cell_that_ran_out_of_memory_says_so():

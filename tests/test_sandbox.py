@@ -132,3 +132,17 @@ def test_a_zygote_ends_with_the_process_that_started_it():
             break
         time.sleep(0.1)
     assert not os.path.exists(area), "the warm parent's folder was left behind"
+
+
+def test_a_kernel_that_dies_holding_much_memory_is_said_to_have_run_out_of_it(tmp_path):
+    """What the box's group held at its peak is read for a kernel that died without an OOM kill (as a
+    failed allocation in a library's thread ends it); one that died holding little is a plain crash."""
+    cells = ["import os\nheld = bytearray(600 * 2**20)\nos._exit(1)", "import os\nos._exit(1)"]
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+    nb.metadata.kernelspec = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb, _ = TrustedExecute(timeout=120, config=Config({"GradingKernels": {}})).preprocess(
+        nb, {"metadata": {"path": str(tmp_path)}})
+    said = [" ".join(o.get("evalue", "") for o in cell.outputs) for cell in nb.cells]
+    if settings.GradingKernels().fence().cgroups:
+        assert "holding 0.6 GiB: it most likely went past the memory limit" in said[0], said[0]
+    assert "the kernel died while running this cell (os._exit" in said[1], said[1]

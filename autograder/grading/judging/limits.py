@@ -26,7 +26,11 @@ class Deadline:
 
 
 def memory_cap(km) -> str:
-    return f"it went past the memory limit of {km.fence.memory / 1024**3:g} GiB"
+    return f"it went past {_memory_limit(km)}"
+
+
+def _memory_limit(km) -> str:
+    return f"the memory limit of {km.fence.memory / 1024**3:g} GiB"
 
 
 def breach(km) -> str:
@@ -47,6 +51,20 @@ def out_of_memory(cell, km) -> str:
     return memory_cap(km) if said else ""
 
 
+def memory_at_death(km) -> str:
+    """Why a kernel that died holding over a quarter of its memory cap died ('' if it held less).
+
+    The cap is also per process (RLIMIT_AS): an allocation that fails where Python cannot raise
+    MemoryError (a library's thread, the kernel sending its reply) ends the process, and no OOM kill
+    is counted. The cap counts address space, most of it the kernel's libraries, while the group
+    counts only the pages the kernel filled itself: so a quarter of the cap, held, is near its end."""
+    peak = km.peak_memory() if km is not None and hasattr(km, "peak_memory") else 0
+    if not peak or peak < km.fence.memory / 4:
+        return ""
+    return (f"the kernel died while running this cell holding {peak / 1024**3:.1f} GiB: it most likely went "
+            f"past {_memory_limit(km)}")
+
+
 def cut(km, kc) -> str:
     """Why the grader cut the kernel's connection ('' if it did not)."""
     channel = getattr(km, "cut", "")
@@ -63,5 +81,5 @@ def why_it_died(km, kc, asking: bool, died_message: str) -> str:
     restarted and the cells after it run)."""
     why = cut(km, kc)
     if not why:
-        return died_message
+        return memory_at_death(km) or died_message
     return f"this cell was stopped: {why}" if asking else "the grader stopped this cell"

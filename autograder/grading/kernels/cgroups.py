@@ -144,6 +144,19 @@ def breaches(folders) -> dict:
     return seen
 
 
+def peak_memory(folders) -> int:
+    """The most memory the group has held at once, in bytes (0 where it is not counted)."""
+    peaks = [0]
+    for folder in folders:
+        for name in ("memory.max_usage_in_bytes", "memory.peak"):  # v1, v2
+            try:
+                with open(os.path.join(folder, name)) as handle:
+                    peaks.append(int(handle.read().split()[0]))
+            except (OSError, ValueError, IndexError):
+                pass
+    return max(peaks)
+
+
 def _members(folder: str) -> list[int]:
     try:
         with open(os.path.join(folder, "cgroup.procs")) as handle:

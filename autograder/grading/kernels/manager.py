@@ -198,6 +198,10 @@ class SandboxedKernelManager(AsyncKernelManager):
         """The caps this kernel (with its children) hit since last asked, as reasons."""
         return self.provisioner.breaches() if self.provisioner is not None else []
 
+    def peak_memory(self) -> int:
+        """The most memory this kernel (with its children) has held since it started (0: not counted)."""
+        return self.provisioner.peak_memory() if self.provisioner is not None else 0
+
     async def _async_pre_start_kernel(self, **kw):
         """Every start, restarts too: the provisioner is this manager's choice (never one looked up by
         entry point), and a restarted kernel's old clients, which saw their kernel go, are forgotten."""

@@ -57,6 +57,10 @@ class BoxedProvisioner(LocalProvisioner):
         self._seen = now
         return [what for what in ("memory", "processes") if now[what] > seen[what]]
 
+    def peak_memory(self) -> int:
+        """The most memory this kernel (with its children) has held since it started."""
+        return cgroups.peak_memory(self.box.cgroups)
+
     async def cleanup(self, restart: bool = False) -> None:
         await super().cleanup(restart=restart)
         cgroups.remove(self.box.cgroups)
