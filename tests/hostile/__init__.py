@@ -10,7 +10,7 @@ One module per case. Each defines:
 - ``EXPECT``: what grading must give it, either ``{"score": NOT_GRADED, "reason": ...}`` (nbgrader
   refuses the file; ``reason`` is in the grading failure line) or ``{"loses": [...], "reason": ...}``:
   the exercises whose test scores 0 (``ALL``: every one), every other test keeping the solution's
-  points. ``reason`` is a fragment the instructor sees in the autograded notebook's outputs
+  points. ``reason`` is a fragment (or a tuple of fragments, any of which) the instructor sees in the autograded notebook's outputs
   (in cell ``EXPECT["cell"]`` when given, else anywhere), and ``EXPECT["absent"]``, when given, a
   fragment that cell must not show.
 
