@@ -24,3 +24,17 @@ def root() -> str:
 import nbval_numbers  # noqa: E402
 
 nbval_numbers.install()
+
+
+# The files whose module fixtures grade whole batches or build environments, slowest first. `make test`
+# hands whole files to its two workers in collection order (--dist loadfile --no-loadscope-reorder):
+# starting with these, no worker is left alone at the end with one long file while the other idles.
+SLOWEST_FIRST = ["tests/test_hostile_corpus.py", "tests/test_grading_round_trip.py", "tests/test_parallel_grading.py",
+                 "tests/test_student_install.py", "tests/browser/test_hub.py", "tests/test_lms_classes.py",
+                 "tests/test_outputs_kept.py", "tests/test_walkthrough.py", "tests/test_no_answers_in_student_package.py",
+                 "tests/test_postgres_gradebook.py"]
+
+
+def pytest_collection_modifyitems(session, config, items):
+    rank = {path: k for k, path in enumerate(SLOWEST_FIRST)}
+    items.sort(key=lambda item: rank.get(os.path.relpath(str(item.path), ROOT), len(rank)))
