@@ -16,7 +16,7 @@ import torch
 from torch import nn
 
 from ..checks import random_inputs as rand
-from ..checks.compare import close
+from ..checks.compare import close, tolerances
 from ..checks.diagnose import diagnose_gradient, diagnose_tensor, diagnose_values
 from ..checks.mistakes import Mistake, require
 from ..checks.observation import flags_of, round_trip
@@ -222,8 +222,27 @@ def _stop_gradient_product_call(answer, inputs):
             "same_shape": _stop_gradient_product_once(answer, inputs["same_shape"])}
 
 
+def _factor_kept(seen, expected, inputs) -> bool:
+    """Whether z is wrong and is x times one factor that is the same for two different x: a factor
+    that does not come from the call's own x (z0 / x0 == z1 / x1, compared without dividing)."""
+    z0, again = seen["z"], seen["same_shape"]
+    z1 = again.get("z") if isinstance(again, dict) else None
+    x0, x1 = inputs["x"].detach().double(), inputs["same_shape"].detach().double()
+    if not all(isinstance(z, torch.Tensor) and z.shape == x0.shape and z.is_floating_point() for z in (z0, z1)):
+        return False
+    if z0.dtype == expected["z"].dtype and close(z0, expected["z"]):
+        return False
+    rtol, atol = tolerances(inputs["x"].dtype)
+    return bool(torch.allclose(z0.detach().double() * x1, z1.detach().double() * x0, rtol=10 * rtol, atol=10 * atol))
+
+
 def _stop_gradient_product_judge(seen, expected, inputs):
     z, dz_dx = seen["z"], seen["dz_dx"]
+    if _factor_kept(seen, expected, inputs):
+        raise Mistake("z is x times a factor that is the same for two different x of the same shape, so that "
+                      "factor does not come from the x of the call: your function keeps something from one call "
+                      "to the next (a cache keyed on the shape?), and reused an earlier call's x**2. Compute the "
+                      "detached factor from the x of this call.", "keeps_state")
     require(diagnose_tensor(expected["z"], z, "z"))
     if not close(z, expected["z"]):
         raise Mistake("z should equal x * x**2 = x**3 in value: detach() changes which way gradients flow, "
@@ -250,8 +269,8 @@ def _stop_gradient_product_judge(seen, expected, inputs):
     if not all(isinstance(again.get(k), torch.Tensor) and close(again[k], want[k]) for k in ("z", "dz_dx")):
         raise Mistake("z is right for one x, but wrong for the next x of the same shape and dtype, called just "
                       "after it: your function keeps something from one call to the next (a cache keyed on the "
-                      "shape?), and the second call reused the first call's x**2. Compute the detached factor "
-                      "from the x of this call.", "keeps_state")
+                      "shape?), and reused an earlier call's x**2. Compute the detached factor from the x of "
+                      "this call.", "keeps_state")
 
 
 # --- Exercise: to_numpy -------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-# expect: the second call reused the first call's x**2
+# expect: reused an earlier call's x**2
 # A reader's answer: the detached factor cached by shape, so a later x of the same shape gets the
 # first x's square.
 _cache = {}
