@@ -468,8 +468,8 @@ def _sgd_step_judge(seen, expected, inputs):
                 raise Mistake(f"{what}.grad still holds the gradient used for this step: set it to None after "
                               "the update, or the next backward() adds to it.", "grad_not_reset")
             raise Mistake(f"{what}.grad should be None after the step (`p.grad = None`), not a tensor of zeros "
-                          "or anything else: None means 'no gradient yet', while zeros are a gradient, which "
-                          "the next backward() adds to and an optimizer would still step with.", "grad_not_none")
+                          "or anything else: None means 'no gradient' to an optimizer, which then skips the "
+                          "parameter, while a tensor of zeros is a gradient, which it still uses.", "grad_not_none")
     if seen["next_step_error"] is not None:
         raise Mistake(f"the first step was right, but a second call on the same tensors, after the next backward(), "
                       f"raised {str(seen['next_step_error'])[:160]}: your function keeps something per parameter "
@@ -479,7 +479,7 @@ def _sgd_step_judge(seen, expected, inputs):
     for i, (got, want) in enumerate(zip(_entries(seen, "next_step", count), expected["next_step"])):
         if not (isinstance(got, torch.Tensor) and close(got, want)):
             raise Mistake(f"the first step was right, but a second call on the same tensors, after the next "
-                          f"backward(), moved params[{i}] by more than lr * its new .grad: your function keeps "
+                          f"backward(), moved params[{i}] by something else than lr * its new .grad: your function keeps "
                           "something per parameter from one call to the next (a momentum or velocity buffer?). "
                           "Plain SGD subtracts lr * p.grad of this call and remembers nothing.", "keeps_state")
 

@@ -1,4 +1,4 @@
-# expect: None means 'no gradient yet'
+# expect: None means 'no gradient' to an optimizer
 # zero_() keeps a tensor of zeros in .grad; the exercise asks for None.
 def sgd_step(params, lr):
     with torch.no_grad():
