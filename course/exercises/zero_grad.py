@@ -851,7 +851,8 @@ accumulated_grads = Exercise(_accumulated_grads_inputs, _accumulated_grads_call,
 grad_norm = Exercise(_grad_norm_inputs, _grad_norm_call, _grad_norm_judge, [
     "The global norm is the length of all gradients laid end to end: the square root of the sum of "
     "every squared entry.",
-    "Skip parameters whose .grad is None, and only read .grad: no in-place operation on it.",
+    "Skip parameters whose .grad is None (a model may have none with a .grad: the norm is then 0), and "
+    "only read .grad: no in-place operation on it.",
     "Per-parameter norms combine like the entries of one vector: the square root of the sum of "
     "their squares, not their sum.",
 ])
