@@ -16,10 +16,10 @@ import torch
 from torch import nn
 
 from ..checks import random_inputs as rand
-from ..checks.compare import close
+from ..checks.compare import close, tolerances
 from ..checks.diagnose import diagnose_gradient, diagnose_tensor, diagnose_values
 from ..checks.mistakes import Mistake, require
-from ..checks.observation import flags_of
+from ..checks.observation import flags_of, round_trip
 from ..checks.technique import TorchCalls, data_watched, grad_mode_watched, inputs_kept, snapshot
 from ..exercise import Exercise
 from ..lesson_footer import close_lesson
@@ -111,15 +111,19 @@ def _mlp_with_dropout(rng, dtype) -> nn.Sequential:
 # A validation loop calls evaluate() inside its own no_grad(), on a model already in eval mode: the
 # trial calls that case so, and an answer that switches recording on "to restore it" is caught.
 EVALUATE_INSIDE_NO_GRAD = 1
+EVALUATE_SAME_MODEL_AGAIN = 2  # the first case's model, with another x of the same shape
 
 
 def _evaluate_inputs(rng):
-    """One model in train mode, one in eval mode: the answer must leave each as it found it."""
+    """One model in train mode, one in eval mode: the answer must leave each as it found it. Then the
+    first model again, with another x of the same shape: a cache keyed on the model and the shape
+    meets it."""
     dtype = rand.float_dtype(rng)
     cases = []
     for training in (True, False):
         model = _mlp_with_dropout(rng, dtype).train(training)
         cases.append({"model": model, "x": rand.tensor(rng, (rand.integer(rng, 2, 5), model[0].in_features), dtype)})
+    cases.append({"model": cases[0]["model"], "x": rand.tensor(rng, tuple(cases[0]["x"].shape), dtype)})
     return {"cases": cases}
 
 
@@ -151,6 +155,11 @@ def _evaluate_judge(seen, expected, inputs):
         _grad_mode_judged(got, "evaluate", inside_no_grad=i == EVALUATE_INSIDE_NO_GRAD)
         out = got["output"]
         require(diagnose_tensor(want, out, "the output"))
+        if i == EVALUATE_SAME_MODEL_AGAIN and not close(out, want) and close(out, expected["outputs"][0]):
+            raise Mistake("called again on the same model with another x of the same shape, evaluate() returned "
+                          "the first call's output: your function keeps something from one call to the next (a "
+                          "cache keyed on the model and the shape?). Compute the output from this call's x.",
+                          "keeps_state")
         flags = flags_of(out)
         if flags.requires_grad or flags.grad_fn is not None:
             raise Mistake(f"the output carries a graph (grad_fn={flags.grad_fn}): model.eval() changes how "
@@ -158,9 +167,9 @@ def _evaluate_judge(seen, expected, inputs):
                           "inside `with torch.no_grad():`.", "graph_recorded")
         if got["forward_recorded"] is not False:
             raise Mistake("the forward pass was recorded and then thrown away: autograd built a graph through "
-                          "the model's layers, keeping their values for backward, and detach() only cut the "
-                          "result off it afterwards. Run the forward pass inside `with torch.no_grad():`, so "
-                          "that nothing is recorded at all.", "recorded_then_detached")
+                          "the model's layers, keeping their values for backward, and cutting the result off it "
+                          "afterwards (with detach() or .data) came too late. Run the forward pass inside "
+                          "`with torch.no_grad():`, so that nothing is recorded at all.", "recorded_then_detached")
         if got["frozen"]:
             raise Mistake(f"evaluate() switched off requires_grad of {got['frozen'][0]}: freezing parameters "
                           "changes the model for good. no_grad() turns recording off without touching it.",
@@ -190,12 +199,14 @@ def _evaluate_judge(seen, expected, inputs):
 
 # --- Exercise: stop_gradient_product -----------------------------------------------------------
 
-def _x_requiring_grad(rng):
-    return {"x": rand.tensor(rng, rand.shape(rng), rand.float_dtype(rng), requires_grad=True)}
+def _stop_gradient_product_inputs(rng):
+    """x, and another x of the same shape and dtype: a cache keyed on the shape meets it in one call."""
+    shape, dtype = rand.shape(rng), rand.float_dtype(rng)
+    return {"x": rand.tensor(rng, shape, dtype, requires_grad=True),
+            "same_shape": rand.tensor(rng, shape, dtype, requires_grad=True)}
 
 
-def _stop_gradient_product_call(answer, inputs):
-    x = inputs["x"]
+def _stop_gradient_product_once(answer, x):
     before = snapshot(x)
     z = answer(x)
     inputs_kept(before, [x], ["x"])
@@ -206,8 +217,32 @@ def _stop_gradient_product_call(answer, inputs):
     return {"z": z, "dz_dx": dz_dx}
 
 
+def _stop_gradient_product_call(answer, inputs):
+    return {**_stop_gradient_product_once(answer, inputs["x"]),
+            "same_shape": _stop_gradient_product_once(answer, inputs["same_shape"])}
+
+
+def _factor_kept(seen, expected, inputs) -> bool:
+    """Whether z is wrong and is x times one factor that is the same for two different x: a factor
+    that does not come from the call's own x (z0 / x0 == z1 / x1, compared without dividing)."""
+    z0, again = seen["z"], seen["same_shape"]
+    z1 = again.get("z") if isinstance(again, dict) else None
+    x0, x1 = inputs["x"].detach().double(), inputs["same_shape"].detach().double()
+    if not all(isinstance(z, torch.Tensor) and z.shape == x0.shape and z.is_floating_point() for z in (z0, z1)):
+        return False
+    if z0.dtype == expected["z"].dtype and close(z0, expected["z"]):
+        return False
+    rtol, atol = tolerances(inputs["x"].dtype)
+    return bool(torch.allclose(z0.detach().double() * x1, z1.detach().double() * x0, rtol=10 * rtol, atol=10 * atol))
+
+
 def _stop_gradient_product_judge(seen, expected, inputs):
     z, dz_dx = seen["z"], seen["dz_dx"]
+    if _factor_kept(seen, expected, inputs):
+        raise Mistake("z is x times a factor that is the same for two different x of the same shape, so that "
+                      "factor does not come from the x of the call: your function keeps something from one call "
+                      "to the next (a cache keyed on the shape?), and reused an earlier call's x**2. Compute the "
+                      "detached factor from the x of this call.", "keeps_state")
     require(diagnose_tensor(expected["z"], z, "z"))
     if not close(z, expected["z"]):
         raise Mistake("z should equal x * x**2 = x**3 in value: detach() changes which way gradients flow, "
@@ -227,12 +262,22 @@ def _stop_gradient_product_judge(seen, expected, inputs):
             raise Mistake("dz/dx is 2x**2: the gradient flowed through x**2 but not through the plain x "
                           "factor. You detached the wrong factor: keep x, detach x**2.", "wrong_factor_detached")
     require(diagnose_gradient(expected["dz_dx"], dz_dx, "dz/dx"))
+    again, want = seen["same_shape"], expected["same_shape"]
+    if not isinstance(again, dict):
+        raise Mistake("the check could not read what your function did: return what the exercise asks for.",
+                      "unreadable")
+    if not all(isinstance(again.get(k), torch.Tensor) and close(again[k], want[k]) for k in ("z", "dz_dx")):
+        raise Mistake("z is right for one x, but wrong for the next x of the same shape and dtype, called just "
+                      "after it: your function keeps something from one call to the next (a cache keyed on the "
+                      "shape?), and reused an earlier call's x**2. Compute the detached factor from the x of "
+                      "this call.", "keeps_state")
 
 
 # --- Exercise: to_numpy -------------------------------------------------------------------------
 
 TO_NUMPY_CASES = ["a leaf that requires grad", "an intermediate result of a graph",
-                  "a tensor that does not require grad"]
+                  "a tensor that does not require grad",
+                  "another leaf of the first one's shape and dtype, with other values"]
 # What .numpy() accepts among floating-point dtypes: NumPy has no bfloat16.
 NUMPY_FLOAT_DTYPES = (torch.float16, torch.float32, torch.float64)
 
@@ -246,6 +291,9 @@ def _to_numpy_inputs(rng):
         dtype = NUMPY_FLOAT_DTYPES[index]
         t = rand.tensor(rng, rand.shape(rng), dtype, requires_grad=case != TO_NUMPY_CASES[2])
         tensors.append(torch.sin(t) if case == TO_NUMPY_CASES[1] else t)
+    # a cache keyed on the shape and dtype meets this one
+    first = tensors[0]
+    tensors.append(rand.tensor(rng, tuple(first.shape), first.dtype, requires_grad=True))
     return {"tensors": tensors}
 
 
@@ -282,7 +330,12 @@ def _to_numpy_judge(seen, expected, inputs):
             raise Mistake(f"for {case}, the array has shape {array.shape} and dtype {array.dtype}, expected "
                           f"{want.shape} and {want.dtype}: keep the tensor's shape and dtype.", "wrong_dtype")
         if not np.array_equal(array, want):
-            raise Mistake(f"for {case}, the array's values differ from the tensor's.", "wrong_value")
+            if case == TO_NUMPY_CASES[-1] and np.array_equal(array, expected["arrays"][0]):
+                raise Mistake(f"for {case}, your function returned the first tensor's values: it returns "
+                              "something kept from an earlier call (a cache keyed on the shape and dtype?). "
+                              "Copy the values of the t of this call.", "keeps_state")
+            raise Mistake(f"for {case}, the array's values differ from the tensor's: were they kept from an "
+                          "earlier call (a cache?), or rounded through another dtype on the way?", "wrong_value")
         if got["follows_t"] is not False:
             raise Mistake(f"for {case}, your array shares memory with the tensor: after an in-place change to "
                           "t (t.add_(1)), the array changed too. detach() and .numpy() both share storage: the "
@@ -309,7 +362,10 @@ def _sgd_step_inputs(rng):
     params = _params_with_grads(rng, dtype, count, unused)
     lr = float(rand.tensor(rng, (), torch.float64, low=0.01, high=0.5))
     return {"params": params, "lr": lr, "unused": unused,
-            "inside_no_grad": _params_with_grads(rng, dtype, rand.integer(rng, 1, 3), None)}
+            "inside_no_grad": _params_with_grads(rng, dtype, rand.integer(rng, 1, 3), None),
+            # the next backward()'s gradients, every parameter's this time: a second step on the same
+            # tensors, where a momentum kept per parameter from the first call would show
+            "next_grads": [rand.tensor(rng, p.shape, dtype) for p in params]}
 
 
 def _sgd_step_call(answer, inputs):
@@ -335,6 +391,15 @@ def _sgd_step_call(answer, inputs):
     with torch.no_grad(), grad_mode_watched() as inside:
         answer(inputs["inside_no_grad"], lr)
     seen["inside_no_grad"] = {"grad_mode_turned_on": inside.turned_on}
+    seen = round_trip(seen)  # as the first step left them: the same tensors step again below
+    for p, g in zip(given, inputs["next_grads"]):
+        p.grad = g.clone()
+    seen["next_step_error"] = None
+    try:
+        answer(list(given), lr)
+    except Exception as error:  # judged after the first step: it ran on these tensors a moment ago
+        seen["next_step_error"] = f"{type(error).__name__}: {error}"
+    seen["next_step"] = [p.detach().clone() for p in given]
     return seen
 
 
@@ -402,8 +467,21 @@ def _sgd_step_judge(seen, expected, inputs):
             if isinstance(grads[i], torch.Tensor) and close(grads[i], g):
                 raise Mistake(f"{what}.grad still holds the gradient used for this step: set it to None after "
                               "the update, or the next backward() adds to it.", "grad_not_reset")
-            raise Mistake(f"{what}.grad should be None after the step (what zero_grad() does by default), "
-                          "not a tensor of zeros or anything else.", "grad_not_none")
+            raise Mistake(f"{what}.grad should be None after the step (`p.grad = None`), not a tensor of zeros "
+                          "or anything else: None means 'no gradient' to an optimizer, which then skips the "
+                          "parameter, while a tensor of zeros is a gradient, which it still uses.", "grad_not_none")
+    if seen["next_step_error"] is not None:
+        raise Mistake(f"the first step was right, but a second call on the same tensors, after the next backward(), "
+                      f"raised {str(seen['next_step_error'])[:160]}: your function keeps something per parameter "
+                      "from one call to the next (a momentum buffer looked up by the tensor itself, which compares "
+                      "tensors with ==?). Plain SGD subtracts lr * p.grad of this call and remembers nothing.",
+                      "keeps_state")
+    for i, (got, want) in enumerate(zip(_entries(seen, "next_step", count), expected["next_step"])):
+        if not (isinstance(got, torch.Tensor) and close(got, want)):
+            raise Mistake(f"the first step was right, but a second call on the same tensors, after the next "
+                          f"backward(), moved params[{i}] by something else than lr * its new .grad: your function keeps "
+                          "something per parameter from one call to the next (a momentum or velocity buffer?). "
+                          "Plain SGD subtracts lr * p.grad of this call and remembers nothing.", "keeps_state")
 
 
 # --- Exercise: fix_inplace ----------------------------------------------------------------------
@@ -458,7 +536,14 @@ def _fix_inplace_judge(seen, expected, inputs):
     if dy_dx is None:
         raise Mistake("the result does not depend on the x you were given: it was built from a copy (a new "
                       "leaf, cut off from x). Compute it from x itself.", "copy_of_x")
-    require(diagnose_gradient(expected["dy_dx"], dy_dx, "the gradient of your result (v^T J)"))
+    what = "the gradient that backward() through your result puts in x"
+    if diagnose_tensor(expected["dy_dx"], dy_dx) is None and expected["dy_dx"].any() and not dy_dx.any():
+        raise Mistake(f"{what} is all zeros: your result has the right values, but none of them reaches x "
+                      "through a recorded step (were they computed under no_grad() or from a copy of x, then "
+                      "joined to x by a step whose gradient is zero, such as x * 0?). Keep every step of the "
+                      "computation recorded, and make only the offending in-place step out of place.",
+                      "no_gradient")
+    require(diagnose_gradient(expected["dy_dx"], dy_dx, what))
 
 
 # --- Exercise: freeze_all_but_last --------------------------------------------------------------
@@ -505,8 +590,13 @@ def _freeze_call(answer, inputs):
         model, x = case["model"], case["x"]
         names = _layer_names(model)
         before = snapshot(*names.values())
-        with grad_mode_watched() as grad_mode:
-            returned = answer(model)
+        modes = [m.training for m in model.modules()]
+        with grad_mode_watched() as grad_mode, TorchCalls() as torch_calls:
+            try:
+                returned = answer(model)
+            except AttributeError as error:
+                _bias_none_judged(model, error)
+                raise
         now = _layer_names(model)
         replaced = list(now) != list(names) or any(p is not q for p, q in zip(now.values(), names.values()))
         requires = {n: bool(p.requires_grad) for n, p in names.items()}
@@ -518,10 +608,21 @@ def _freeze_call(answer, inputs):
                      (f"model[{i if i < len(model) - 1 else -1}]", m) for i, m in enumerate(model)))
                  if "requires_grad" in vars(module)]
         seen.append({"grad_mode_left_off": grad_mode.left_off, "replaced": replaced, "plain_flag": plain,
+                     "mode_changed": [m.training for m in model.modules()] != modes,
+                     "detached": torch_calls.count("detach") > 0,
                      "returned_other_model": isinstance(returned, nn.Module) and returned is not model,
                      "changed": _values_changed(names, before), "requires_grad": requires,
                      "grad_is_none": {n: p.grad is None for n, p in names.items()}})
     return {"cases": seen}
+
+
+def _bias_none_judged(model: nn.Sequential, error: AttributeError) -> None:
+    """`last.bias.requires_grad_(True)` on a Linear built with bias=False: name the None, not the error."""
+    without = [i for i, layer in enumerate(model) if isinstance(layer, nn.Linear) and layer.bias is None]
+    if without and "NoneType" in str(error):
+        raise Mistake(f"your code called a method on None ({error}): model[{without[0]}] is a Linear built with "
+                      f"bias=False, so model[{without[0]}].bias is None, not a parameter. Work with the layer's "
+                      "own requires_grad_(), which sets the flag on whatever parameters it has.", "bias_none")
 
 
 def _freeze_output_judge(seen, expected, inputs):
@@ -584,8 +685,15 @@ def _freeze_judge(seen, expected, inputs, name="freeze_all_but_last"):
             raise Mistake(f"{_listed(keep - trainable, 'no longer requires', 'no longer require')} grad: {layer} "
                           "is the one that should keep training.", "last_frozen")
         if trainable - keep:
+            why = ""
+            if got.get("mode_changed") is True:
+                why = (" model.eval() (or a layer's eval()) switches how layers such as Dropout and batch norm "
+                       "compute, not gradients: it changes no requires_grad flag.")
+            elif got.get("detached") is True:
+                why = (" `p = p.detach()` only binds the name p to a detached copy: the parameter the model "
+                       "holds is untouched. Call requires_grad_(False) on the parameter (or its layer) itself.")
             raise Mistake(f"{_listed(trainable - keep, 'still requires', 'still require')} grad: every layer "
-                          f"before model[{last}] should be frozen.", "not_frozen")
+                          f"before model[{last}] should be frozen.{why}", "not_frozen")
         for n in names:
             if got["grad_is_none"][n] is not (n not in keep):
                 raise Mistake(f"after a backward() through the model, {n}.grad is "
@@ -597,7 +705,7 @@ def _freeze_judge(seen, expected, inputs, name="freeze_all_but_last"):
 # In the lesson's order: the core first (stop_gradient_product, freeze_all_but_output), then the
 # going-further sections'.
 
-stop_gradient_product = Exercise(_x_requiring_grad, _stop_gradient_product_call, _stop_gradient_product_judge, [
+stop_gradient_product = Exercise(_stop_gradient_product_inputs, _stop_gradient_product_call, _stop_gradient_product_judge, [
     "detach() returns the same values with no history: to autograd, a detached tensor is a constant.",
     "Only one of the two factors should be a constant; the other must stay the x you were given.",
     "With x**2 held constant, d(x * c)/dx = c = x**2: check that your z gives that, not 3x**2 or 2x**2.",

@@ -158,6 +158,15 @@ def _params_replaced(where: str) -> Mistake:
                    "once the optimizer is built.", "params_replaced")
 
 
+def _none_grad_judged(error: Exception, where: str) -> None:
+    """An answer that used a None .grad as a tensor: say that it was None, and why a .grad is None."""
+    if isinstance(error, (TypeError, AttributeError)) and "NoneType" in str(error):
+        raise Mistake(f"your code used a .grad that is None as a tensor ({type(error).__name__}: "
+                      f"{str(error)[:120]}): {where} is None, because no backward() has reached that "
+                      "parameter yet (it is frozen, or the loss did not use it). Skip parameters whose .grad is "
+                      "None.", "grad_none_not_skipped")
+
+
 # Exercise: grad_history ---------------------------------------------------------------------------
 
 def _grad_history_inputs(rng):
@@ -216,6 +225,9 @@ def _reset_grads_inputs(rng):
         untouched = rand.integer(rng, 0, count - 1)  # one parameter never got a gradient
         for i, p in enumerate(params):
             p.grad = None if i == untouched else rand.tensor(rng, p.shape, torch.float64)
+        # a gradient that overflowed: a reset must clear inf too (p.grad * 0 would leave NaN)
+        overflowed = params[(untouched + 1) % count].grad
+        overflowed.view(-1)[rand.integer(rng, 0, overflowed.numel() - 1)] = float("inf")
         cases.append({"params": params, "set_to_none": set_to_none})
     return {"cases": cases}
 
@@ -225,7 +237,12 @@ def _reset_grads_call(answer, inputs):
     for case in inputs["cases"]:
         params = case["params"]
         before, old = snapshot(*params), [p.grad for p in params]
-        answer(params, case["set_to_none"])
+        try:
+            answer(params, case["set_to_none"])
+        except (TypeError, AttributeError) as error:
+            _none_grad_judged(error, f"params[{[p.grad is None for p in params].index(True)}].grad"
+                              if any(p.grad is None for p in params) else "a parameter's .grad")
+            raise
         for i, (was, p) in enumerate(zip(before, params)):
             if not torch.equal(p.detach(), was):
                 raise Mistake(f"the values of params[{i}] changed: a reset changes .grad only (p.data.zero_() or "
@@ -261,6 +278,11 @@ def _reset_grads_judge(seen, expected, inputs):
                     raise Mistake(f"with set_to_none=False, {name} is a new tensor object: zero the existing "
                                   "one in place, so the same tensor (and its memory) is kept.", "grad_replaced")
                 require(diagnose_tensor(w, g, name))
+                if torch.isnan(g).any() and not torch.isfinite(p.grad).all():
+                    raise Mistake(f"with set_to_none=False, {name} held inf (a gradient that overflowed) and now "
+                                  "holds NaN: multiplying by 0 does not reset a gradient that is not finite "
+                                  "(inf * 0 and NaN * 0 are NaN). Write zeros over whatever the tensor holds, "
+                                  "in place.", "inf_times_zero")
                 if not torch.equal(g, w):
                     raise Mistake(f"with set_to_none=False, {name} is not all zeros.", "grad_not_zero")
 
@@ -288,6 +310,13 @@ def _train_step_call(answer, inputs):
         handle = register_optimizer_step_pre_hook(lambda *_: backward_before_step.append(len(ran)))
         try:
             loss = answer(model, inputs["optimizer"], x, y, inputs["loss_fn"])
+        except RuntimeError as error:
+            if "inplace operation" in str(error) and 0 in backward_before_step:
+                raise Mistake("backward() failed because optimizer.step() ran before it: step() changed the "
+                              "weights in place after the forward pass had saved them for backward, so autograd "
+                              "refuses to compute gradients from values that have changed since. The order is "
+                              "zero_grad(), forward, backward(), step().", "step_before_backward") from None
+            raise
         finally:
             handle.remove()
     inputs_kept(kept, [x, y], ["x", "y"])
@@ -467,7 +496,8 @@ def _grad_norm_inputs(rng):
         for p in params:
             p.grad *= scale
     params[rand.integer(rng, 0, len(params) - 1)].grad = None  # e.g. a frozen or unused parameter
-    return {"model": model}
+    # and a model no backward() has reached yet: no .grad at all, a norm of 0
+    return {"model": model, "no_grads": random_mlp(rng, rand.integer(rng, 1, 4), rand.integer(rng, 1, 3))}
 
 
 def _grad_norm_call(answer, inputs):
@@ -475,10 +505,18 @@ def _grad_norm_call(answer, inputs):
     before = _grads(p for _, p in named)
     with forbidden(nn.utils, "clip_grad_norm_", "the exercise asks for the norm computed from each .grad "
                    "yourself; clip_grad_norm_ would also rescale every .grad in place."):
-        got = answer(inputs["model"])
+        try:
+            got = answer(inputs["model"])
+        except (TypeError, AttributeError) as error:
+            _none_grad_judged(error, "one parameter's .grad")
+            raise
+        try:
+            no_grads, no_grads_error = answer(inputs["no_grads"]), None
+        except Exception as error:  # judged after the model with gradients, in the judge
+            no_grads, no_grads_error = None, f"{type(error).__name__}: {error}"
     changed = [_as_attribute(name) for (name, p), old in zip(named, before)
                if (p.grad is None) != (old is None) or (old is not None and not torch.equal(p.grad, old))]
-    return {"norm": got, "changed": changed}
+    return {"norm": got, "changed": changed, "no_grads": no_grads, "no_grads_error": no_grads_error}
 
 
 def _grad_norm_judge(seen, expected, inputs):
@@ -488,6 +526,7 @@ def _grad_norm_judge(seen, expected, inputs):
                       "were, so use out-of-place operations (p.grad ** 2, not p.grad.pow_(2)).", "grad_changed")
     value, want = _number(seen["norm"], "the gradient norm"), expected["norm"]
     if _same_number(value, want):
+        _no_grads_judged(seen)
         return
     if _same_number(value, expected["sum_of_norms"]):
         raise Mistake("your value is the sum of the per-parameter norms. The global norm treats all gradients "
@@ -501,6 +540,19 @@ def _grad_norm_judge(seen, expected, inputs):
                   "root of the sum of every squared entry of every .grad that is not None: one length of all "
                   "the gradients laid end to end (not a mean of squares, a sum of absolute values, or the "
                   "largest entry).", "wrong_value")
+
+
+def _no_grads_judged(seen) -> None:
+    """A model without any .grad has a gradient norm of 0, as the exercise says."""
+    if seen["no_grads_error"] is not None:
+        raise Mistake("for a model whose parameters have no .grad at all (no backward() yet), your code raised "
+                      f"{str(seen['no_grads_error'])[:160]}: the list of gradients is empty there, and "
+                      "torch.cat or torch.stack refuse an empty list. The norm of no gradients is 0: start from "
+                      "0, or return 0.0 when the list is empty.", "no_grads_raised")
+    value = _number(seen["no_grads"], "the gradient norm of a model without any .grad")
+    if value != 0.0:
+        raise Mistake(f"for a model whose parameters have no .grad at all, your norm is {value:.6g}: with no "
+                      "gradient, the norm is 0.", "no_grads_not_zero")
 
 
 # Exercise: fit_linear -----------------------------------------------------------------------------
@@ -629,6 +681,7 @@ def _clip_with_hook_call(answer, inputs):
     moved = any(not torch.equal(s, p.detach()) for s, p in zip(start, params))
     hooked = [len(p._backward_hooks or ()) > n for p, n in zip(params, theirs)]  # where register_hook put one
     module_hooks = [kind for kind, n in _module_hooks(model).items() if n > modules_before[kind]]
+    handles_elsewhere = _handles_elsewhere(handles, params)
     changed = [False] * len(params)
     seen = []
     for i, ((x, y), scale) in enumerate(zip(batches, inputs["scales"])):
@@ -650,8 +703,18 @@ def _clip_with_hook_call(answer, inputs):
             "handles": type(handles).__name__, "removable": removable, "hooked": hooked,
             "module_hooks": module_hooks,
             "handle_count": len(handles) if isinstance(handles, (list, tuple)) else None,
-            "argument_changed": changed,
+            "argument_changed": changed, "handles_elsewhere": handles_elsewhere,
             "replaced": _replaced(params, list(model.parameters()))}
+
+
+def _handles_elsewhere(handles, params: list) -> bool:
+    """Whether the answer returned hook handles of which none is on a parameter of this model: hooks
+    registered on an earlier call's parameters, and their handles kept."""
+    if not isinstance(handles, (list, tuple)) or not handles:
+        return False
+    ours = [p._backward_hooks for p in params if p._backward_hooks is not None]
+    refs = [getattr(h, "hooks_dict_ref", None) for h in handles]
+    return all(callable(ref) and not any(ref() is d for d in ours) for ref in refs)
 
 
 _ON_EACH_PARAMETER = ("Register a gradient hook on each parameter tensor instead, p.register_hook(fn): autograd "
@@ -680,6 +743,11 @@ def _clip_first_pass(seen, expected, names, wanted) -> None:
         raise _module_hook_mistake(seen["module_hooks"])
     unhooked = [name for name, got, want, raw, *_, has_hook in wanted
                 if has_hook is not True and not close(got, want) and close(got, raw)]
+    if unhooked and not any(has_hook is True for *_, has_hook in wanted) and seen.get("handles_elsewhere") is True:
+        raise Mistake("no parameter of this model has a hook, yet your function returned handles: they are "
+                      "the handles of hooks registered on an earlier call's parameters. Your function keeps "
+                      "something from one call to the next (hooks registered once, behind a global?): register "
+                      "the hooks on the model of this call, every time it is called.", "keeps_state")
     if unhooked and not any(has_hook is True for *_, has_hook in wanted):
         raise Mistake("no parameter has a hook, so nothing clips the gradients of later backward passes: "
                       "register_hook on a parameter is what asks autograd to call your function with each "
@@ -783,7 +851,8 @@ accumulated_grads = Exercise(_accumulated_grads_inputs, _accumulated_grads_call,
 grad_norm = Exercise(_grad_norm_inputs, _grad_norm_call, _grad_norm_judge, [
     "The global norm is the length of all gradients laid end to end: the square root of the sum of "
     "every squared entry.",
-    "Skip parameters whose .grad is None, and only read .grad: no in-place operation on it.",
+    "Skip parameters whose .grad is None (a model may have none with a .grad: the norm is then 0), and "
+    "only read .grad: no in-place operation on it.",
     "Per-parameter norms combine like the entries of one vector: the square root of the sum of "
     "their squares, not their sum.",
 ])

@@ -216,8 +216,9 @@ print(f"loss: {losses[0]:.3f} at the start, {losses[-1]:.4f} after 40 steps")
 # Skip tensors whose `.grad` is None (they took no part in the loss), as PyTorch's optimizers do.
 # Afterwards the list must hold the same tensor objects, still leaves that require grad, and
 # autograd must be in the mode the caller had: recording if it was, not recording if the caller
-# called you inside its own `no_grad()` (the check does both). The function works by changing
-# the tensors; what it returns is ignored.
+# called you inside its own `no_grad()` (the check does both). This is plain SGD, with no memory:
+# the check steps the same tensors again after the next `backward()`, and expects `lr * p.grad`
+# of that call alone. The function works by changing the tensors; what it returns is ignored.
 
 # %% solution sgd_step
 def sgd_step(params, lr):

@@ -374,15 +374,15 @@ with shows_error(TypeError):
 # ### Exercise 5: the global gradient norm
 #
 # Complete `grad_norm(model)`: return the global L2 norm of the gradients of all parameters of
-# `model` whose `.grad` is not `None`, as a Python float or a one-element tensor. Leave every
-# `.grad` as it is.
+# `model` whose `.grad` is not `None`, as a Python float or a one-element tensor: 0 when no
+# parameter has a `.grad` (before any `backward()`). Leave every `.grad` as it is.
 
 # %% solution grad_norm
 def grad_norm(model):
     """The length of all gradients of model, laid end to end."""
     ### BEGIN SOLUTION
     norms = [torch.linalg.vector_norm(p.grad) for p in model.parameters() if p.grad is not None]
-    return torch.linalg.vector_norm(torch.stack(norms))
+    return torch.linalg.vector_norm(torch.stack(norms)) if norms else 0.0
     ### END SOLUTION
 
 # %% check grad_norm points=1

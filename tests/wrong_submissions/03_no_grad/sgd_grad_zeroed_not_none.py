@@ -1,5 +1,5 @@
-# expect: should be None after the step
-# zero_() keeps a tensor of zeros in .grad; the exercise asks for None, as zero_grad() does.
+# expect: None means 'no gradient' to an optimizer
+# zero_() keeps a tensor of zeros in .grad; the exercise asks for None.
 def sgd_step(params, lr):
     with torch.no_grad():
         for p in params:

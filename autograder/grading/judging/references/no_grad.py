@@ -8,14 +8,14 @@ from course.exercises.no_grad import _layer_names
 def evaluate(inputs):
     outputs = []
     for case in inputs["cases"]:
+        model, training = case["model"], case["model"].training  # a model may come twice: restore its mode
         with torch.no_grad():
-            outputs.append(case["model"].eval()(case["x"]))
+            outputs.append(model.eval()(case["x"]))
+        model.train(training)
     return {"outputs": outputs}
 
 
-def stop_gradient_product(inputs):
-    x = inputs["x"]
-
+def _stop_gradient_product(x):
     def grad(f):
         x0 = oracle_leaf(x)
         return torch.autograd.grad(f(x0).sum(), x0)[0]
@@ -27,14 +27,23 @@ def stop_gradient_product(inputs):
             "through_square": grad(lambda t: t.detach() * t**2)}
 
 
+def stop_gradient_product(inputs):
+    return {**_stop_gradient_product(inputs["x"]), "same_shape": _stop_gradient_product(inputs["same_shape"])}
+
+
 def to_numpy(inputs):
     return {"arrays": [t.detach().clone().numpy() for t in inputs["tensors"]]}
 
 
 def sgd_step(inputs):
     params = inputs["params"]
-    torch.optim.SGD(params, lr=inputs["lr"]).step()   # skips parameters whose .grad is None
-    return {"after": [p.detach().clone() for p in params]}
+    optimizer = torch.optim.SGD(params, lr=inputs["lr"])
+    optimizer.step()   # skips parameters whose .grad is None
+    after = [p.detach().clone() for p in params]
+    for p, g in zip(params, inputs["next_grads"]):
+        p.grad = g.clone()
+    optimizer.step()   # plain SGD: no memory of the first step
+    return {"after": after, "next_step": [p.detach().clone() for p in params]}
 
 
 def fix_inplace(inputs):
