@@ -15,6 +15,7 @@ students have holds the machinery, never the answers, and both sides judge throu
 """
 import json
 import os
+import warnings
 from functools import lru_cache
 from typing import Callable
 
@@ -22,7 +23,7 @@ import torch
 
 from . import outcome
 from .checks.closed_helpers import closing
-from .checks.explain_error import explain_error
+from .checks.explain_error import explain_error, show_warnings_once
 from .checks.mistakes import Mistake
 from .checks.observation import Unreadable, decode, round_trip
 from .checks.random_inputs import DEMO_SEED, generator
@@ -57,7 +58,15 @@ class Exercise:
 
     def observe(self, answer, seed: int):
         """Kernel side: run the answer on the seed's inputs, twice, with other inputs before or between
-        (``repeated_calls``); what the two judged runs saw, as the grader will read it."""
+        (``repeated_calls``); what the two judged runs saw, as the grader will read it. A warning the
+        answer gives is shown once, not once per call."""
+        with warnings.catch_warnings(record=True) as caught:
+            try:
+                return self._observe(answer, seed)
+            finally:
+                show_warnings_once(caught)
+
+    def _observe(self, answer, seed: int):
         runs, ran = [], False
         for which in call_order(seed):
             seen = self._run(answer, seed if which == TRIAL else other_seed(seed))
