@@ -160,6 +160,8 @@ def test_off_while_autograding_and_outside_ipython(shell, monkeypatch):
      "section 1, backward() fills"),
     (backward, "x = torch.ones(2, requires_grad=True)\nx.grad.clone()", "until backward() reaches the tensor",
      "section 1, backward() fills"),
+    (backward, "x = torch.ones(2, requires_grad=True)\nx.grad.zero_()", "again after it is reset to None",
+     "section 1, backward() fills"),
     (graph, "x = torch.ones(2, requires_grad=True)\nx.grad.item()", "Check for None first",
      "Lesson 2 explains it in section 1"),
     (no_grad, "x = torch.ones(2, requires_grad=True)\nx.grad.data", "a tensor was None here", "section 5, Updating"),
