@@ -81,9 +81,9 @@ print("is_leaf:", x.is_leaf, "| grad_fn:", type(x.grad_fn).__name__)
 # ### Exercise 1: a float64 leaf from a list
 #
 # Complete `leaf_from_list(values)`. `values` is a list of numbers, ints or floats. Return a new
-# `torch.float64` tensor with those values that requires grad and is a leaf, made on each call. Choose the dtype
-# when the tensor is made: `torch.tensor(values)` alone makes float32, which rounds, and
-# `.double()` afterwards cannot bring the lost digits back:
+# `torch.float64` tensor with those values that requires grad and is a leaf, made on each call.
+# Choose the dtype when the tensor is made: `torch.tensor(values)` alone makes float32, which
+# rounds, and `.double()` afterwards cannot bring the lost digits back:
 
 # %%
 print(torch.tensor([0.1]).double().item(), "|", torch.tensor([0.1], dtype=torch.float64).item())
