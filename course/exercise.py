@@ -15,6 +15,7 @@ students have holds the machinery, never the answers, and both sides judge throu
 """
 import json
 import os
+import warnings
 from functools import lru_cache
 from typing import Callable
 
@@ -22,11 +23,12 @@ import torch
 
 from . import outcome
 from .checks.closed_helpers import closing
-from .checks.explain_error import explain_error
+from .checks.explain_error import explain_error, show_warnings_once
 from .checks.mistakes import Mistake
 from .checks.observation import Unreadable, decode, round_trip
-from .checks.random_inputs import DEMO_SEED, generator
-from .checks.repeated_calls import RUNS, TRIAL, call_order, keeps_state_message, other_seed
+from .checks.random_inputs import DEMO_SEED, generator, recording_shapes, same_shapes
+from .checks.repeated_calls import (RUNS, TRIAL, call_order, handed_back_message, keeps_state_message, other_seed,
+                                    tensors_held_by, tensors_in)
 from .grade_ids import exercise_of_test, test_id  # noqa: F401  (the contract's names for graded cells)
 from .hints import Hints
 
@@ -49,33 +51,62 @@ class Exercise:
     def hints(self) -> Hints:
         return self._hints
 
-    def inputs(self, seed: int) -> dict:
-        """The trial's inputs for ``seed``, the same in the kernel and in the grader."""
+    def inputs(self, seed: int, shaped_as: int | None = None) -> dict:
+        """The trial's inputs for ``seed``, the same in the kernel and in the grader; with ``shaped_as``,
+        in that seed's shapes and dtypes (``random_inputs.same_shapes``)."""
+        if shaped_as is None:
+            return self._draw(seed)
+        with recording_shapes() as drawn:
+            self._draw(shaped_as)
+        with same_shapes(drawn):
+            return self._draw(seed)
+
+    def _draw(self, seed: int) -> dict:
         with torch.random.fork_rng():  # module initialisers draw from the global generator too
             torch.manual_seed(seed)
             return self.make(generator(seed))
 
     def observe(self, answer, seed: int):
         """Kernel side: run the answer on the seed's inputs, twice, with other inputs before or between
-        (``repeated_calls``); what the two judged runs saw, as the grader will read it."""
-        runs, ran = [], False
+        (``repeated_calls``); what the two judged runs saw, as the grader will read it. A warning the
+        answer gives is shown once, not once per call."""
+        with warnings.catch_warnings(record=True) as caught:
+            try:
+                return self._observe(answer, seed)
+            finally:
+                show_warnings_once(caught)
+
+    def _observe(self, answer, seed: int):
+        runs, ran, returned = [], False, []
+        held = tensors_held_by(answer)  # kept alive while the calls run, so their ids stay theirs
         for which in call_order(seed):
-            seen = self._run(answer, seed if which == TRIAL else other_seed(seed))
+            if which == TRIAL:
+                seen, tensors = self._run(answer, seed)
+            else:  # other values in the trial's shapes and dtypes, where the exercise draws them by rand
+                seen, tensors = self._run(answer, other_seed(seed), shaped_as=seed)
             if isinstance(seen, dict) and "__outcome__" in seen:
                 if which == TRIAL and runs:  # the same inputs ran fine the first time
-                    return outcome.reported(seen["__outcome__"], keeps_state_message(self.name, seen["message"]),
+                    kind = "raised" if seen["__outcome__"] == outcome.RAISED else seen["kind"]
+                    return outcome.reported(seen["__outcome__"], keeps_state_message(self.name, seen["message"], kind),
                                             "keeps_state")
                 if ran and seen["__outcome__"] == outcome.RAISED:  # other inputs ran fine just before
                     return outcome.reported(outcome.RAISED, seen["message"] + RAISED_AFTER_A_CALL, seen["kind"])
                 return seen  # a run that failed on its own says why; the others are not needed
+            # inputs are new on every call: a tensor handed back again, and not one the answer held before
+            # the first call (a constant), was kept by a call for the next
+            if any(any(t is earlier for earlier in returned) and not any(t is constant for constant in held)
+                   for t in tensors):
+                return outcome.reported(outcome.INCORRECT, handed_back_message(self.name), "keeps_state")
+            returned += tensors
             ran = True
             if which == TRIAL:
                 runs.append(seen)
         return {RUNS: runs}
 
-    def _run(self, answer, seed: int):
-        """One call of the answer on fresh inputs of ``seed``, as plain data or as a reported outcome."""
-        inputs = self.inputs(seed)
+    def _run(self, answer, seed: int, shaped_as: int | None = None):
+        """One call of the answer on fresh inputs of ``seed``: what it saw, as plain data or as a reported
+        outcome, and the tensor objects among it (kept alive, so that their identity means something)."""
+        inputs = self.inputs(seed, shaped_as)
         grad_mode = torch.is_grad_enabled()  # one run's leak must not change the next run's world
         try:
             with torch.random.fork_rng():  # the student's own random calls stay reproducible
@@ -84,19 +115,19 @@ class Exercise:
                     seen = self.call(answer, inputs)
         except NotImplementedError:
             return outcome.reported(outcome.NOT_ATTEMPTED, outcome.not_attempted_message(self.name),
-                                    outcome.NOT_ATTEMPTED)
+                                    outcome.NOT_ATTEMPTED), []
         except Mistake as mistake:  # a technique check, or the answer's own code, said what is wrong
-            return outcome.reported(outcome.INCORRECT, str(mistake), mistake.kind)
+            return outcome.reported(outcome.INCORRECT, str(mistake), mistake.kind), []
         except Exception as error:  # an exception from the student's code, shown in autograd terms
             return outcome.reported(outcome.RAISED, f"your code raised {explain_error(error)}",
-                                    type(error).__name__)
+                                    type(error).__name__), []
         finally:
             torch.set_grad_enabled(grad_mode)
         try:
-            return round_trip(seen)
+            return round_trip(seen), tensors_in(seen)
         except (Unreadable, TypeError, ValueError) as error:  # e.g. a Flags or Sealed holding a tensor
             return outcome.reported(outcome.INCORRECT, "your function returned something the check cannot "
-                                    f"read ({error}): return what the exercise asks for.", "unreadable")
+                                    f"read ({error}): return what the exercise asks for.", "unreadable"), []
 
     def verdict(self, seen, expected, seed: int) -> outcome.Verdict:
         return outcome.repeated_verdict(self.judge, seen, expected, self.inputs(seed), self.name)

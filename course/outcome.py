@@ -62,7 +62,8 @@ def repeated_verdict(judge, observation, expected, inputs, name: str) -> Verdict
     """The outcome of a trial whose answer was called twice on the same inputs (``repeated_calls``).
 
     Both runs are judged. Runs that disagree with each other mean the answer keeps state: that is
-    the message, with the wrong run's diagnosis after it. Runs that agree get the first one's verdict.
+    the message (the wrong run's diagnosis follows only when it is about state too: a value diagnosis
+    would blame what the state did on the arithmetic). Runs that agree get the first one's verdict.
     """
     if isinstance(observation, dict) and "__outcome__" in observation:
         return verdict(judge, observation, expected, inputs)
@@ -76,13 +77,7 @@ def repeated_verdict(judge, observation, expected, inputs, name: str) -> Verdict
     if same_observation(runs[0], runs[1]) or first.kind == again.kind == "unreadable":
         return first
     wrong = first if not first.passed else again
-    said = "" if wrong.kind in _MISLED_BY_STATE else wrong.message
-    return Verdict(INCORRECT, keeps_state_message(name, said), "keeps_state")
-
-
-# Diagnoses about where f was evaluated: an answer that keeps a tensor from an earlier call calls f at
-# that call's point, which is neither a finite difference nor a part of x.
-_MISLED_BY_STATE = {"finite_difference", "f_on_part_of_x"}
+    return Verdict(INCORRECT, keeps_state_message(name, wrong.message, wrong.kind), "keeps_state")
 
 
 class CheckFailed(AssertionError):

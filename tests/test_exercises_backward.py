@@ -181,3 +181,41 @@ def test_zero_before_the_first_backward_is_no_zeroed_g():
         (g * v).sum().backward()
         return xc.grad
     assert graded(LESSON, "hvp", zero_first).passed
+
+
+def test_a_non_leafs_grad_read_in_an_answer_warns_once_without_the_checks_path(capfd):
+    """The answer runs three times and the check watches it through a torch function mode: the warning
+    is shown once, as the answer's, and its explanation names retain_grad()."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from course.checks.explain_error import explain_errors_in_cells
+    shell = InteractiveShell.instance()
+    try:
+        assert explain_errors_in_cells(check.ERROR_SECTIONS, shell)
+
+        def grads_with_intermediate(x):
+            x = x.detach().clone().requires_grad_(True)
+            h = torch.tanh(x)
+            (h**2 * x).sum().backward()
+            return x.grad, h.grad
+        with pytest.raises(CheckFailed):
+            check.grads_with_intermediate(grads_with_intermediate)
+    finally:
+        import warnings
+        shell.set_custom_exc((), None)
+        warnings.showwarning = getattr(warnings.showwarning, "__wrapped__", warnings.showwarning)
+        InteractiveShell.clear_instance()
+    out, err = capfd.readouterr()
+    said = out + err
+    assert said.count("not a leaf Tensor is being accessed") == 1
+    assert "course/exercises" not in said
+    assert "call its retain_grad() before backward()" in said
+
+
+def test_rows_over_the_inputs_says_whose_rows_are_whose():
+    """The student's result has a row per element of x; the Jacobian has one per element of y."""
+    from course.checks.mistakes import Mistake
+    want = torch.zeros(3, 2, dtype=torch.float64)
+    with pytest.raises(Mistake) as raised:
+        check._rows_over_inputs("x * x.sum()", torch.zeros(2, 2, dtype=torch.float64), want, 2)
+    assert "your result has 2 rows, one per element of x, but the Jacobian has 3, one per element of y" in \
+        str(raised.value)

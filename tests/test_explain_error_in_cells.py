@@ -153,6 +153,28 @@ def test_off_while_autograding_and_outside_ipython(shell, monkeypatch):
      "only a leaf (a parameter) takes a post-accumulate-grad hook", "section 9, Hooks"),
     (zero_grad, "torch.nn.utils.clip_grad_value_(torch.nn.Linear(2, 1).parameters(), 1.0)",
      "every .grad was None when this ran", "section 7, Reading .grad"),
+    # any tensor method or attribute asked of a None .grad or .bias, not only zero_() and operators
+    (zero_grad, "m = torch.nn.Linear(3, 1)\nm.zero_grad()\nm.weight.grad.add_(1.0)", "a tensor was None here",
+     "section 1, .grad starts as None"),
+    (backward, "torch.nn.Linear(2, 2, bias=False).bias.requires_grad_(True)", "built with bias=False",
+     "section 1, backward() fills"),
+    (backward, "x = torch.ones(2, requires_grad=True)\nx.grad.clone()", "until backward() reaches the tensor",
+     "section 1, backward() fills"),
+    (backward, "x = torch.ones(2, requires_grad=True)\nx.grad.zero_()", "again after it is reset to None",
+     "section 1, backward() fills"),
+    (graph, "x = torch.ones(2, requires_grad=True)\nx.grad.item()", "Check for None first",
+     "Lesson 2 explains it in section 1"),
+    (no_grad, "x = torch.ones(2, requires_grad=True)\nx.grad.data", "a tensor was None here", "section 5, Updating"),
+    # a backward node treated as a tensor while walking the graph
+    (graph, "y = (torch.ones(2, requires_grad=True) * 2).sum()\ny.grad_fn.next_functions[0][0].grad_fn",
+     "hold backward nodes, not tensors", "section 3, Walking the graph"),
+    (backward, "y = (torch.ones(2, requires_grad=True) * 2).sum()\ny.grad_fn.is_leaf",
+     "node.next_functions[0][0]", "Lesson 1 explains it in section 3"),
+    # a grad-mode context manager used without its call
+    (graph, "with torch.no_grad:\n    pass", "call it, `with torch.no_grad():`", "Lesson 3 explains it in section 1"),
+    (no_grad, "with torch.inference_mode:\n    pass", "torch.inference_mode", "section 1, torch.no_grad()"),
+    (no_grad, "with torch.set_grad_enabled:\n    pass", "set_grad_enabled takes True or False", "section 1"),
+    (zero_grad, "with torch.enable_grad:\n    pass", "is a class: call it", "Lesson 3 explains it in section 1"),
 ])
 def test_errors_met_in_a_students_own_cells_are_explained(shell, capfd, lesson, cell, words, where):
     assert explain_errors_in_cells(lesson.ERROR_SECTIONS, shell)
@@ -172,7 +194,7 @@ def test_every_error_a_lesson_teaches_has_a_pointer_in_every_lesson():
     """A key that some lesson explains in a section of its own is pointed to from every lesson."""
     taught = {key for lesson in LESSONS.values() for key, where in lesson.ERROR_SECTIONS.items()
               if not where.startswith("lesson ")}
-    assert taught >= KEYS - {"deepcopy_result", "bool_of_tensor"}
+    assert taught >= KEYS - {"deepcopy_result", "bool_of_tensor", "numpy_copy_keyword"}
     for name, lesson in LESSONS.items():
         assert taught <= set(lesson.ERROR_SECTIONS), f"{name} has no pointer for {taught - set(lesson.ERROR_SECTIONS)}"
 
@@ -201,6 +223,11 @@ def test_every_error_a_lesson_demonstrates_is_explained_with_its_section(assignm
     ("import math\ntorch.set_warn_always(True)\nmath.sin(torch.tensor(0.5, requires_grad=True))",
      "use the torch function on the tensor", "section 5, A function with a recorded graph"),
     ("t = torch.ones(2, requires_grad=True) * 2\ntorch.tensor(t)", "no gradient flows back", "section 9, A leaf"),
+    ("h = torch.ones(2, requires_grad=True) * 2\nh.sum().backward()\nh.grad", "call its retain_grad() before backward()",
+     "section 9, A leaf"),
+    ("import numpy as np\nnp.array(torch.ones(2, requires_grad=True).detach())", "harmless", ""),
+    ("loss = (torch.ones(2, requires_grad=True) * 2).sum()\nloss.backward()\nfloat(loss)",
+     "such as a loss after backward() to print or return it, is fine", "section 5, A function"),
 ])
 def test_warnings_met_in_a_students_own_cells_are_explained(shell, capfd, cell, words, where):
     assert explain_errors_in_cells(graph.ERROR_SECTIONS, shell)

@@ -247,3 +247,28 @@ def test_a_sent_observation_without_its_two_runs_is_unreadable():
     seen = double.observe(lambda x: 2 * x, 3)
     assert double.verdict(seen["__runs__"][0], expected(3), 3).kind == "unreadable"
     assert double.verdict({"__runs__": seen["__runs__"][:1]}, expected(3), 3).kind == "unreadable"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_result_handed_back_from_an_earlier_call_is_told_so_and_a_constant_is_not(seed):
+    cache = {}
+
+    def cached_on_shape(x):  # the first call's result for every x of that shape
+        return cache.setdefault(tuple(x.shape), 2 * x)
+
+    result = judged(cached_on_shape, seed)
+    assert result.kind == "keeps_state" and "handed back an old result" in result.message
+    fixed = torch.zeros(3, dtype=torch.float64)
+    assert judged(lambda x: fixed, seed).kind == "not_doubled"  # a constant: its values are the mistake
+
+
+def test_the_other_call_gets_the_trials_shapes_and_dtypes_with_other_values():
+    """So a cache keyed on a shape or dtype meets inputs it would wrongly match."""
+    from course.checks.repeated_calls import tensors_in
+    from course.exercises import backward, graph
+    for exercise in [*graph.EXERCISES.values(), *backward.EXERCISES.values()]:
+        for seed in range(10):
+            trial, other = exercise.inputs(seed), exercise.inputs(other_seed(seed), shaped_as=seed)
+            assert [(t.shape, t.dtype) for t in tensors_in(trial)] == [(t.shape, t.dtype) for t in tensors_in(other)]
+            assert not any(torch.equal(a, b) for a, b in zip(tensors_in(trial), tensors_in(other))), exercise.name
+            assert exercise.inputs(seed).keys() == trial.keys()

@@ -110,8 +110,8 @@ def diagnose_values(expected: torch.Tensor, actual: torch.Tensor, what: str = "t
         return None
     if stale is not None and close(actual, expected + stale):
         return D((f"{what} equals the expected gradient plus what .grad held before: gradients "
-                "accumulate, so reset .grad before backward() (p.grad = None or p.grad.zero_() on each tensor p, "
-                "zero_grad() on a model or optimizer)."), "stale_grad")
+                "accumulate, so reset .grad before backward() (p.grad = None, or p.grad.zero_() when it is not None, "
+                "on each tensor p)."), "stale_grad")
     if not close(expected, torch.zeros_like(expected)):
         for k in _MULTIPLES:
             if close(actual, k * expected):

@@ -6,16 +6,24 @@ checks use ``explain_error`` on what an answer raised; a lesson that calls
 the same line under any of its own cells that raises, with the lesson section that explains it.
 """
 import os
+import re
 import sys
 import warnings
 from typing import NamedTuple
 
+import torch
+
 
 class KnownError(NamedTuple):
     key: str  # what a lesson's section table names it by
-    fragment: str  # a piece of PyTorch's (or Python's) message
+    fragment: str | re.Pattern  # a piece of PyTorch's (or Python's) message, or a pattern for a family of them
     meaning: str  # what it means, in autograd terms
     in_cells: str = ""  # said only under a student's own cell, where any section's cause may be the one
+
+    def matches(self, text: str) -> bool:
+        if isinstance(self.fragment, str):
+            return self.fragment in text
+        return self.fragment.search(text) is not None
 
 
 KNOWN_ERRORS = [
@@ -104,6 +112,16 @@ KNOWN_ERRORS = [
     KnownError("none_node", "'NoneType' object has no attribute 'next_functions'",
                "None stood where a node was expected: a leaf's grad_fn is None (its AccumulateGrad node is "
                "reached from a result's next_functions), and a constant's entry in next_functions is (None, 0)."),
+    # node.grad_fn, node.grad, node.requires_grad ... on what grad_fn or next_functions gave: a node.
+    KnownError("node_not_tensor", re.compile(r"'(\w+Backward\d*|AccumulateGrad)' object has no attribute"),
+               "grad_fn and next_functions hold backward nodes, not tensors: a node has no .grad_fn, .grad, "
+               ".requires_grad or .is_leaf. Step from a node to the next with node.next_functions[0][0] "
+               "(next_functions holds (node, index) pairs)."),
+    # `with torch.no_grad:` without the call: Python gets the class itself.
+    KnownError("context_not_called", "does not support the context manager protocol",
+               "`with` needs a context manager object, and torch.no_grad (like torch.enable_grad, "
+               "torch.inference_mode and torch.set_grad_enabled) is a class: call it, `with torch.no_grad():` "
+               "(set_grad_enabled takes True or False)."),
     KnownError("number_backward", "'float' object has no attribute 'backward'",
                "this is a Python number, with no graph: .item() (or float()) took the loss out of autograd. Call "
                "backward() on the loss tensor, and take .item() only of the value you keep or return."),
@@ -123,14 +141,16 @@ KNOWN_ERRORS = [
                "requires grad."),
 ]
 
-# A .grad that is None (never reached by backward(), frozen, or reset by zero_grad(), whose
-# set_to_none=True is the default) surfaces as one of these plain Python/PyTorch errors.
-_GRAD_IS_NONE = ("a tensor was None here. If it was a .grad: it is None until backward() reaches "
-                 "the tensor, for frozen or unused parameters, and after zero_grad() (set_to_none=True "
-                 "is the default). Check for None before using it.")
+# A .grad that is None (before any backward() reaches its tensor, or reset to None), or a layer's .bias
+# built with bias=False, surfaces as one of these plain Python/PyTorch errors: an operator, a call, or
+# any tensor method or attribute asked of None.
+_GRAD_IS_NONE = ("a tensor was None here. If it was a .grad: it is None until backward() reaches the "
+                 "tensor, and again after it is reset to None. If it was a layer's .bias: a layer built with "
+                 "bias=False has None there. Check for None first (`if p.grad is not None:`).")
+_TENSOR_ATTRIBUTES = sorted(name for name in dir(torch.Tensor) if not name.startswith("_"))
 KNOWN_ERRORS += [KnownError("grad_none", fragment, _GRAD_IS_NONE) for fragment in (
     "must be Tensor, not NoneType",
-    "'NoneType' object has no attribute 'zero_'",
+    re.compile(r"'NoneType' object has no attribute '(%s)'" % "|".join(map(re.escape, _TENSOR_ATTRIBUTES))),
     "'NoneType' and '",  # p.grad + 1, p.grad * lr, p.grad += 1e-4 * p
     "'NoneType' object is not subscriptable",
     "and 'NoneType'",  # lr * p.grad
@@ -139,12 +159,21 @@ KNOWN_ERRORS += [KnownError("grad_none", fragment, _GRAD_IS_NONE) for fragment i
 KNOWN_ERRORS += [
     KnownError("non_leaf_grad", "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed",
                "this tensor is a result (it has a grad_fn), and backward() fills .grad only of leaves, so its "
-               ".grad stays None. Read the .grad of the leaf it was computed from; if a conversion such as "
-               ".double() came after requires_grad, choose the dtype when you create the tensor instead."),
+               ".grad stays None. To keep a result's gradient, call its retain_grad() before backward(); or read "
+               "the .grad of the leaf it was computed from. If a conversion such as .double() came after "
+               "requires_grad, choose the dtype when you create the tensor instead."),
     KnownError("number_of_requires_grad", "Converting a tensor with requires_grad=True to a scalar",
-               "the value was taken out of the tensor as a plain Python number (math.sin, float(), .item()), "
-               "which has no graph: nothing from here on is recorded, so no gradient flows back through it. To "
-               "keep the gradient, use the torch function on the tensor (torch.sin, not math.sin)."),
+               "a plain Python number was taken out of a tensor that requires grad (float(), int(), math.sin). "
+               "Reading a value with .item() or float(), such as a loss after backward() to print or return "
+               "it, is fine. It matters "
+               "only if that number is then used to compute something that needs a gradient: a Python number "
+               "has no graph, so none flows back through it; there, use the torch function on the tensor "
+               "(torch.sin, not math.sin)."),
+    # np.array(t) on NumPy 2: torch's __array__ does not take NumPy 2's copy keyword yet.
+    KnownError("numpy_copy_keyword", "__array__ implementation doesn't accept a copy keyword",
+               "harmless: NumPy 2 asked the tensor for a copy in a way PyTorch's __array__ does not take yet, "
+               "and fell back to the old way; the array holds the right values. t.detach().numpy() gives the "
+               "same array without the warning."),
     KnownError("copy_construct", "To copy construct from a tensor",
                "torch.tensor() of a tensor copies its values into a new tensor with no history, as "
                ".detach().clone() does (and says so plainly): right for a new leaf, but no gradient flows back "
@@ -156,7 +185,7 @@ KEYS = {known.key for known in KNOWN_ERRORS}
 def known_error(error: BaseException) -> KnownError | None:
     """The autograd error ``error`` is, if it is one the course knows."""
     text = str(error)
-    return next((known for known in KNOWN_ERRORS if known.fragment in text), None)
+    return next((known for known in KNOWN_ERRORS if known.matches(text)), None)
 
 
 def explain_error(error: BaseException) -> str:
@@ -211,6 +240,22 @@ def _explain_warnings(sections: dict[str, str]) -> None:
     warnings.showwarning = show
 
 
+def show_warnings_once(caught) -> None:
+    """The warnings an answer gave while a check called it (three calls), each shown once and as the
+    answer's own: the check's file and line would point to code the student never wrote."""
+    shown = set()
+    for warning in caught:
+        said = f"{warning.category.__name__}: {warning.message}"
+        if said in shown:
+            continue
+        shown.add(said)
+        note = cell_note(warning.message, _sections_in_cells) if _sections_in_cells is not None else None
+        print(said + (f"\n{note}" if note else ""), file=sys.stderr)
+
+
+_sections_in_cells: dict[str, str] | None = None  # the lesson's sections, while its cells are explained
+
+
 def explain_errors_in_cells(sections: dict[str, str], shell=None) -> bool:
     """Under each cell of this lesson that raises a known autograd error (or shows a known warning),
     say what it means and where the lesson explains it. Off while nbgrader autogrades (the grader's
@@ -228,6 +273,8 @@ def explain_errors_in_cells(sections: dict[str, str], shell=None) -> bool:
         shell = get_ipython()
     if shell is None:
         return False
+    global _sections_in_cells
+    _sections_in_cells = dict(sections)
     shell.set_custom_exc((Exception,), _handler(dict(sections)))
     _explain_warnings(dict(sections))
     return True

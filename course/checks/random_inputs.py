@@ -1,5 +1,6 @@
 """One seeded source of random inputs, so any failure can be replayed from its seed."""
 import secrets
+from contextlib import contextmanager
 
 import torch
 
@@ -14,9 +15,45 @@ def generator(seed: int) -> torch.Generator:
     return torch.Generator().manual_seed(seed)
 
 
+# The whole numbers one drawing of an exercise's inputs took (sizes, dtype choices), while recorded or
+# replayed: see same_shapes.
+_recording: list[int] | None = None
+_replaying: list[int] | None = None
+
+
 def integer(rng: torch.Generator, low: int, high: int) -> int:
-    """A whole number in [low, high], drawn from the seeded generator."""
-    return int(torch.randint(low, high + 1, (), generator=rng))
+    """A whole number in [low, high], drawn from the seeded generator (or replayed: same_shapes)."""
+    value = int(torch.randint(low, high + 1, (), generator=rng))
+    if _replaying:
+        kept = _replaying.pop(0)
+        value = kept if low <= kept <= high else value
+    if _recording is not None:
+        _recording.append(value)
+    return value
+
+
+@contextmanager
+def recording_shapes():
+    """Collect the whole numbers drawn inside (shape and dtype choices come from them)."""
+    global _recording
+    previous, _recording = _recording, []
+    try:
+        yield _recording
+    finally:
+        _recording = previous
+
+
+@contextmanager
+def same_shapes(drawn: list[int]):
+    """Inside, integer() gives back ``drawn`` in order: inputs drawn from another seed then take the
+    recorded draw's shapes and dtypes with values of their own, so an answer that caches on a shape
+    returns a stale result there. A drawing that takes another path just draws afresh past the end."""
+    global _replaying
+    previous, _replaying = _replaying, list(drawn)
+    try:
+        yield
+    finally:
+        _replaying = previous
 
 
 def shape(rng: torch.Generator, ndim: tuple[int, int] = (1, 2), size: tuple[int, int] = (2, 5)) -> tuple:

@@ -63,10 +63,55 @@ def _same_tensor(a, b) -> bool:
     return bool(torch.allclose(a, b, rtol=rtol, atol=atol, equal_nan=True))
 
 
-def keeps_state_message(name: str, diagnosis: str) -> str:
-    """What a student reads when the two judged calls disagreed; the judge's diagnosis follows."""
+# Diagnoses of a wrong call that name the state themselves (a leaf or an optimizer from an earlier call).
+ABOUT_STATE = {"stale_leaf", "f_not_at_x", "rebound_not_in_place"}
+
+
+def keeps_state_message(name: str, wrong_call: str = "", kind: str = "") -> str:
+    """What a student reads when the two judged calls disagreed. The wrong call's diagnosis is added
+    only when it is an error raised (a fact) or itself about state: a value diagnosis would blame the
+    arithmetic for what the state did."""
     text = (f"`{name}` gave a different result when it was called again with the same inputs, so it keeps "
-            "something from one call to the next: a variable outside the function (a global list, tensor "
-            "or counter), a default argument that is changed, or an attribute set on the function. Make "
-            "the result depend only on the arguments of this call.")
-    return f"{text}\nOn the call that was wrong: {diagnosis}" if diagnosis else text
+            f"something from one call to the next: {KINDS_OF_STATE}. {FIX}")
+    return f"{text}\nOn the call that failed: {wrong_call}" if wrong_call and kind in ABOUT_STATE | {"raised"} else text
+
+
+def handed_back_message(name: str) -> str:
+    """What a student reads when a call returned the very tensor object an earlier call returned."""
+    return (f"`{name}` returned the very tensor object it had returned on an earlier call, so it keeps "
+            "something from one call to the next: a cache (a dict in a global or a default argument, keyed "
+            f"on the input's shape, id or values, say) handed back an old result. {FIX}")
+
+
+KINDS_OF_STATE = ("a global (a list, a dict used as a cache, a counter), a default argument that is changed, an "
+                  "attribute set on the function, or a leaf made on one call and reused, whose .grad adds up")
+FIX = "Build everything from the arguments on each call."
+
+
+def tensors_in(seen) -> list[torch.Tensor]:
+    """Every tensor object in what one call saw, to tell when a later call hands one back."""
+    if isinstance(seen, torch.Tensor):
+        return [seen]
+    if isinstance(seen, dict):
+        seen = list(seen.values())
+    if isinstance(seen, (list, tuple)):
+        return [t for item in seen for t in tensors_in(item)]
+    return []
+
+
+def tensors_held_by(function) -> list[torch.Tensor]:
+    """The tensors a function can reach before it is called: its globals, closure, defaults and
+    attributes, and one level into their lists, tuples and dicts. A constant returned every time is
+    one of these; a cache's entry made by a call is not (unless an earlier run of the check made it)."""
+    places = list(getattr(function, "__globals__", {}).values())
+    for cell in getattr(function, "__closure__", None) or ():
+        try:
+            places.append(cell.cell_contents)
+        except ValueError:  # a cell not yet filled
+            pass
+    places += list(getattr(function, "__defaults__", None) or ()) + list(getattr(function, "__dict__", {}).values())
+    found = []
+    for value in places:
+        items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else [value]
+        found += [item for item in items if isinstance(item, torch.Tensor)]
+    return found

@@ -472,13 +472,13 @@ def _past_the_outputs(error: IndexError, f, x: torch.Tensor) -> None:
                       "element y[i], so loop over y's elements.", "rows_over_inputs") from None
 
 
-def _rows_over_inputs(what: str, got, want: torch.Tensor, inputs: int) -> None:
+def _rows_over_inputs(description: str, got, want: torch.Tensor, inputs: int) -> None:
     """One row per element of x where f has another number of outputs: the loop ran over x."""
     if isinstance(got, torch.Tensor) and want.dim() == 2 and got.dim() == 2 and want.shape[0] != inputs \
             and tuple(got.shape) == (inputs, want.shape[1]):
-        raise Mistake(f"{what} has {inputs} rows, one per element of x, but f(x) has {want.shape[0]} elements: did "
-                      "the loop run over x's elements? The Jacobian has one row per output element y[i], so loop "
-                      "over y's elements.", "rows_over_inputs")
+        raise Mistake(f"for f = {description}, your result has {inputs} rows, one per element of x, but the "
+                      f"Jacobian has {want.shape[0]}, one per element of y = f(x): did the loop run over x's elements? "
+                      "Loop over y's elements, one row per output element y[i].", "rows_over_inputs")
 
 
 JACOBIAN_HOW = "Call f once, on a copy of x that requires grad, and differentiate each output element in turn."
@@ -506,7 +506,7 @@ def _jacobian_rows_judge(seen, expected, inputs):
                           "grad_accumulated")
         require(diagnose_aliased_rows(want, got, what))
         _sum_of_rows(what, got, want)
-        _rows_over_inputs(what, got, want, inputs["x"].numel())
+        _rows_over_inputs(description, got, want, inputs["x"].numel())
         wrong = diagnose_gradient(want, got, what)
         _far_from_x(seen, i, wrong, JACOBIAN_HOW)
         require(wrong)
@@ -704,8 +704,22 @@ HVP_HOW = ("H v differentiates the first derivative once more, through the graph
            "evaluate f at x only.")
 
 
+def _v_applied_after(seen, expected, inputs) -> None:
+    """(H times ones) * v for every f, H v for none: v multiplied the result of differentiating g.sum()
+    instead of weighting g inside it. Judged over all functions, since for log-sum-exp H times ones is 0,
+    whatever v multiplies."""
+    pairs = [(got, ones * v, want) for got, ones, v, want in zip(seen["hvps"], expected["h_ones"], inputs["vs"],
+                                                                 expected["hvps"], strict=True)]
+    if all(isinstance(got, torch.Tensor) and got.shape == after.shape and got.dtype == after.dtype and
+           close(got, after) for got, after, _ in pairs) and not all(close(after, want) for _, after, want in pairs):
+        raise Mistake("your result is H times a vector of ones, multiplied by v afterwards: v was applied after the "
+                      "second differentiation instead of inside it. H v differentiates (g * v).sum(): weight the "
+                      "first derivative g by v, then differentiate.", "v_after")
+
+
 def _hvp_judge(seen, expected, inputs):
     _finite_difference(seen, "H v from gradients at nearby points", HVP_HOW)
+    _v_applied_after(seen, expected, inputs)
     for i, ((description, _), got, want, grad, ones) in enumerate(zip(
             HVP_FUNCTIONS, seen["hvps"], expected["hvps"], expected["grads"], expected["h_ones"], strict=True)):
         comparable = isinstance(got, torch.Tensor) and got.shape == want.shape and got.dtype == want.dtype

@@ -626,7 +626,7 @@ def _build_f_judge(seen, expected, inputs):
                       "x as it was.", "input_changed")
     if flags_of(f).grad_fn is None:
         raise Mistake("f(x) has no grad_fn: autograd recorded nothing. Compute with torch operations on x "
-                      "itself (no .item(), .numpy(), math.* or .detach()), and return the result as it is: "
+                      "itself (no .item(), .numpy(), math.*, .detach() or .data), and return the result as it is: "
                       "torch.tensor(...) of a result copies its values without their history.", "not_recorded")
     if seen["called_backward"] is not False:
         raise Mistake("x.grad is set: your function called backward(). Return f(x) and let the caller "

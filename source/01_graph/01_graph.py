@@ -80,10 +80,10 @@ print("is_leaf:", x.is_leaf, "| grad_fn:", type(x.grad_fn).__name__)
 # %% [markdown]
 # ### Exercise 1: a float64 leaf from a list
 #
-# Complete `leaf_from_list(values)`. `values` is a list of numbers, ints or floats. Return a
-# `torch.float64` tensor with those values that requires grad and is a leaf. Choose the dtype
-# when the tensor is made: `torch.tensor(values)` alone makes float32, which rounds, and
-# `.double()` afterwards cannot bring the lost digits back:
+# Complete `leaf_from_list(values)`. `values` is a list of numbers, ints or floats. Return a new
+# `torch.float64` tensor with those values that requires grad and is a leaf, made on each call.
+# Choose the dtype when the tensor is made: `torch.tensor(values)` alone makes float32, which
+# rounds, and `.double()` afterwards cannot bring the lost digits back:
 
 # %%
 print(torch.tensor([0.1]).double().item(), "|", torch.tensor([0.1], dtype=torch.float64).item())
@@ -327,8 +327,8 @@ draw_graph(y, names={"x": x, "y": y}, title="scale = x.detach().mean(): one path
 
 # %% [markdown]
 # The weights of a model are `nn.Parameter`s: leaves that always require grad, whatever the
-# tensor you wrap, unless you pass `requires_grad=False`. That is why, in lesson 2, `backward()`
-# on a loss will fill every layer's `.grad`.
+# floating-point tensor you wrap, unless you pass `requires_grad=False`. That is why, in lesson 2,
+# `backward()` on a loss will fill every layer's `.grad`.
 
 # %%
 weight = nn.Parameter(torch.zeros(2, 3))
@@ -453,7 +453,8 @@ ask("grad_of_a_copy")
 # were given, nor change it (its values, its `requires_grad`, its `grad_fn`).
 #
 # Tip: `detach()` alone shares the storage (section 7); `t.detach().clone()` gives an independent
-# copy without history.
+# copy without history. `torch.tensor(t)` of a tensor `t` makes the same copy, and PyTorch warns
+# that `t.detach().clone()` is the way to write it.
 
 # %% solution make_leaf
 def make_leaf(data):

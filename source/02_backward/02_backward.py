@@ -34,8 +34,8 @@ from course.visuals.slope_explorer import slope_explorer
 #
 # `backward()` walks the recorded graph from the output back to the inputs, applying the chain
 # rule at each step, and puts the result in the `.grad` of each *leaf* that requires grad (a
-# tensor you made with `requires_grad=True`). The smallest case: $y = x^2$ at $x = 3$, whose
-# derivative is $2x = 6$:
+# tensor you made with `requires_grad=True`); until a `backward()` reaches it, `.grad` is `None`.
+# The smallest case: $y = x^2$ at $x = 3$, whose derivative is $2x = 6$:
 
 # %%
 x = torch.tensor(3.0, requires_grad=True)
