@@ -83,7 +83,7 @@ def test_feedback_shows_messages_but_no_hidden_tests(proof):
     assert "HIDDEN TESTS" not in page and "autograder" not in page and "respond(" not in page and "respond_each(" not in page
     first_round = rounds([a for a in load_corpus(CORPUS_DIR) if a.assignment == proof.assignment])[0]
     for answer in first_round.values():
-        assert answer.expect in html.unescape(page), f"{answer.name}'s message is not in its feedback"
+        assert answer.said_in(html.unescape(page)), f"{answer.name}'s message is not in its feedback"
 
 
 def _output_text(proof, student, cell_id):

@@ -37,10 +37,10 @@ def test_wrong_answer_fails_its_check(answer, order):
 def _fails_with_its_message(answer):
     result = graded(answer.assignment, answer.replaces, define(answer.code, answer.replaces))
     assert not result.passed
-    assert answer.expect in result.message
+    assert answer.said_in(result.message), result.message
     with pytest.raises(CheckFailed) as self_check:
         exercise(answer.assignment, answer.replaces)(define(answer.code, answer.replaces))
-    assert answer.expect in str(self_check.value)
+    assert answer.said_in(str(self_check.value)), str(self_check.value)
 
 
 @pytest.mark.parametrize("order", CALL_ORDERS, ids=ORDER_IDS)

@@ -120,5 +120,5 @@ def prove_assignment(root: str, workdir: str, assignment: str, corpus_dir: str,
         intact = all(earned[t] == full[t] for t in full if exercise_of_test(t) and t not in targeted)
         for answer in wrong.values():
             proof.caught.append(Caught(answer.name, answer.test_id, full[answer.test_id] - earned[answer.test_id],
-                                       answer.expect in _error_text(graded, answer.test_id), intact))
+                                       answer.said_in(_error_text(graded, answer.test_id)), intact))
     return proof

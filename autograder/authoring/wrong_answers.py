@@ -23,19 +23,22 @@ class WrongAnswer:
     assignment: str
     name: str
     replaces: str      # the solution cell's grade_id: the function the file defines
-    expect: str        # a fragment the failure message must contain
-    code: str
+    expect: tuple      # fragments, one of which the failure message must contain (one per call order
+    code: str          # where the orders give different, equally true messages)
+
+    def said_in(self, message: str) -> bool:
+        return any(fragment in message for fragment in self.expect)
 
     @property
     def test_id(self) -> str:
         return test_id(self.replaces)
 
 
-def _header(text: str, key: str, path: str) -> str:
-    match = re.search(rf"^# {key}: (.+)$", text, re.MULTILINE)
-    if not match:
+def _headers(text: str, key: str, path: str) -> tuple:
+    found = tuple(value.strip() for value in re.findall(rf"^# {key}: (.+)$", text, re.MULTILINE))
+    if not found:
         raise ValueError(f"{path}: missing '# {key}: ...' header")
-    return match.group(1).strip()
+    return found
 
 
 def _defines(text: str, path: str) -> str:
@@ -52,7 +55,7 @@ def load_corpus(corpus_dir: str) -> list[WrongAnswer]:
         text = open(path, encoding="utf-8").read()
         answers.append(WrongAnswer(assignment=os.path.basename(os.path.dirname(path)),
                                    name=os.path.basename(path)[:-3], replaces=_defines(text, path),
-                                   expect=_header(text, "expect", path), code=text))
+                                   expect=_headers(text, "expect", path), code=text))
     return answers
 
 

@@ -63,8 +63,8 @@ def _same_tensor(a, b) -> bool:
     return bool(torch.allclose(a, b, rtol=rtol, atol=atol, equal_nan=True))
 
 
-# Diagnoses of a wrong call that name the state themselves (a leaf or an optimizer from an earlier call).
-ABOUT_STATE = {"stale_leaf", "f_not_at_x", "rebound_not_in_place"}
+# Diagnoses of a wrong call that name the state themselves (a leaf, an optimizer or hooks from an earlier call).
+ABOUT_STATE = {"stale_leaf", "f_not_at_x", "rebound_not_in_place", "keeps_state"}
 
 
 def keeps_state_message(name: str, wrong_call: str = "", kind: str = "") -> str:

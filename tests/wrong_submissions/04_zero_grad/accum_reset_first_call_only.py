@@ -1,6 +1,8 @@
 # expect: plus what .grad held before
+# expect: gave a different result when it was called again
 # A reader's answer: the reset runs on the first call only (a global flag), so every later call
-# adds onto the leftovers in .grad.
+# adds onto the leftovers in .grad: both judged calls after the other inputs' (the first message), or
+# one before them and one after (the second).
 _reset_done = False
 
 
