@@ -79,6 +79,16 @@ def test_other_errors_show_as_always(shell, capfd):
     assert "In autograd terms" not in out + err
 
 
+@pytest.mark.parametrize("cell", ["(1, 2).shape", "(1, 2) * 2.5", "None * 2"])
+def test_a_tuple_or_number_is_not_taken_for_a_node(cell):
+    """The pair and node-arithmetic notes are narrow: only a node's attributes, only a node in arithmetic."""
+    from course.checks.explain_error import known_error
+    try:
+        exec(cell)
+    except Exception as error:
+        assert known_error(error) is None or known_error(error).key not in {"pair_not_node", "node_in_arithmetic"}
+
+
 def test_a_self_checks_verdict_is_not_explained_twice(shell, capfd):
     explain_errors_in_cells(backward.ERROR_SECTIONS, shell)
     shell.push({"check": backward})
@@ -170,6 +180,20 @@ def test_off_while_autograding_and_outside_ipython(shell, monkeypatch):
      "hold backward nodes, not tensors", "section 3, Walking the graph"),
     (backward, "y = (torch.ones(2, requires_grad=True) * 2).sum()\ny.grad_fn.is_leaf",
      "node.next_functions[0][0]", "Lesson 1 explains it in section 3"),
+    # a (node, index) pair of next_functions taken for the node, and a node used in arithmetic
+    (graph, "y = (torch.ones(2, requires_grad=True) * 2).sum()\ny.grad_fn.next_functions[0].next_functions",
+     "the node is the pair's first item", "section 3, Walking the graph"),
+    (backward, "y = (torch.ones(2, requires_grad=True) * 2).sum()\ny.grad_fn.next_functions[0].name()",
+     "`node.next_functions[0][0]`", "Lesson 1 explains it in section 3"),
+    (graph, "y = (torch.ones(2, requires_grad=True) * 2).sum()\ny.grad_fn * 2",
+     "grad_fn is a node of the graph", "section 3, Walking the graph"),
+    # a layer's weight replaced by a plain tensor; a model's parameters method given uncalled
+    (graph, "m = torch.nn.Linear(2, 1)\nm.weight = torch.zeros(1, 2)", "`with torch.no_grad(): m.weight.zero_()`",
+     "Lesson 3 explains it in section 5"),
+    (no_grad, "m = torch.nn.Linear(2, 1)\nm.weight = torch.zeros(1, 2)", "`nn.init.zeros_(m.weight)`",
+     "section 5, Updating parameters by hand"),
+    (backward, "model = torch.nn.Linear(2, 1)\ntorch.optim.SGD(model.parameters, lr=0.1)",
+     "call it. `model.parameters()`", "Lesson 4 explains it in section 2"),
     # a grad-mode context manager used without its call
     (graph, "with torch.no_grad:\n    pass", "call it, `with torch.no_grad():`", "Lesson 3 explains it in section 1"),
     (no_grad, "with torch.inference_mode:\n    pass", "torch.inference_mode", "section 1, torch.no_grad()"),
@@ -225,7 +249,8 @@ def test_every_error_a_lesson_demonstrates_is_explained_with_its_section(assignm
     ("t = torch.ones(2, requires_grad=True) * 2\ntorch.tensor(t)", "no gradient flows back", "section 9, A leaf"),
     ("h = torch.ones(2, requires_grad=True) * 2\nh.sum().backward()\nh.grad", "call its retain_grad() before backward()",
      "section 9, A leaf"),
-    ("import numpy as np\nnp.array(torch.ones(2, requires_grad=True).detach())", "harmless", ""),
+    ("import numpy as np\nnp.array(torch.ones(2, requires_grad=True).detach())",
+     "t.detach().numpy().copy() gives the same copied array", ""),
     ("loss = (torch.ones(2, requires_grad=True) * 2).sum()\nloss.backward()\nfloat(loss)",
      "such as a loss after backward() to print or return it, is fine", "section 5, A function"),
 ])

@@ -117,11 +117,32 @@ KNOWN_ERRORS = [
                "grad_fn and next_functions hold backward nodes, not tensors: a node has no .grad_fn, .grad, "
                ".requires_grad or .is_leaf. Step from a node to the next with node.next_functions[0][0] "
                "(next_functions holds (node, index) pairs)."),
+    # node.next_functions[0].next_functions: a (node, index) pair taken for the node it holds.
+    KnownError("pair_not_node", re.compile(r"'tuple' object has no attribute '(next_functions|name|metadata|"
+                                           r"register_hook|register_prehook|_saved_\w+|_raw_saved_\w+)'"),
+               "next_functions holds (node, index) pairs, and a pair is a tuple, not a node: the node is the "
+               "pair's first item, `node.next_functions[0][0]` (or `for n, _ in node.next_functions:`)."),
+    # y.grad_fn * 2, torch.sin(y.grad_fn): a backward node used where a tensor's values were meant.
+    KnownError("node_in_arithmetic", re.compile(r"(unsupported operand type\(s\) for .*'(\w+Backward\d*|"
+                                                r"AccumulateGrad)'|must be Tensor, not (\w+Backward\d*|"
+                                                r"AccumulateGrad)\b)"),
+               "grad_fn is a node of the graph (the operation that made the tensor), not a tensor: it has no "
+               "values to compute with. Compute with the tensor itself (y * 2, not y.grad_fn * 2)."),
     # `with torch.no_grad:` without the call: Python gets the class itself.
     KnownError("context_not_called", "does not support the context manager protocol",
                "`with` needs a context manager object, and torch.no_grad (like torch.enable_grad, "
                "torch.inference_mode and torch.set_grad_enabled) is a class: call it, `with torch.no_grad():` "
                "(set_grad_enabled takes True or False)."),
+    # m.weight = torch.zeros(1, 2): a layer's weight can only be replaced by another Parameter.
+    KnownError("parameter_assigned", "(torch.nn.Parameter or None expected)",
+               "a layer's weight is an nn.Parameter, and a plain tensor put in its place would drop it from "
+               "the model's parameters. Change its values in place instead, without recording: "
+               "`with torch.no_grad(): m.weight.zero_()` (or `m.weight.copy_(new_values)`), or "
+               "`nn.init.zeros_(m.weight)`."),
+    # torch.optim.SGD(model.parameters, lr=0.1): the method itself, not the parameters it gives.
+    KnownError("method_not_called", "'method' object is not iterable",
+               "a method was given where what it returns was meant: call it. `model.parameters()` gives the "
+               "parameters an optimizer (or a `for p in ...` loop) needs; `model.parameters` is the method."),
     KnownError("number_backward", "'float' object has no attribute 'backward'",
                "this is a Python number, with no graph: .item() (or float()) took the loss out of autograd. Call "
                "backward() on the loss tensor, and take .item() only of the value you keep or return."),
@@ -172,8 +193,8 @@ KNOWN_ERRORS += [
     # np.array(t) on NumPy 2: torch's __array__ does not take NumPy 2's copy keyword yet.
     KnownError("numpy_copy_keyword", "__array__ implementation doesn't accept a copy keyword",
                "harmless: NumPy 2 asked the tensor for a copy in a way PyTorch's __array__ does not take yet, "
-               "and fell back to the old way; the array holds the right values. t.detach().numpy() gives the "
-               "same array without the warning."),
+               "and fell back to the old way; the array holds the right values. t.detach().numpy().copy() gives "
+               "the same copied array without the warning (t.detach().numpy() alone shares the tensor's memory)."),
     KnownError("copy_construct", "To copy construct from a tensor",
                "torch.tensor() of a tensor copies its values into a new tensor with no history, as "
                ".detach().clone() does (and says so plainly): right for a new leaf, but no gradient flows back "
