@@ -70,17 +70,25 @@ def counting(owner, attr: str):
 
     ``counting(torch.autograd, "backward")`` sees every ``tensor.backward()`` too, since that
     method calls ``torch.autograd.backward``; an exercise can then say how many times backward()
-    ran, or whether it ran with ``create_graph=True``, and not only what came out.
+    ran, or whether it ran with ``create_graph=True``, and not only what came out. Only the
+    outermost call counts: under a TorchFunctionMode, torch.autograd.backward hands itself (the
+    module's name, so this wrapper) back to the mode, and one call of the answer's would count twice.
     """
     original, calls = getattr(owner, attr), []
     signature = inspect.signature(original)
+    depth = [0]
 
     def counted(*args, **kwargs):
+        if depth[0] == 0:
+            try:
+                calls.append(dict(signature.bind(*args, **kwargs).arguments))
+            except TypeError:  # a wrong call: let the original raise PyTorch's own message
+                calls.append({})
+        depth[0] += 1
         try:
-            calls.append(dict(signature.bind(*args, **kwargs).arguments))
-        except TypeError:  # a wrong call: let the original raise PyTorch's own message
-            calls.append({})
-        return original(*args, **kwargs)
+            return original(*args, **kwargs)
+        finally:
+            depth[0] -= 1
 
     setattr(owner, attr, counted)
     try:
