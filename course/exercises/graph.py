@@ -479,8 +479,13 @@ class _NoTensorOperations(TorchDispatchMode):
     """
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        raise Mistake("predict the flags from the rules, without building tensors: your code ran a "
-                      f"tensor operation ({func.overloadpacket.__name__}) while predicting.", "measured")
+        name = func.overloadpacket.__name__
+        # kernels' names are PyTorch's own: torch.tensor(...) reaches them as lift_fresh
+        did = ("built a tensor (torch.tensor(...))" if name.startswith("lift_fresh") else
+               f"ran a tensor operation (torch.{name})" if hasattr(torch, name) and not name.startswith("_") else
+               "ran a tensor operation")
+        raise Mistake(f"predict the flags from the rules, without building tensors: your code {did} while "
+                      "predicting.", "measured")
 
 
 def _predict_flags_inputs(rng):
