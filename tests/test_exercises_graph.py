@@ -160,6 +160,7 @@ def test_predictions_cannot_build_tensors_by_any_route():
     ("make_leaf", {"cases": []}), ("leaf_from_list", {"cases": []}), ("grad_fn_names", {"names": []}), ("count_nodes", {"counts": []}),
     ("predict_flags", {"predictions": []}), ("build_f", {"f": None}),
     ("predict_flags", {"predictions": "aaaa"}), ("count_nodes", {"counts": [True, True]}),
+    ("count_nodes", {"counts": [1, 1]}),  # no second count on the same y: a short answer must not pass
 ])
 def test_short_or_odd_data_from_a_kernel_never_passes(name, sent):
     from autograder.grading.judging.verdict import judge_sent

@@ -408,16 +408,24 @@ def _count_nodes_inputs(rng):
 
 def _count_nodes_call(answer, inputs):
     with _walk_errors_explained("a constant has no backward node: skip the None entries."):
-        return {"counts": [answer(y) for y, _ in inputs["graphs"]]}
+        # each graph twice in a row: a walk that keeps what it saw between calls counts less the second time
+        counts = [(answer(y), answer(y)) for y, _ in inputs["graphs"]]
+    return {"counts": [first for first, _ in counts], "again": [again for _, again in counts]}
 
 
 def _count_nodes_judge(seen, expected, inputs):
     sent = _same_length(seen["counts"], expected["graphs"], "counts")
-    for (_, program), got, want in zip(inputs["graphs"], sent, expected["graphs"]):
+    again_sent = _same_length(seen.get("again"), expected["graphs"], "counts")
+    for (_, program), got, again, want in zip(inputs["graphs"], sent, again_sent, expected["graphs"]):
         where = f"for the graph of {program}"
         if isinstance(got, bool) or not isinstance(got, int):
             raise Mistake(f"{where}, return the count as an int, got {type(got).__name__}.", "not_an_int")
         if got == want["count"]:
+            if again != got:
+                raise Mistake(f"called twice on the same y, your function counted {got} nodes, then {again}: "
+                              "it kept state between calls (a set of seen nodes, or a counter, outside the "
+                              "function?). Make the set of seen nodes inside the function, so each call starts "
+                              f"afresh ({where}).", "kept_state")
             continue
         if got == want["per_path"]:
             raise Mistake(f"you counted {got} nodes: a shared node was counted once per path. A node reached "
