@@ -631,16 +631,24 @@ def _build_f_call(answer, inputs):
     return seen
 
 
+def _not_recorded():
+    raise Mistake("f(x) has no grad_fn: autograd recorded nothing. Compute with torch operations on x "
+                  "itself (no .item(), .numpy(), math.*, .detach() or .data), and return the result as it is: "
+                  "torch.tensor(...) of a result copies its values without their history, and so does a tensor "
+                  "rebuilt from numbers taken out of x (x.tolist(), .item()).", "not_recorded")
+
+
 def _build_f_judge(seen, expected, inputs):
     f = seen["f"]
+    # a broken graph first: a result rebuilt from numbers also has the default dtype, the lesser mistake
+    if isinstance(f, torch.Tensor) and seen["changed_input"] is False and flags_of(f).grad_fn is None:
+        _not_recorded()
     require(diagnose_tensor(expected["f"], f, "f(x)"))
     if seen["changed_input"] is not False:
         raise Mistake("your code changed x (its values or its requires_grad): build f(x) from x and leave "
                       "x as it was.", "input_changed")
     if flags_of(f).grad_fn is None:
-        raise Mistake("f(x) has no grad_fn: autograd recorded nothing. Compute with torch operations on x "
-                      "itself (no .item(), .numpy(), math.*, .detach() or .data), and return the result as it is: "
-                      "torch.tensor(...) of a result copies its values without their history.", "not_recorded")
+        _not_recorded()
     if seen["called_backward"] is not False:
         raise Mistake("x.grad is set: your function called backward(). Return f(x) and let the caller "
                       "decide what to do with the graph.", "called_backward")
