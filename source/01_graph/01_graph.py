@@ -153,7 +153,8 @@ def grad_fn_names(y):
 # Autograd records what actually ran, and each run records a new graph. So an ordinary Python
 # `if` decides what is recorded, and a branch not taken leaves no trace. The course's
 # `graph_text` prints a graph as a tree, output first, with a number naming each node: `#0` is
-# the output, and each new node down the tree takes the next number:
+# the output, and the numbers go level by level, as a breadth-first walk finds the nodes: first
+# the nodes one step below the output, then those two steps below, and so on:
 
 # %%
 def forward(x):
