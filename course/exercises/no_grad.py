@@ -184,8 +184,8 @@ def _evaluate_judge(seen, expected, inputs):
                               "model.eval() sets the mode on every submodule.", "training_set_by_hand")
             if mode == "train":
                 raise Mistake("for a model in train mode, the output differs from the model's output in eval "
-                              "mode: Dropout was still active. no_grad() does not change the mode, call "
-                              "model.eval().", "dropout_active")
+                              "mode: Dropout was still active. no_grad() does not change the mode: call "
+                              "model.eval() (with its parentheses: model.eval alone does nothing).", "dropout_active")
             require(diagnose_values(want, out, "for a model in eval mode, the output"))
         if got["modes_kept"] is not True and got["mode_after"] == mode:
             raise Mistake(f"the model says {mode} mode again, but some of its layers (such as Dropout) were "
