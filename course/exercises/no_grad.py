@@ -681,6 +681,11 @@ def _freeze_judge(seen, expected, inputs, name="freeze_all_but_last"):
                               f"{'has' if len(tail) == 1 else 'have'} no parameters.", "all_frozen")
             raise Mistake(f"every parameter is frozen, so nothing can train: {layer} should keep "
                           "requires_grad=True.", "all_frozen")
+        if keep - trainable and trainable - keep:
+            raise Mistake(f"{_listed(keep - trainable, 'no longer requires', 'no longer require')} grad, and "
+                          f"{_listed(trainable - keep, 'still requires', 'still require')} grad: the other way "
+                          f"round from what was asked. {layer} is the one that should keep training, and every "
+                          "layer before it should be frozen.", "last_frozen")
         if keep - trainable:
             raise Mistake(f"{_listed(keep - trainable, 'no longer requires', 'no longer require')} grad: {layer} "
                           "is the one that should keep training.", "last_frozen")
