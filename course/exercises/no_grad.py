@@ -519,6 +519,12 @@ def _fix_inplace_judge(seen, expected, inputs):
         raise Mistake("the result has no grad_fn, so no gradient can reach x: it was cut off the graph "
                       "(detach(), no_grad(), or NumPy on the way?). Keep every step a tensor operation "
                       "that autograd records.", "cut_off_graph")
+    if seen["backward_error"] is not None and seen["used_data"] is True:
+        raise Mistake("your function uses .data, which the exercise rules out: .data hides an in-place change "
+                      "from autograd's version counter without undoing it, so backward() would use changed values "
+                      "without a word. Here another in-place step was not hidden, and backward() through your "
+                      "result still fails: PyTorch says: " + str(seen["backward_error"])[:300] + ". Make the step "
+                      "that changes the saved tensor out of place instead, without .data.", "data_bypass")
     if seen["backward_error"] is not None:
         raise Mistake("backward() through your result fails: a tensor was changed in place after autograd saved "
                       "it for backward. PyTorch says: " + str(seen["backward_error"])[:300] + ". Find the "
