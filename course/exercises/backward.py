@@ -61,6 +61,7 @@ class _WhereEvaluated:
     def __init__(self, f, x: torch.Tensor):
         self.f, self.x, self.elsewhere, self.far, self.given = f, x.detach().clone(), False, False, []
         self.stale = False  # f got a leaf whose .grad already held a gradient: backward() will add to it
+        self.outputs = []  # what f returned, to tell its value returned in place of a gradient
 
     def __call__(self, t, *args, **kwargs):
         if not isinstance(t, torch.Tensor) or t.is_complex():
@@ -75,7 +76,15 @@ class _WhereEvaluated:
         if isinstance(t, torch.Tensor):
             self.stale |= bool(t.is_leaf and t.requires_grad and t.grad is not None)
             self.given.append(t)
-        return self.f(t, *args, **kwargs)
+        out = self.f(t, *args, **kwargs)
+        self.outputs.append(out)
+        return out
+
+    def returned_value(self, got) -> bool:
+        """Whether the answer returned f's value itself (or a copy of it) where a gradient was asked for."""
+        return isinstance(got, torch.Tensor) and any(
+            got is out or (isinstance(out, torch.Tensor) and got.shape == out.shape and got.dtype == out.dtype
+                           and torch.equal(got.detach(), out.detach())) for out in self.outputs)
 
     def _same_points(self, t: torch.Tensor) -> bool:
         return torch.equal(t.detach().to(self.x.dtype), self.x) or self._converted(t)
@@ -163,7 +172,7 @@ ITEM_OF_GRADIENT = ("your code turned a tensor of several elements into one Pyth
 
 
 def _grad_via_backward_call(answer, inputs):
-    x, seen, calls, elsewhere, far, filled, copies, stale = inputs["x"], [], [], [], [], [], [], []
+    x, seen, calls, elsewhere, far, filled, copies, stale, values = inputs["x"], [], [], [], [], [], [], [], []
     before = snapshot(x)
     for _, f in SCALAR_FUNCTIONS:
         watched = _WhereEvaluated(f, x)
@@ -180,8 +189,9 @@ def _grad_via_backward_call(answer, inputs):
         filled.append(seen[-1] is None and watched.grad_filled())
         copies.append(any(seen[-1] is t for t in watched.given))
         stale.append(watched.stale)
+        values.append(watched.returned_value(seen[-1]))
     return {"grads": seen, "backward_calls": calls, "evaluated_elsewhere": elsewhere, "evaluated_far": far,
-            "none_but_filled": filled, "returned_the_copy": copies, "stale_leaf": stale}
+            "none_but_filled": filled, "returned_the_copy": copies, "stale_leaf": stale, "returned_value": values}
 
 
 def _explain_grad_via_backward_error(error: RuntimeError, watched: _WhereEvaluated, x: torch.Tensor) -> None:
@@ -208,6 +218,9 @@ def _grad_via_backward_judge(seen, expected, inputs):
     if any(seen["returned_the_copy"]):
         raise Mistake("your function returned the copy of x that f was called on, not its gradient: backward() "
                       "stores the gradient in that copy's .grad.", "returned_input")
+    if any(seen.get("returned_value", ())):
+        raise Mistake("your function returned f's value f(x), not its gradient: call backward() on that value, "
+                      "then return the .grad of the copy of x that f was called on.", "returned_value")
     for i, ((description, _), got, want, calls) in enumerate(zip(
             SCALAR_FUNCTIONS, seen["grads"], expected["grads"], seen["backward_calls"], strict=True)):
         wrong = diagnose_gradient(want, got, f"the gradient of the {description}", backward_calls=calls)
