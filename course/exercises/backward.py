@@ -18,7 +18,8 @@ from ..checks import random_inputs as rand
 from ..checks.compare import close
 from ..checks.diagnose import describe_value, diagnose_aliased_rows, diagnose_gradient, diagnose_swapped
 from ..checks.mistakes import Mistake, require
-from ..checks.technique import NO_AUTOGRAD_GRAD, TorchCalls, counting, forbidden, inputs_kept, snapshot
+from ..checks.technique import (NO_AUTOGRAD_GRAD, TorchCalls, counting, data_watched, forbidden, inputs_kept,
+                                snapshot)
 from ..exercise import Exercise
 from ..lesson_footer import close_lesson
 
@@ -397,7 +398,7 @@ def _two_losses_call(answer, inputs):
     before = snapshot(x)
     stack, ran = _watching_backward()
     try:
-        with _SinWatch(x) as torch_calls, stack:
+        with _SinWatch(x) as torch_calls, stack, data_watched() as data_used:
             got = answer(x)
     except RuntimeError as error:
         if torch_calls.on_given and "does not require grad and does not have a grad_fn" in str(error):
@@ -412,8 +413,13 @@ def _two_losses_call(answer, inputs):
                       "exercise asks for one forward pass. Compute h once, then call backward() from each "
                       "loss, keeping the graph with retain_graph=True for the first.", "forward_repeated")
     same_object = isinstance(got, (tuple, list)) and len(got) == 2 and got[0] is not None and got[0] is got[1]
-    return {"result": got, "same_object": same_object,
+    return {"result": got, "same_object": same_object, "data_used": bool(data_used),
             "differentiations": len(ran["backward"]) + len(ran["grad"])}
+
+
+DATA_CUTS_H = ("{which} is wrong, and your code used .data: .data is the tensor's values with no history, so what "
+               "is computed from it is cut off the graph and no gradient flows back through it. Compute h from "
+               "the copy of x itself.")
 
 
 def _two_losses_judge(seen, expected, inputs):
@@ -435,6 +441,10 @@ def _two_losses_judge(seen, expected, inputs):
                       "x.grad after the second backward() had added into it (x.grad itself, kept without a "
                       "copy, changes in place: section 4). Keep x.grad.clone() right after the first "
                       "backward().", "grad_aliased")
+    for got, want, which in ((g1, expected["loss1"], "the gradient of loss1"),
+                             (g2, expected["loss2"], "the gradient of loss2")):
+        if seen.get("data_used") and diagnose_gradient(want, got, which):
+            raise Mistake(DATA_CUTS_H.format(which=which), "used_data")
     require(diagnose_gradient(expected["loss1"], g1, "the gradient of loss1"))
     _sum_for_mean(g2, expected["loss2"])
     require(diagnose_gradient(expected["loss2"], g2, "the gradient of loss2", stale=expected["loss1"]))
