@@ -486,15 +486,24 @@ def _sgd_step_judge(seen, expected, inputs):
 
 # --- Exercise: fix_inplace ----------------------------------------------------------------------
 
+FIX_INPLACE_WIDTH = 3  # the lesson's example's: a width copied from it fits the first x only
+
+
 def _fix_inplace_inputs(rng):
+    """Two x's with other numbers of rows and columns: the first as wide as the lesson's example, the
+    second wider, so that a size copied from the example (a mask of 3 values) fails on one of them."""
     dtype = rand.float_dtype(rng)
-    shape = (rand.integer(rng, 2, 4), rand.integer(rng, 2, 5))
-    # v weighs each output, as backward(gradient=v) would: the check's backward covers every element.
-    return {"x": rand.tensor(rng, shape, dtype, requires_grad=True), "v": rand.tensor(rng, shape, dtype)}
+    rows = rand.integer(rng, 1, 4)
+    other_rows = rand.integer(rng, 1, 3)
+    other_rows += other_rows >= rows
+    cases = []
+    for shape in ((rows, FIX_INPLACE_WIDTH), (other_rows, rand.integer(rng, FIX_INPLACE_WIDTH + 1, 6))):
+        # v weighs each output, as backward(gradient=v) would: the check's backward covers every element.
+        cases.append({"x": rand.tensor(rng, shape, dtype, requires_grad=True), "v": rand.tensor(rng, shape, dtype)})
+    return {"cases": cases}
 
 
-def _fix_inplace_call(answer, inputs):
-    x, v = inputs["x"], inputs["v"]
+def _fix_inplace_case(answer, x, v):
     before = snapshot(x)
     with data_watched() as data_used, TorchCalls() as torch_calls:
         y = answer(x)
@@ -508,11 +517,59 @@ def _fix_inplace_call(answer, inputs):
                 raise
             backward_error = str(error).split(" Hint:")[0].rstrip(".")
     return {"y": y, "dy_dx": dy_dx, "backward_error": backward_error, "used_data": bool(data_used),
-            "used_detach": torch_calls.count("detach") + torch_calls.count("detach_") > 0}
+            "used_detach": torch_calls.count("detach") + torch_calls.count("detach_") > 0, "raised": None}
+
+
+def _fix_inplace_call(answer, inputs):
+    seen, errors = [], []
+    for case in inputs["cases"]:
+        try:
+            seen.append(_fix_inplace_case(answer, case["x"], case["v"]))
+        except Mistake:
+            raise
+        except Exception as error:  # judged below if the answer ran on an x of another shape
+            errors.append(error)
+            seen.append({"raised": f"{type(error).__name__}: {error}"})
+    if len(errors) == len(seen):
+        raise errors[0]
+    return {"cases": seen}
+
+
+def _shape_hard_coded(cases, seen) -> None:
+    """Right for an x of one shape, raised or shaped wrong for another: a size fixed in the code."""
+    shapes = [tuple(case["x"].shape) for case in cases]
+    ran = [shape for shape, got in zip(shapes, seen) if got.get("raised") is None
+           and isinstance(got.get("y"), torch.Tensor) and tuple(got["y"].shape) == shape]
+    if not ran:
+        return
+    fixed = ("a size your code fixes instead of taking it from x (a tensor of 3 values fits an x of 3 columns "
+             "only). x may have any number of rows and columns: take every size from x itself.")
+    for shape, got in zip(shapes, seen):
+        if got.get("raised") is not None:
+            raise Mistake(f"for an x of shape {ran[0]} your function ran, but for an x of shape {shape} it raised "
+                          f"{str(got['raised'])[:200]}: {fixed}", "wrong_shape")
+        y = got.get("y")
+        if isinstance(y, torch.Tensor) and tuple(y.shape) != shape:
+            raise Mistake(f"for an x of shape {ran[0]} your result has x's shape, but for an x of shape {shape} "
+                          f"it has shape {tuple(y.shape)}: {fixed}", "wrong_shape")
 
 
 def _fix_inplace_judge(seen, expected, inputs):
-    y, dy_dx = seen["y"], seen["dy_dx"]
+    cases = inputs["cases"]
+    got_cases = _entries(seen, "cases", len(cases))
+    if not all(isinstance(got, dict) for got in got_cases):
+        raise Mistake("the check could not read what your function did: return what the exercise asks for.",
+                      "unreadable")
+    _shape_hard_coded(cases, got_cases)
+    for case, got, want in zip(cases, got_cases, expected["cases"]):
+        if got.get("raised") is not None:
+            raise Mistake(f"for an x of shape {tuple(case['x'].shape)}, your function raised "
+                          f"{str(got['raised'])[:200]}.", "raised")
+        _fix_inplace_case_judged(got, want)
+
+
+def _fix_inplace_case_judged(seen, expected):
+    y, dy_dx = seen.get("y"), seen.get("dy_dx")
     require(diagnose_tensor(expected["y"], y, "the result"))
     require(diagnose_values(expected["y"], y, "the result"))
     if flags_of(y).grad_fn is None:

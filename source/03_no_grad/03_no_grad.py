@@ -575,13 +575,14 @@ with shows_error(RuntimeError):
     squash_in_place(x).sum().backward()
 
 # %% [markdown]
-# Complete `fix_inplace(x)`: for a 2-D `x` that requires grad, return the same values as
-# `squash_in_place(x)`, computed so that `backward()` through the result works and gives the
-# right gradient. Keep every step a tensor operation that autograd records (no `detach()`, no
-# `.data`, no NumPy): the check runs backward on your result with a random weighting of its
-# elements. Which in-place steps must go, and which are harmless? A step matters only if it
-# changes a tensor some backward step saved. The version in the message counts every such step
-# since; once one is made out of place, the steps after it change the new tensor instead.
+# Complete `fix_inplace(x)`: for a 2-D `x` that requires grad, with any number of rows and
+# columns, return the same values as `squash_in_place(x)`, computed so that `backward()` through
+# the result works and gives the right gradient. Keep every step a tensor operation that autograd
+# records (no `detach()`, no `.data`, no NumPy): the check runs backward on your result with a
+# random weighting of its elements. Which in-place steps must go, and which are harmless? A step
+# matters only if it changes a tensor some backward step saved. The version in the message counts
+# every such step since; once one is made out of place, the steps after it change the new tensor
+# instead.
 
 # %% solution fix_inplace
 def fix_inplace(x):
