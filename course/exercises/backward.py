@@ -743,13 +743,19 @@ def _v_applied_after(seen, expected, inputs) -> None:
 def _hvp_judge(seen, expected, inputs):
     _finite_difference(seen, "H v from gradients at nearby points", HVP_HOW)
     _v_applied_after(seen, expected, inputs)
-    for i, ((description, _), got, want, grad, ones) in enumerate(zip(
-            HVP_FUNCTIONS, seen["hvps"], expected["hvps"], expected["grads"], expected["h_ones"], strict=True)):
+    for i, ((description, _), got, want, grad, ones, v) in enumerate(zip(
+            HVP_FUNCTIONS, seen["hvps"], expected["hvps"], expected["grads"], expected["h_ones"], inputs["vs"],
+            strict=True)):
         comparable = isinstance(got, torch.Tensor) and got.shape == want.shape and got.dtype == want.dtype
         if comparable and close(got, grad) and not close(want, grad):
             raise Mistake(f"for f = {description}, your result is the gradient of f, the first derivative: "
                           "H v differentiates (gradient · v) once more, through the graph that "
                           "create_graph=True keeps.", "first_derivative")
+        if comparable and close(got, grad * v) and not close(want, grad * v):
+            raise Mistake(f"for f = {description}, your result is the first derivative g times v, element by "
+                          "element: the second differentiation is missing. H v differentiates (g * v).sum() "
+                          "once more with respect to x, through the graph that create_graph=True keeps.",
+                          "second_differentiation_missing")
         if comparable and close(got, ones) and not close(want, ones):
             raise Mistake(f"for f = {description}, your result is H times a vector of ones, as from differentiating "
                           "g.sum(): v was left out. H v weights the first derivative g by v before the second "
