@@ -203,8 +203,8 @@ def _grad_history_judge(seen, expected, inputs):
         if not close(got, want):
             if close(got, want[-1].expand_as(want)):
                 raise Mistake(f"{what}: every row equals the last one. backward() updates x.grad in place, "
-                              "and each saved row shares its memory with it: x.grad itself, or a detach() or .data "
-                              "of it, which are views, not copies. Save a copy with memory of its own.",
+                              "and each saved row shares its memory with .grad: x.grad itself, or its detach() or "
+                              ".data, none of which is a copy. Save a copy with memory of its own.",
                               "grad_aliased")
             if close(got, want[0].expand_as(want)):
                 raise Mistake(f"{what}: every row is the gradient of one call, so .grad was reset between "

@@ -1,4 +1,4 @@
-# expect: a detach() or .data of it, which are views, not copies
+# expect: each saved row shares its memory with .grad
 # A reader's answer: thinks detach() copies: rows share memory with .grad.
 def grad_history(f, x, k):
     x = x.clone().requires_grad_(True)
