@@ -627,6 +627,13 @@ def _fit_linear_judge(seen, expected, inputs):
     if blew_up or (fit_close(got_w, stale_w) and fit_close(got_b, stale_b)):
         raise Mistake("your weights match a run where .grad is never zeroed: each step then applies the sum "
                       "of all gradients so far. Reset the gradients every step.", "never_zeroed")
+    summed_w, summed_b = expected["summed"]
+    if fit_close(got_w, summed_w) and fit_close(got_b, summed_b):
+        entries = inputs["y"].numel()
+        raise Mistake(f"your weights match the reference run with a summed loss: your loss sums the squared "
+                      f"errors; nn.MSELoss() takes their mean over all {entries} entries of y, so each of your "
+                      f"gradients was {entries} times too big. Use nn.MSELoss(), with its default reduction, the "
+                      "mean.", "wrong_value")
     error, index = largest_difference(got_w.double(), expected["weight"].double())
     raise Mistake(f"the weight differs from the check's reference run by up to {error:.3g} (at index {index}). "
                   "The reference starts from zeros and takes `steps` full-batch SGD steps on nn.MSELoss() "

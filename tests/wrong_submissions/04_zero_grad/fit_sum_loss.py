@@ -1,5 +1,5 @@
-# expect: differs from the check's reference run
-# Sums the squared errors instead of nn.MSELoss()'s mean: every step is n times too big.
+# expect: your loss sums the squared errors
+# Sums the squared errors instead of nn.MSELoss()'s mean: every gradient is y.numel() times too big.
 def fit_linear(x, y, steps, lr):
     model = nn.Linear(x.shape[1], y.shape[1])
     nn.init.zeros_(model.weight)

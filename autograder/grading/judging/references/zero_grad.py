@@ -60,14 +60,14 @@ def grad_norm(inputs):
             "of_parameters": float(nn.utils.get_total_norm([p.detach() for p in with_grad]))}
 
 
-def _functional_run(x, y, steps: int, lr: float, accumulate: bool = False) -> tuple:
+def _functional_run(x, y, steps: int, lr: float, accumulate: bool = False, reduction: str = "mean") -> tuple:
     """Full-batch SGD on MSE from zeros, with plain tensors: (weight, bias) after ``steps`` steps."""
     w = torch.zeros(y.shape[1], x.shape[1], dtype=x.dtype)
     b = torch.zeros(y.shape[1], dtype=x.dtype)
     total = [torch.zeros_like(w), torch.zeros_like(b)]
     for _ in range(steps):
         w, b = w.requires_grad_(True), b.requires_grad_(True)
-        gw, gb = torch.autograd.grad(nn.functional.mse_loss(nn.functional.linear(x, w, b), y), (w, b))
+        gw, gb = torch.autograd.grad(nn.functional.mse_loss(nn.functional.linear(x, w, b), y, reduction=reduction), (w, b))
         if accumulate:  # what .grad holds when nobody resets it
             total = [total[0] + gw, total[1] + gb]
             gw, gb = total
@@ -78,7 +78,9 @@ def _functional_run(x, y, steps: int, lr: float, accumulate: bool = False) -> tu
 def fit_linear(inputs):
     x, y, steps, lr = inputs["x"], inputs["y"], inputs["steps"], inputs["lr"]
     weight, bias = _functional_run(x, y, steps, lr)
-    return {"weight": weight, "bias": bias, "never_zeroed": list(_functional_run(x, y, steps, lr, accumulate=True))}
+    return {"weight": weight, "bias": bias, "never_zeroed": list(_functional_run(x, y, steps, lr, accumulate=True)),
+            # the squared errors summed, not averaged: the mistake the judge names
+            "summed": list(_functional_run(x, y, steps, lr, reduction="sum"))}
 
 
 def clip_with_hook(inputs):
