@@ -500,11 +500,33 @@ def _grad_norm_inputs(rng):
     return {"model": model, "no_grads": random_mlp(rng, rand.integer(rng, 1, 4), rand.integer(rng, 1, 3))}
 
 
+@contextmanager
+def _clip_grad_norm_refused():
+    """The exercise asks for the norm computed by hand; clip_grad_norm_ rescales .grad unless max_norm is inf."""
+    original = nn.utils.clip_grad_norm_
+
+    def refuse(*args, **kwargs):
+        max_norm = kwargs.get("max_norm", args[1] if len(args) > 1 else None)
+        try:
+            rescales = math.isfinite(float(max_norm))
+        except (TypeError, ValueError):
+            rescales = True
+        why = (" With a finite max_norm it would also rescale every .grad in place." if rescales else
+               " With max_norm=inf it changes no .grad, but it still computes the norm for you.")
+        raise Mistake("the exercise asks you to compute the norm yourself, from the .grad tensors, not with "
+                      "clip_grad_norm_." + why, "forbidden_shortcut")
+
+    nn.utils.clip_grad_norm_ = refuse
+    try:
+        yield
+    finally:
+        nn.utils.clip_grad_norm_ = original
+
+
 def _grad_norm_call(answer, inputs):
     named = list(inputs["model"].named_parameters())
     before = _grads(p for _, p in named)
-    with forbidden(nn.utils, "clip_grad_norm_", "the exercise asks for the norm computed from each .grad "
-                   "yourself; clip_grad_norm_ would also rescale every .grad in place."):
+    with _clip_grad_norm_refused():
         try:
             got = answer(inputs["model"])
         except (TypeError, AttributeError) as error:
