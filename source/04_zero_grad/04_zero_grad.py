@@ -237,10 +237,11 @@ def grad_history(f, x, k):
 # %% [markdown]
 # ## 5. `None` and zeros are not the same to an optimizer
 #
-# (This section uses the `model` of section 2.) `None` is not a tensor. Code that reads or
-# updates `.grad` after a reset to `None` stops with a
-# `TypeError`. Old code was often written for zeros, when that was the default (before PyTorch
-# 2.0); here a hand-written weight-decay term that adds to each `.grad` right after a reset:
+# (This section uses the `model` of section 2.) `None` is not a tensor. Code that uses `.grad`
+# as a tensor after a reset to `None` stops with an error: a `TypeError` for an operator such as
+# `+=`, an `AttributeError` for a method such as `add_()`. (`print(p.grad)` just prints `None`.)
+# Old code was often written for zeros, when that was the default (before PyTorch 2.0); here a
+# hand-written weight-decay term that adds to each `.grad` right after a reset, written both ways:
 
 # %%
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
@@ -249,6 +250,11 @@ with shows_error(TypeError):
     with torch.no_grad():
         for p in model.parameters():
             p.grad += 1e-4 * p
+with shows_error(AttributeError):
+    with torch.no_grad():
+        for p in model.parameters():
+            p.grad.add_(1e-4 * p)
+print("reading it is fine: p.grad =", p.grad)
 
 # %% [markdown]
 # `None` also means "no gradient" to the optimizer: `step()` skips such a parameter entirely. A
@@ -374,8 +380,9 @@ with shows_error(TypeError):
 # ### Exercise 5: the global gradient norm
 #
 # Complete `grad_norm(model)`: return the global L2 norm of the gradients of all parameters of
-# `model` whose `.grad` is not `None`, as a Python float or a one-element tensor: 0 when no
-# parameter has a `.grad` (before any `backward()`). Leave every `.grad` as it is.
+# `model` whose `.grad` is not `None`, computed yourself from the `.grad` tensors (not with
+# `clip_grad_norm_`), as a Python float or a one-element tensor: 0 when no parameter has a
+# `.grad` (before any `backward()`). Leave every `.grad` as it is.
 
 # %% solution grad_norm
 def grad_norm(model):
@@ -561,8 +568,9 @@ def clip_with_hook(model, max_value):
 #
 # - Within one pass, autograd sums a leaf's paths before `AccumulateGrad` adds into `.grad`; across
 #   calls the sums keep adding up, in the same tensor (save a copy to keep a value).
-# - Code that expects a tensor in `.grad` raises `TypeError` on `None`; optimizers skip a `None`
-#   gradient but step a zero one (momentum, weight decay).
+# - Code that uses a `None` `.grad` as a tensor stops with an error (`TypeError` for an operator,
+#   `AttributeError` for a method); optimizers skip a `None` gradient but step a zero one
+#   (momentum, weight decay).
 # - To accumulate over $k$ micro-batches, divide each loss by $k$ and step once every $k$.
 # - The global gradient norm reads every `.grad` that is not `None`, as one long vector.
 # - `t.register_hook(fn)` sees each gradient as it flows, before it is added into `.grad`, and may
