@@ -254,6 +254,8 @@ with shows_error(AttributeError):
     with torch.no_grad():
         for p in model.parameters():
             p.grad.add_(1e-4 * p)
+
+# %%
 print("reading it is fine: p.grad =", p.grad)
 
 # %% [markdown]
