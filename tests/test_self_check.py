@@ -260,6 +260,8 @@ def test_a_result_handed_back_from_an_earlier_call_is_told_so_and_a_constant_is_
     assert result.kind == "keeps_state" and "handed back an old result" in result.message
     fixed = torch.zeros(3, dtype=torch.float64)
     assert judged(lambda x: fixed, seed).kind == "not_doubled"  # a constant: its values are the mistake
+    table = {"double": {"result": fixed}}  # stored values, a dict of dicts, as a cheat loads them
+    assert judged(lambda x: table["double"]["result"], seed).kind == "not_doubled"
 
 
 def test_the_other_call_gets_the_trials_shapes_and_dtypes_with_other_values():
