@@ -1,6 +1,8 @@
 # expect: returned the first call's output
+# expect: handed back an old result
 # A reader's answer: outputs cached by the model's id and the input's shape, so the same model
-# called again with another x of that shape gets the old output.
+# called again with another x of that shape gets the old output (the same tensor object, which the
+# check may see first).
 _cache = {}
 
 
