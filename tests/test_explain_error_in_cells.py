@@ -251,7 +251,7 @@ def test_every_error_a_lesson_demonstrates_is_explained_with_its_section(assignm
      "section 9, A leaf"),
     ("import numpy as np\nnp.array(torch.ones(2, requires_grad=True).detach())",
      "t.detach().numpy().copy() gives the same copied array", ""),
-    ("loss = (torch.ones(2, requires_grad=True) * 2).sum()\nloss.backward()\nfloat(loss)",
+    ("torch.set_warn_always(True)\nloss = (torch.ones(2, requires_grad=True) * 2).sum()\nloss.backward()\nfloat(loss)",
      "such as a loss after backward() to print or return it, is fine", "section 5, A function"),
 ])
 def test_warnings_met_in_a_students_own_cells_are_explained(shell, capfd, cell, words, where):
