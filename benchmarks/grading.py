@@ -109,8 +109,11 @@ def parity(plain: str, mine: str) -> str:
     for student in sorted(os.listdir(os.path.join(plain, "autograded"))):
         for lesson in os.listdir(os.path.join(plain, "autograded", student)):
             name = os.path.join("autograded", student, lesson, f"{lesson}.ipynb")
-            lost += bool(differences(nbformat.read(os.path.join(plain, name), as_version=4),
-                                     nbformat.read(os.path.join(mine, name), as_version=4)))
+            differ = differences(nbformat.read(os.path.join(plain, name), as_version=4),
+                                 nbformat.read(os.path.join(mine, name), as_version=4))
+            for line in differ:  # where, so that a lost output can be looked into
+                print(f"     parity: {student} / {lesson}: {line}", file=sys.stderr)
+            lost += bool(differ)
     return "kept" if lost == 0 else f"LOST({lost})"
 
 
