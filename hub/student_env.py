@@ -43,7 +43,9 @@ def local_requirements(path: str = REQUIREMENTS) -> str:
 
 
 def build(prefix: str, extra: tuple[str, ...] = (), python: str = sys.executable) -> str:
-    """A virtual environment at ``prefix`` with the student environment (and ``extra``): its python."""
+    """A virtual environment at ``prefix`` with the student environment (and ``extra``): its python.
+    A relative prefix (`make hub` gives one) is taken from here: the last install runs elsewhere."""
+    prefix = os.path.abspath(prefix)
     subprocess.run([python, "-m", "venv", prefix], check=True)
     env_python = os.path.join(prefix, "bin", "python")
     pip = [env_python, "-m", "pip", "install", "--quiet"]

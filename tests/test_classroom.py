@@ -61,3 +61,14 @@ def test_the_student_environment_is_binders_without_its_index():
     assert "--extra-index-url" in open(student_env.REQUIREMENTS).read() and "index-url" not in text
     assert f"-c {student_env.LOCK}\n" in text and "./course\n" in text and "nbgrader\n" in text
     assert student_env.locked("torch").startswith("torch==2.13")
+
+
+def test_a_relative_prefix_is_built_where_it_names(monkeypatch, tmp_path):
+    """`make hub` names hub/student-env relative to the checkout, and the last install runs in another
+    folder: every command must name the environment's python by its whole path."""
+    ran = []
+    monkeypatch.setattr(student_env.subprocess, "run", lambda command, **kw: ran.append((command, kw.get("cwd"))))
+    monkeypatch.chdir(tmp_path)
+    python = student_env.build("student-env")
+    assert python == str(tmp_path / "student-env" / "bin" / "python")
+    assert all(os.path.isabs(command[0]) for command, _ in ran[1:]) and ran[-1][1] != str(tmp_path)
