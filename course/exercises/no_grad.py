@@ -470,6 +470,11 @@ def _sgd_step_judge(seen, expected, inputs):
             raise Mistake(f"{what}.grad should be None after the step (`p.grad = None`), not a tensor of zeros "
                           "or anything else: None means 'no gradient' to an optimizer, which then skips the "
                           "parameter, while a tensor of zeros is a gradient, which it still uses.", "grad_not_none")
+    _second_step_judged(seen, expected, count)
+
+
+def _second_step_judged(seen, expected, count: int) -> None:
+    """A second call on the same tensors, after the next backward(): plain SGD remembers nothing."""
     if seen["next_step_error"] is not None:
         raise Mistake(f"the first step was right, but a second call on the same tensors, after the next backward(), "
                       f"raised {str(seen['next_step_error'])[:160]}: your function keeps something per parameter "
