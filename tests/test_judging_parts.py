@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 import nbformat
 import pytest
+import torch
 
 from course.checks.observation import MIME
 from course.exercise import exercises_of
@@ -156,3 +157,18 @@ def test_a_passing_verdict_shows_as_correct_on_every_input(exercise):
     shown = tried.output()
     assert shown.output_type == "display_data"
     assert shown.data["text/plain"] == f"Correct: `{exercise.name}` matches PyTorch on 3 fresh random inputs."
+
+
+def test_a_graded_exercises_trials_always_include_float64_inputs():
+    """An answer that rounds through float32 is right on float32 inputs: were every trial float32 (one
+    notebook in eight, drawn freely), it would score full marks. So one trial at least is float64."""
+    from autograder.grading.judging.verdict import _float_dtypes, seeds, with_float64
+    from course.exercise import exercises_of, lesson_module
+    exercise = exercises_of(lesson_module("02_backward"))["grad_via_backward"]
+    float32_only = [s for s in range(200) if _float_dtypes(exercise, s) == {torch.float32}][:3]
+    assert len(float32_only) == 3
+    chosen = with_float64(exercise, float32_only)
+    assert chosen[:2] == float32_only[:2] and torch.float64 in _float_dtypes(exercise, chosen[2])
+    for _ in range(20):
+        assert any(torch.float64 in _float_dtypes(exercise, s) for s in seeds(3, exercise=exercise))
+    assert seeds(3, pinned=7)[0] == 7 and seeds(3, pinned=7, exercise=exercise)[0] == 7

@@ -174,7 +174,7 @@ class TrustedExecute(ResilientExecute):
 
     def _grade(self, cell, exercise, index) -> NotebookNode:
         started = time.monotonic()
-        tried = Trials(exercise, seeds(self.trials, self.replay_seed))
+        tried = Trials(exercise, seeds(self.trials, self.replay_seed, exercise))
         try:
             tried.judge(*self._ask(exercise, tried.seeds, index))
         except Exception as error:  # noqa: BLE001  (whatever the kernel sent, this process goes on)
