@@ -26,7 +26,7 @@ from .checks.closed_helpers import closing
 from .checks.explain_error import explain_error, show_warnings_once
 from .checks.mistakes import Mistake
 from .checks.observation import Unreadable, decode, round_trip
-from .checks.random_inputs import DEMO_SEED, generator, recording_shapes, same_shapes
+from .checks.random_inputs import DEMO_SEED, generator, recording_shapes, same_shapes, seed_global
 from .checks.repeated_calls import (RUNS, TRIAL, call_order, handed_back_message, keeps_state_message, other_seed,
                                     tensors_held_by, tensors_in)
 from .grade_ids import exercise_of_test, test_id  # noqa: F401  (the contract's names for graded cells)
@@ -63,7 +63,7 @@ class Exercise:
 
     def _draw(self, seed: int) -> dict:
         with torch.random.fork_rng():  # module initialisers draw from the global generator too
-            torch.manual_seed(seed)
+            seed_global(seed)
             return self.make(generator(seed))
 
     def observe(self, answer, seed: int):
@@ -110,7 +110,7 @@ class Exercise:
         grad_mode = torch.is_grad_enabled()  # one run's leak must not change the next run's world
         try:
             with torch.random.fork_rng():  # the student's own random calls stay reproducible
-                torch.manual_seed(seed)
+                seed_global(seed)
                 with closing(self.name, self.closes):
                     seen = self.call(answer, inputs)
         except NotImplementedError:

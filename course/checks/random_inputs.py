@@ -15,6 +15,19 @@ def generator(seed: int) -> torch.Generator:
     return torch.Generator().manual_seed(seed)
 
 
+def seed_global(seed: int) -> None:
+    """Seed what draws without a generator (torch.rand, a new layer's weights), as torch.manual_seed
+    does on this machine, and an accelerator's generator only where one is in use.
+
+    Not torch.manual_seed itself: where no accelerator has started, it queues a lazy seeding for CUDA,
+    XPU and MTIA that formats the caller's whole stack each time, which inside a kernel (deep in
+    IPython's frames) costs more than the trial it seeds, and a graded notebook seeds hundreds of times.
+    """
+    torch.default_generator.manual_seed(seed)
+    if torch.cuda.is_initialized():
+        torch.cuda.manual_seed_all(seed)
+
+
 # The whole numbers one drawing of an exercise's inputs took (sizes, dtype choices), while recorded or
 # replayed: see same_shapes.
 _recording: list[int] | None = None
