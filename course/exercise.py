@@ -22,6 +22,7 @@ from typing import Callable
 import torch
 
 from . import outcome
+from .checks.answer_warnings import Warned
 from .checks.closed_helpers import closing
 from .checks.explain_error import explain_error, show_warnings_once
 from .checks.mistakes import Mistake
@@ -74,7 +75,15 @@ class Exercise:
             try:
                 return self._observe(answer, seed)
             finally:
-                show_warnings_once(caught)
+                show_warnings_once(Warned.caught(caught))
+
+    def observe_warned(self, answer, seed: int) -> tuple[object, Warned]:
+        """Kernel side of grading: what ``observe`` returns, and the warnings the answer gave (each once)
+        as plain data, for the grader to show in the graded cell: what a kernel prints while it
+        answers the grader is not kept."""
+        with warnings.catch_warnings(record=True) as caught:
+            seen = self._observe(answer, seed)
+        return seen, Warned.caught(caught)
 
     def _observe(self, answer, seed: int):
         runs, ran, returned = [], False, []

@@ -261,17 +261,13 @@ def _explain_warnings(sections: dict[str, str]) -> None:
     warnings.showwarning = show
 
 
-def show_warnings_once(caught) -> None:
-    """The warnings an answer gave while a check called it (three calls), each shown once and as the
-    answer's own: the check's file and line would point to code the student never wrote."""
-    shown = set()
-    for warning in caught:
-        said = f"{warning.category.__name__}: {warning.message}"
-        if said in shown:
-            continue
-        shown.add(said)
-        note = cell_note(warning.message, _sections_in_cells) if _sections_in_cells is not None else None
-        print(said + (f"\n{note}" if note else ""), file=sys.stderr)
+def show_warnings_once(warned) -> None:
+    """The warnings an answer gave while a check called it (``answer_warnings.Warned``: each once, as the
+    grader shows them too), as the answer's own: the check's file and line would point to code the
+    student never wrote."""
+    for line in warned.lines():
+        note = cell_note(line, _sections_in_cells) if _sections_in_cells is not None else None
+        print(line + (f"\n{note}" if note else ""), file=sys.stderr)
 
 
 _sections_in_cells: dict[str, str] | None = None  # the lesson's sections, while its cells are explained
