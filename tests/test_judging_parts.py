@@ -1,4 +1,5 @@
-"""The executing step's parts alone, without a kernel: the output caps, the limits, an exercise's trials.
+"""The executing step's parts alone, without a kernel: the output caps, the limits, an exercise's trials
+(and the warnings sent beside them).
 
 What they do inside a real grading run is what tests/test_hostile_corpus.py and tests/test_sandbox.py
 prove; here each part's rules are read off directly.
@@ -10,6 +11,7 @@ import nbformat
 import pytest
 import torch
 
+from course.checks.answer_warnings import MIME as WARNINGS_MIME, Warned
 from course.checks.observation import MIME
 from course.exercise import exercises_of
 from course.outcome import CORRECT, INCORRECT, Verdict
@@ -172,3 +174,46 @@ def test_a_graded_exercises_trials_always_include_float64_inputs():
     for _ in range(20):
         assert any(torch.float64 in _float_dtypes(exercise, s) for s in seeds(3, exercise=exercise))
     assert seeds(3, pinned=7)[0] == 7 and seeds(3, pinned=7, exercise=exercise)[0] == 7
+
+
+def _warned_request(*sent):
+    request = nbformat.v4.new_code_cell("")
+    request.outputs = [nbformat.v4.new_output("display_data", data=data) for data in sent]
+    return request
+
+
+def test_the_warnings_sent_beside_the_trials_are_read_once_each_and_only_theirs():
+    said = Warned(said=[("UserWarning", "a")]).dumps()
+    request = _warned_request({MIME: "1", WARNINGS_MIME: said},
+                              {"text/plain": "x", WARNINGS_MIME: Warned(said=[("UserWarning", "printed")]).dumps()},
+                              {MIME: "2", WARNINGS_MIME: said},
+                              {MIME: "3"},
+                              {MIME: "past the trials", WARNINGS_MIME: Warned(said=[("UserWarning", "late")]).dumps()})
+    assert trials.warnings_sent(request, 3) == Warned(said=[("UserWarning", "a")])
+    broken = trials.warnings_sent(_warned_request({MIME: "1", WARNINGS_MIME: "[" * 5000}), 3)
+    assert broken.said == [] and "could not be read: it is not JSON" in broken.text()
+
+
+def _graded_cell(outputs):
+    meta = {"grade": True, "solution": False, "locked": True, "points": 1, "grade_id": "test_x"}
+    cell = nbformat.v4.new_code_cell("", metadata={"nbgrader": meta})
+    cell.outputs = outputs
+    return cell
+
+
+def test_warnings_come_before_the_verdict_as_text_and_never_change_its_score(exercise):
+    """On stderr, as plain nbgrader shows them, under a verdict that fails; on stdout under one that
+    passes, since nbgrader scores any stderr in a graded cell 0 and the score is the verdict's."""
+    from nbgrader.utils import determine_grade
+    tried = trials.Trials(exercise, [1, 2, 3])
+    assert tried.outputs() == [tried.output()]  # no warnings: the verdict alone
+    tried.warned = Warned(said=[("UserWarning", "<b>not markup</b>")])
+    passed = tried.outputs()
+    assert [o.output_type for o in passed] == ["stream", "display_data"] and passed[0].name == "stdout"
+    assert passed[0].text == "UserWarning: <b>not markup</b>\n"
+    assert determine_grade(_graded_cell(passed)) == (1, 1)
+    tried.judge([], None)
+    failed = tried.outputs()
+    assert [o.output_type for o in failed] == ["stream", "error"] and failed[0].name == "stderr"
+    assert failed[0].text == "UserWarning: <b>not markup</b>\n"
+    assert determine_grade(_graded_cell(failed)) == (0, 1)

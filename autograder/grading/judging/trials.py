@@ -4,12 +4,17 @@ cell shows it.
 
 Seed k's observation is the k-th one sent. The kernel runs every seed even after a wrong one; the
 verdict here is still the first seed that fails, judged in order.
+
+The warnings the answer gave during the trials come beside the observations, as plain data the
+verdict never reads; the graded cell shows each once, as text before the verdict, where plain
+nbgrader's run of the check shows them.
 """
 import html
 
 import nbformat
 from nbformat.notebooknode import NotebookNode
 
+from course.checks.answer_warnings import MIME as WARNINGS_MIME, Warned
 from course.checks.observation import MIME
 from course.exercise import exercises_of
 from course.grade_ids import exercise_of_test
@@ -38,10 +43,24 @@ def request_cell(exercise, seeds: list[int]) -> NotebookNode:
                                      f"respond_each({exercise.lesson!r}, {exercise.name!r}, {seeds!r})")
 
 
+def _sent(request) -> list[dict]:
+    return [o["data"] for o in request.outputs
+            if o.get("output_type") == "display_data" and isinstance(o.get("data", {}).get(MIME), str)]
+
+
 def observations(request) -> list[str]:
     """What the kernel sent back, one observation per seed, in order."""
-    return [o["data"][MIME] for o in request.outputs
-            if o.get("output_type") == "display_data" and isinstance(o.get("data", {}).get(MIME), str)]
+    return [data[MIME] for data in _sent(request)]
+
+
+def warnings_sent(request, trials: int) -> Warned:
+    """The warnings sent beside the trials' observations (those past the trials' count are not read),
+    each once and capped; a field that could not be read is said so."""
+    warned = Warned()
+    for data in _sent(request)[:trials]:
+        if WARNINGS_MIME in data:
+            warned.read(data[WARNINGS_MIME])
+    return warned
 
 
 def timed_out(request, error_on_timeout: dict) -> bool:
@@ -61,6 +80,7 @@ class Trials:
     def __init__(self, exercise, seeds: list[int]):
         self.exercise, self.seeds = exercise, seeds
         self.result, self.seed = Verdict(CORRECT), None
+        self.warned = Warned()  # what the answer's calls warned of, as the kernel sent it
 
     def judge(self, sent: list[str], stopped: Verdict | None) -> None:
         """The first trial that fails, in seed order; a trial the kernel stopped before answering gets
@@ -71,8 +91,20 @@ class Trials:
             if not self.result.passed:
                 break
 
+    def outputs(self) -> list[NotebookNode]:
+        """The graded cell's outputs: the answer's warnings, if it gave any, then the verdict.
+
+        The warnings are text on stderr, as plain nbgrader shows them, under a verdict that costs the
+        points anyway. Under a passing one they go to stdout: nbgrader scores any stderr in a graded
+        cell 0, and the score is the verdict's, not what a kernel sent."""
+        text = self.warned.text()
+        if not text:
+            return [self.output()]
+        stream = "stdout" if self.result.passed else "stderr"
+        return [nbformat.v4.new_output("stream", name=stream, text=text), self.output()]
+
     def output(self) -> NotebookNode:
-        """The graded cell's one output: correct, or the mistake and the seed that replays it."""
+        """The verdict's output: correct, or the mistake and the seed that replays it."""
         result, name = self.result, self.exercise.name
         if result.passed:
             text = f"Correct: `{name}` matches PyTorch on {len(self.seeds)} fresh random inputs."

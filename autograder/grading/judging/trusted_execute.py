@@ -25,6 +25,7 @@ from nbclient.util import ensure_async, run_sync
 from nbformat.notebooknode import NotebookNode
 from traitlets import Integer, default
 
+from course.checks.answer_warnings import Warned
 from course.exercise import lesson_module
 from course.outcome import Verdict
 
@@ -33,7 +34,7 @@ from ..kernels.settings import GradingKernels
 from . import limits
 from .output_caps import OutputCaps, message_size
 from .resilient_execute import ResilientExecute, error_output
-from .trials import LIMIT, Trials, graded_exercise, observations, request_cell, timed_out, too_slow
+from .trials import LIMIT, Trials, graded_exercise, observations, request_cell, timed_out, too_slow, warnings_sent
 from .verdict import seeds, unreadable
 
 _warned: dict = {}
@@ -176,28 +177,29 @@ class TrustedExecute(ResilientExecute):
         started = time.monotonic()
         tried = Trials(exercise, seeds(self.trials, self.replay_seed, exercise))
         try:
-            tried.judge(*self._ask(exercise, tried.seeds, index))
+            sent, stopped, tried.warned = self._ask(exercise, tried.seeds, index)
+            tried.judge(sent, stopped)
         except Exception as error:  # noqa: BLE001  (whatever the kernel sent, this process goes on)
             self.log.warning("%s: unreadable reply from the kernel (%s: %s)", exercise.name, type(error).__name__,
                              error)
             tried.result = unreadable(exercise, type(error).__name__)
         self.nb.cells[index] = cell  # the request stood in the graded cell's place: undo that
-        cell.outputs = [tried.output()]
+        cell.outputs = tried.outputs()
         cell.metadata["autograd_course"] = tried.metadata(time.monotonic() - started)
         return cell
 
-    def _ask(self, exercise, trial_seeds: list[int], index: int) -> tuple[list[str], Verdict | None]:
-        """What the answer did on each seed's inputs, and why the kernel stopped before answering them
-        all, if it did."""
+    def _ask(self, exercise, trial_seeds: list[int], index: int) -> tuple[list[str], Verdict | None, Warned]:
+        """What the answer did on each seed's inputs, why the kernel stopped before answering them all,
+        if it did, and the warnings the answer gave."""
         request = request_cell(exercise, trial_seeds)
         self._caps.new_cell()
         self.nb.cells[index] = request  # a display the kernel updates during the request is the request's own
         stopped = self._run_request(request, exercise, index)
         if over := self._past_a_cap(exercise):
-            return [], over
+            return [], over, Warned()
         if stopped is None and timed_out(request, self.error_on_timeout):
             stopped = too_slow(exercise, self.timeout, ": an endless loop, or far too much work?")
-        return observations(request), stopped
+        return observations(request), stopped, warnings_sent(request, len(trial_seeds))
 
     def _run_request(self, request, exercise, index: int) -> Verdict | None:
         """Run the request; a kernel that died or hung in it is restarted, and that is its verdict."""
