@@ -4,7 +4,9 @@ Each lesson's solution is graded three ways in copies of one scratch course: by 
 `nbgrader autograde` (nbgrader's own Execute, a fresh kernel per notebook), and by
 `autograd-course grade` with warm kernels (forked from the zygote) and with cold ones. Every cell
 must show the same kinds of output (figures as images, widgets as their views, text as text) in all
-three: the feedback a student reads back is their notebook. The Dask path forks its kernels from
+three: the feedback a student reads back is their notebook. A second student hands in lesson 2 with
+two wrong answers whose checks warn (issue 25): the warning plain nbgrader's run shows before the
+check's error is in the graded cell too, word for word. The Dask path forks its kernels from
 the same zygote code; tests/test_parallel_grading.py checks its notebooks against those graded in-process.
 The grader's kernels draw each figure with fewer pixels than plain nbgrader's (course/visuals/drawing.py).
 """
@@ -21,7 +23,7 @@ from PIL import Image
 
 from autograder import pipeline
 from autograder.authoring.output_parity import count, differences
-from autograder.authoring.wrong_answers import build_submission, solution_cells, write_submission
+from autograder.authoring.wrong_answers import build_submission, load_corpus, solution_cells, write_submission
 from autograder.cli import main
 from autograder.course_dir import assignments
 from conftest import ROOT
@@ -31,6 +33,8 @@ LESSONS = assignments(ROOT)
 PLAIN_EXECUTE = ('\nc.Autograde.autograde_preprocessors = ["nbgrader.preprocessors.Execute"]'
                  ' + c.Autograde.autograde_preprocessors[1:]\n')
 COLD = "\nc.GradingKernels.warm_kernels = False\n"
+WARNED_LESSON = "02_backward"
+WARNED = ("hvp_first_derivative_times_v", "no_retain_grad")  # wrong answers whose checks warn (corpus files)
 
 
 def _course(workdir: str) -> str:
@@ -48,6 +52,10 @@ def _course(workdir: str) -> str:
         release = nbformat.read(os.path.join(course, "release", lesson, name), as_version=4)
         solutions = solution_cells(nbformat.read(os.path.join(course, "source", lesson, name), as_version=4))
         write_submission(course, "solution", lesson, name, build_submission(release, solutions))
+        if lesson == WARNED_LESSON:
+            corpus = {a.name: a for a in load_corpus(os.path.join(ROOT, "tests", "wrong_submissions"))}
+            wrong = {corpus[n].replaces: corpus[n].code for n in WARNED}
+            write_submission(course, "warned", lesson, name, build_submission(release, {**solutions, **wrong}))
     return course
 
 
@@ -58,8 +66,8 @@ def _copy(base: str, name: str, config: str = "") -> str:
     return copy
 
 
-def graded(root: str, lesson: str):
-    return nbformat.read(os.path.join(root, "autograded", "solution", lesson, f"{lesson}.ipynb"), as_version=4)
+def graded(root: str, lesson: str, student: str = "solution"):
+    return nbformat.read(os.path.join(root, "autograded", student, lesson, f"{lesson}.ipynb"), as_version=4)
 
 
 @pytest.fixture(scope="module")
@@ -84,6 +92,19 @@ def test_each_cell_keeps_plain_nbgraders_kinds_of_output(runs, kernels):
         assert differences(plain, ours) == [], f"{lesson}, {kernels} kernels"
         assert count(ours, "image") == count(plain, "image") > 0  # lesson 1's figures were the ones lost
     assert count(graded(runs["plain"], "01_graph"), "widget") > 0
+
+
+@pytest.mark.parametrize("kernels", ["warm", "cold"])
+def test_a_wrong_answers_warnings_show_before_its_error_as_plain_nbgrader_shows_them(runs, kernels):
+    """PyTorch's warning (a non-leaf's .grad read; backward with create_graph=True) is text on stderr
+    before the verdict's error, the same words as plain nbgrader's run shows, each once."""
+    plain, ours = graded(runs["plain"], WARNED_LESSON, "warned"), graded(runs[kernels], WARNED_LESSON, "warned")
+    assert differences(plain, ours) == []
+    for test in ("test_hvp", "test_grads_with_intermediate"):
+        want, got = (next(c.outputs for c in notebook.cells if c.id == test) for notebook in (plain, ours))
+        assert [(o.output_type, o.get("name")) for o in got] == [("stream", "stderr"), ("error", None)], test
+        assert got[0].text == want[0].text and got[0].text.startswith("UserWarning: "), test
+        assert got[0].text.count("UserWarning: ") == 1, test
 
 
 def dpis(notebook) -> list[int]:
