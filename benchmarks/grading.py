@@ -175,7 +175,9 @@ def one_size(size: int, args, floor: float, per_notebook_baseline) -> tuple[str,
                   f"{'agree' if totals(cold) == totals(mine) else 'DIFFER'}")
         roles = " ".join(f"{kind} {memory.at_peak.get(kind, 0) / 1024**3:.2f} ({memory.most.get(kind, 0)})"
                          for kind in ROLES)
-        memory_line = f"     ours at the PSS peak, GiB (most processes): {roles}"
+        cpu = " ".join(f"{kind} {seconds:.1f}" for kind, seconds in memory.cpu.items())
+        memory_line = (f"     ours at the PSS peak, GiB (most processes): {roles}\n"
+                       f"     ours' CPU, s ({sum(memory.cpu.values()) / ours_seconds:.2f} cores): {cpu}")
         if per_notebook_baseline is not None and per_notebook_baseline * size > args.budget:
             return (f"{size:>4} {'skipped':>11} {ours_seconds:>8.1f} {'-':>6} {'-':>14} {ours_seconds / size:>10.2f} "
                     f"{ours_seconds / size / floor:>9.2f}x {'-':>18} {ours_peak:>14.2f} "

@@ -1,10 +1,11 @@
-"""The memory of a grade command's process tree at its peak, by role.
+"""The memory of a grade command's process tree at its peak, and its CPU time, by role.
 
 Summed RSS counts every page a forked child shares with its warm parent once per process, so it
 overstates a tree of forks; PSS shares each page among the processes that map it, and its sum is
 what the machine really holds. Both are sampled; the roles are read from each process's command
 line and parent: the command itself, the workers' fork server and its workers, the kernels' warm
-parent (the zygote) and its kernels (with their supervisors and clients).
+parent (the zygote) and its kernels (with their supervisors and clients). A process's CPU time
+(user and system) is its last sample's, so a process shorter than one sample is missed.
 """
 import threading
 
@@ -33,6 +34,7 @@ class PeakMemory:
     def __init__(self, pid: int):
         self.process, self.root = psutil.Process(pid), pid
         self.peak_rss, self.peak_pss, self.at_peak, self.most = 0, 0, {}, {}
+        self._cpu: dict[tuple, tuple[str, float]] = {}  # (pid, start) -> (role, CPU seconds at its last sample)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
         self._thread.start()
@@ -46,9 +48,11 @@ class PeakMemory:
             rss, pss, count = 0, dict.fromkeys(ROLES, 0), dict.fromkeys(ROLES, 0)
             for process in tree:
                 try:
-                    info, kind = process.memory_full_info(), role(process, self.root)
+                    info, kind, times = process.memory_full_info(), role(process, self.root), process.cpu_times()
+                    key = (process.pid, process.create_time())
                 except psutil.Error:
                     continue
+                self._cpu[key] = (self._cpu.get(key, (kind,))[0], times.user + times.system)
                 rss += info.rss
                 pss[kind] += info.pss
                 count[kind] += 1
@@ -56,6 +60,14 @@ class PeakMemory:
             self.most = {kind: max(self.most.get(kind, 0), count[kind]) for kind in ROLES}
             if sum(pss.values()) > self.peak_pss:
                 self.peak_pss, self.at_peak = sum(pss.values()), pss
+
+    @property
+    def cpu(self) -> dict[str, float]:
+        """CPU seconds by role, summed over every process seen."""
+        spent = dict.fromkeys(ROLES, 0.0)
+        for kind, seconds in self._cpu.values():
+            spent[kind] += seconds
+        return spent
 
     def stop(self) -> float:
         """Stop sampling; the peak summed RSS in GiB (the figure earlier runs printed)."""
