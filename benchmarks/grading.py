@@ -11,7 +11,8 @@ nbgrader's keeps (figures as images, widgets as views: ``parity``), and prints s
 notebook (the solution's cells and their outputs in an already-warm interpreter: no kernel, no imports;
 the fastest of three runs of each lesson) and the
 peak memory of each process tree (summed RSS, as earlier runs printed it, and PSS, which counts a page
-shared by forks once; see process_memory.py). It exits 1 when scores or parity break. With ``--cold`` it also grades a third copy with warm kernels
+shared by forks once; see process_memory.py), with ours' CPU time by role (command, workers, zygote,
+kernels), which says where the time goes. It exits 1 when scores or parity break. With ``--cold`` it also grades a third copy with warm kernels
 switched off (a fresh Python per kernel), to show what forking from a warm parent gains. A baseline that would not fit in the time budget is skipped and
 says so; nothing is extrapolated.
 """
