@@ -200,6 +200,21 @@ def test_a_dask_worker_that_cannot_see_the_course_grades_it(courses, sequential,
                            nbformat.read(os.path.join(root, name), as_version=4)) == [], student
 
 
+def test_the_fork_server_ends_without_its_teardown():
+    """The local workers' fork server holds torch and nbgrader: when the command ends, it exits at once
+    (``fork_server_exit``, among its preloads) instead of freeing every object first."""
+    import multiprocessing.forkserver
+    from autograder.grading.batch.warm_start import worker_context
+    worker_context()
+    assert "autograder.grading.batch.fork_server_exit" in multiprocessing.forkserver._forkserver._preload_modules
+    script = ("import atexit; atexit.register(print, 'an earlier exit handler ran')\n"
+              "import autograder.grading.batch.fork_server_exit\n"
+              "class Held:\n    def __del__(self): print('torn down')\n"
+              "held = Held()\nraise SystemExit(3)")
+    ended = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert (ended.returncode, ended.stdout, ended.stderr) == (0, "", "")
+
+
 def test_a_killed_batch_leaves_no_process_behind(courses):
     """Killed outright (SIGKILL, out of memory), the command runs no clean-up: its workers, their
     fork server, the zygote and the kernels must end with it rather than wait forever."""

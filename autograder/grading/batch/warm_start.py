@@ -17,7 +17,8 @@ def worker_context(start: bool = False):
     """How local workers start: forked from the server, which the command's own process is not fit
     to be (it has threads: the gradebook's, nbgrader's logging). With ``start``, it starts now."""
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload([f"{__package__}.warm_workers"])  # never imported here: no torch
+    # never imported here (no torch here, and no exit without teardown)
+    context.set_forkserver_preload([f"{__package__}.warm_workers", f"{__package__}.fork_server_exit"])
     if start:
         multiprocessing.forkserver.ensure_running()
     return context
