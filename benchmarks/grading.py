@@ -104,18 +104,27 @@ def totals(course: str) -> dict:
     return {(row["student"], row["assignment"]): row["code_score"] for row in pipeline.scores(course)}
 
 
-def parity(plain: str, mine: str) -> str:
-    """``kept`` when every graded notebook of ``mine`` shows the kinds of output ``plain``'s shows."""
-    lost = 0
+def notebooks_differing(plain: str, mine: str) -> dict[str, list[str]]:
+    """``student / lesson`` -> where its graded notebook in ``mine`` shows other kinds of output than in
+    ``plain`` (only the notebooks that differ)."""
+    found = {}
     for student in sorted(os.listdir(os.path.join(plain, "autograded"))):
-        for lesson in os.listdir(os.path.join(plain, "autograded", student)):
+        for lesson in sorted(os.listdir(os.path.join(plain, "autograded", student))):
             name = os.path.join("autograded", student, lesson, f"{lesson}.ipynb")
             differ = differences(nbformat.read(os.path.join(plain, name), as_version=4),
                                  nbformat.read(os.path.join(mine, name), as_version=4))
-            for line in differ:  # where, so that a lost output can be looked into
-                print(f"     parity: {student} / {lesson}: {line}", file=sys.stderr)
-            lost += bool(differ)
-    return "kept" if lost == 0 else f"LOST({lost})"
+            if differ:
+                found[f"{student} / {lesson}"] = differ
+    return found
+
+
+def parity(plain: str, mine: str) -> str:
+    """``kept`` when every graded notebook of ``mine`` shows the kinds of output ``plain``'s shows."""
+    lost = notebooks_differing(plain, mine)
+    for where, differ in lost.items():
+        for line in differ:  # where, so that a lost output can be looked into
+            print(f"     parity: {where}: {line}", file=sys.stderr)
+    return "kept" if not lost else f"LOST({len(lost)})"
 
 
 def floor_per_notebook(displayed: bool = True, grading: bool = False) -> float:

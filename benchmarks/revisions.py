@@ -24,13 +24,10 @@ import subprocess
 import sys
 import tempfile
 
-import nbformat
-
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from autograder.authoring.output_parity import differences  # noqa: E402
-from grading import timed  # noqa: E402  (beside this script)
+from grading import notebooks_differing, timed  # noqa: E402  (beside this script)
 
 SAME_LESSONS = ("source", "release", "tests/wrong_submissions")
 
@@ -72,17 +69,6 @@ def grade(tree: str, base: str, copy: str, workers: int) -> tuple[float, float]:
     command = [os.path.join(tree, ".venv", "bin", "autograd-course"), "--root", copy, "grade", "--workers", str(workers)]
     seconds, memory = timed(command, copy)
     return seconds, memory.peak_pss / 1024**3
-
-
-def outputs_differ(first: str, other: str) -> list[str]:
-    found = []
-    for student in sorted(os.listdir(os.path.join(first, "autograded"))):
-        for lesson in sorted(os.listdir(os.path.join(first, "autograded", student))):
-            name = os.path.join("autograded", student, lesson, f"{lesson}.ipynb")
-            for line in differences(nbformat.read(os.path.join(first, name), as_version=4),
-                                    nbformat.read(os.path.join(other, name), as_version=4)):
-                found.append(f"{student} / {lesson}: {line}")
-    return found
 
 
 def totals(tree: str, course: str) -> dict:
@@ -132,9 +118,9 @@ def report(revs: list[str], trees: list[str], seconds: dict, pss: dict, workdir:
     for rev, tree in zip(revs, trees):
         mine = os.path.join(workdir, rev)
         same = "agree" if totals(tree, mine) == first_scores else "DIFFER"
-        lost = outputs_differ(first, mine)
-        for line in lost[:10]:
-            print(f"     outputs: {rev}: {line}", file=sys.stderr)
+        lost = notebooks_differing(first, mine)
+        for where, differ in list(lost.items())[:10]:
+            print(f"     outputs: {rev}: {where}: {'; '.join(differ)}", file=sys.stderr)
         median = statistics.median(seconds[rev])
         print(f"{rev:>12} {median:>9.1f} {min(seconds[rev]):>6.1f}-{max(seconds[rev]):<6.1f} "
               f"{(median / base_median - 1) * 100:>+8.1f}% {pss[rev]:>13.2f} {same:>6} "
