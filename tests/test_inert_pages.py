@@ -3,6 +3,7 @@
 Units of autograder/workflow/inert_html.py, offline_math.py and inert_exporter.py; the browser
 tests (tests/browser/test_inert_pages.py) open the pages themselves.
 """
+import io
 import os
 import signal
 
@@ -102,6 +103,9 @@ def test_a_page_past_its_time_limit_says_why():
     assert "Content-Security-Policy" in page
     page, _ = _exporter(render_timeout=0).from_notebook_node(nb, resources=FEEDBACK)  # 0: no limit
     assert "too large" not in page
+    page, _ = _exporter(render_timeout=0.005).from_file(io.StringIO(nbformat.writes(nb)),
+                                                        resources={**FEEDBACK, "metadata": {"name": "02_backward"}})
+    assert "02_backward: too large to show" in page  # from a file too (formgrader's view)
 
 
 def test_the_time_limit_interrupts_and_gives_back_an_earlier_timer():
@@ -121,6 +125,20 @@ def test_the_time_limit_interrupts_and_gives_back_an_earlier_timer():
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
     assert not fired
+
+
+def test_a_time_limit_whose_interrupt_is_swallowed_still_ends_its_block():
+    for work_on in (True, False):  # swallowed, then: more work, or the block's end
+        with pytest.raises(RenderTimeout):
+            with time_limit(0.05):
+                try:
+                    while True:
+                        pass
+                except RenderTimeout:  # as a library's broad except, or a __del__ run when it came, would
+                    pass
+                while work_on:
+                    pass
+    assert signal.getitimer(signal.ITIMER_REAL)[0] == 0
 
 
 def test_cell_attachments_show_only_as_images():

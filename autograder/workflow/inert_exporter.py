@@ -17,6 +17,7 @@ nbgrader's feedback takes it as ``c.GenerateFeedback.exporter_class``; formgrade
 import html
 import signal
 import threading
+import time
 from contextlib import contextmanager
 
 from jinja2 import DictLoader, pass_context
@@ -41,25 +42,37 @@ def time_limit(seconds: float):
 
     A signal interrupts any Python code (validating, templating, parsing the page), so the limit
     holds wherever the time goes. Signals reach the main thread only, where the commands and
-    Jupyter's server render; elsewhere, and inside a block already limited, it adds nothing. A
-    timer set before (a test runner's) is put back with what is left of it.
+    Jupyter's server render; elsewhere, and inside a block already limited, it adds nothing. An
+    interrupt the block swallows (a library's broad ``except``, a ``__del__`` the collector ran when
+    it came) comes again, and the block still ends in RenderTimeout. A timer set before (a test
+    runner's) is put back with what is left of it.
     """
     nested = signal.getsignal(signal.SIGALRM) is _expire
     if seconds <= 0 or nested or threading.current_thread() is not threading.main_thread():
         yield
         return
+    _expired.clear()
+    started = time.monotonic()
     previous = signal.signal(signal.SIGALRM, _expire)
     left, interval = signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
     finally:
-        remaining = signal.setitimer(signal.ITIMER_REAL, 0)[0]
+        signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
         if left:
-            signal.setitimer(signal.ITIMER_REAL, max(left - (seconds - remaining), 0.001), interval)
+            signal.setitimer(signal.ITIMER_REAL, max(left - (time.monotonic() - started), 0.001), interval)
+    if _expired:  # the interrupt was swallowed (a broad except, a __del__ run by the collector)
+        raise RenderTimeout
+
+
+_expired: list = []  # set when the limit is reached, in case its RenderTimeout is swallowed
+AGAIN = 0.01  # seconds: past the limit, the interrupt comes again until the block ends
 
 
 def _expire(signum, frame):
+    _expired.append(True)
+    signal.setitimer(signal.ITIMER_REAL, AGAIN)
     raise RenderTimeout
 
 
@@ -110,11 +123,11 @@ class InertHTMLExporter(HTMLExporter):
         return contained(MarkdownWithMath(renderer=renderer).render(source))
 
     def from_file(self, file_stream, resources=None, **kw):
-        with time_limit(self.render_timeout):
-            try:
+        try:
+            with time_limit(self.render_timeout):
                 return super().from_file(file_stream, resources=resources, **kw)
-            except RenderTimeout:
-                return self._too_slow(None, resources)
+        except RenderTimeout:
+            return self._too_slow(None, resources)
 
     def from_notebook_node(self, nb, resources=None, **kw):
         try:
