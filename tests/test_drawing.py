@@ -1,7 +1,8 @@
-"""A grading kernel draws every course figure with fewer pixels and still shows each one; a student's
+"""A grading kernel describes every course figure and the grader draws it, with fewer pixels; a student's
 kernel draws as before. (tests/test_outputs_kept.py checks the same in kernels the grader started.)"""
 import base64
 import io
+import json
 
 import matplotlib
 
@@ -15,7 +16,8 @@ from PIL import Image  # noqa: E402
 from autograder.grading.kernels.fence import KERNEL_ENVIRONMENT  # noqa: E402
 from course.visuals import drawing  # noqa: E402
 from course.visuals.backward_steps import backward_steps  # noqa: E402
-from course.visuals.draw_graph import draw_graph  # noqa: E402
+from course.visuals import picture  # noqa: E402
+from course.visuals.draw_graph import describe_graph, draw_graph  # noqa: E402
 from course.visuals.expression_graph import expression_graph  # noqa: E402
 from course.visuals.grad_history_plot import plot_grad_history  # noqa: E402
 from course.visuals.gradient_plot import plot_gradient  # noqa: E402
@@ -59,10 +61,28 @@ def test_the_grader_marks_every_kernel_it_starts_as_the_course_looks_for():
     assert KERNEL_ENVIRONMENT[drawing.KERNEL_VARIABLE] == drawing.GRADING
 
 
-def test_a_grading_kernel_draws_course_figures_at_the_grading_dpi_and_the_same_size_in_inches(grading):
-    for fig in figures():
-        assert fig.dpi == drawing.GRADING_DPI
-        assert dpi_of(print_figure(fig, "png")) == pytest.approx(drawing.GRADING_DPI, abs=0.1)
+def test_a_grading_kernel_describes_course_figures_as_plain_json_and_draws_none(grading):
+    for made in figures():
+        shown = made._repr_mimebundle_()
+        assert set(shown) == {picture.PICTURE_MIME, "text/plain"} and shown["text/plain"] == picture.PLACEHOLDER
+        json.dumps(shown, allow_nan=False)  # what a kernel's session sends: strict JSON, NaN packed
+    assert matplotlib.pyplot.get_fignums() == []
+
+
+def test_the_grader_draws_each_description_as_the_lesson_does_the_same_size_in_inches_at_the_grading_dpi(monkeypatch):
+    monkeypatch.delenv(drawing.KERNEL_VARIABLE, raising=False)
+    lesson = [(fig.get_size_inches(), repr(fig)) for fig in figures()]
+    monkeypatch.setenv(drawing.KERNEL_VARIABLE, drawing.GRADING)
+    for (inches, text), made in zip(lesson, figures()):
+        png, graded_text = picture.grading_png(made.description)
+        assert dpi_of(png) == pytest.approx(drawing.GRADING_DPI, abs=0.1)
+        assert width_of(png) == pytest.approx(inches[0] * drawing.GRADING_DPI, abs=2)
+        assert graded_text.split(" with ")[1] == text.split(" with ")[1]  # the same axes
+
+
+def test_a_described_figure_still_works_as_a_figure_where_code_uses_it(grading):
+    made = figures()[0]
+    assert len(made.axes) == 1 and made.dpi == drawing.GRADING_DPI
 
 
 def test_a_students_kernel_draws_them_as_matplotlib_does(lesson):
@@ -71,21 +91,13 @@ def test_a_students_kernel_draws_them_as_matplotlib_does(lesson):
     assert drawing.figure_dpi() is None
 
 
-def test_same_picture_fewer_pixels(lesson, monkeypatch):
-    y, names = graph()
-    full = print_figure(draw_graph(y, names), "png")
-    monkeypatch.setenv(drawing.KERNEL_VARIABLE, drawing.GRADING)
-    cheap = print_figure(draw_graph(y, names), "png")
-    assert width_of(cheap) == pytest.approx(width_of(full) * drawing.GRADING_DPI / 100, abs=3)
-
-
 def test_the_png_helper_caps_its_dpi_while_grading_and_closes_the_figure(lesson, monkeypatch):
     y, names = graph()
     assert dpi_of(drawing.png(draw_graph(y, names), 100)) == pytest.approx(100, abs=0.1)
     monkeypatch.setenv(drawing.KERNEL_VARIABLE, drawing.GRADING)
-    fig = draw_graph(y, names)
+    fig = picture.draw(describe_graph(y, names))
     assert dpi_of(drawing.png(fig, 100)) == pytest.approx(drawing.GRADING_DPI, abs=0.1)
-    assert dpi_of(drawing.png(draw_graph(y, names), 50)) == pytest.approx(50, abs=0.1)  # never more pixels
+    assert dpi_of(drawing.png(picture.draw(describe_graph(y, names)), 50)) == pytest.approx(50, abs=0.1)
     assert not matplotlib.pyplot.fignum_exists(fig.number)
 
 
@@ -94,12 +106,13 @@ def widgets():
     return [slope_explorer(torch.sin, -1, 1), expression_graph("x * y"), backward_steps(y, names)]
 
 
-def test_a_grading_kernel_leaves_widgets_pictures_undrawn_and_still_shows_one_figure_each(grading):
+def test_a_grading_kernel_leaves_widgets_pictures_undrawn_and_describes_one_picture_each(grading):
     for made in widgets():
         assert bytes(made.image.value) == b""  # no one opens a widget in a graded notebook
-        bundle = made._repr_mimebundle_()
-        assert WIDGET_VIEW in bundle
-        assert dpi_of(base64.b64decode(bundle["image/png"])) == pytest.approx(drawing.GRADING_DPI, abs=0.1)
+        shown = made._repr_mimebundle_()
+        assert WIDGET_VIEW in shown and "image/png" not in shown
+        png, _ = picture.grading_png(shown[picture.PICTURE_MIME])
+        assert dpi_of(png) == pytest.approx(drawing.GRADING_DPI, abs=0.1)
 
 
 def test_a_widget_used_while_grading_draws_its_picture(grading):
@@ -113,27 +126,24 @@ def test_a_widget_used_while_grading_draws_its_picture(grading):
 
 def test_a_students_widgets_show_their_picture_at_once(lesson):
     explorer, typed, steps = widgets()
-    assert bytes(explorer.image.value) == explorer.initial_png and dpi_of(explorer.initial_png) == pytest.approx(80, abs=0.1)
-    assert bytes(typed.image.value) == typed.initial_png and dpi_of(typed.initial_png) == pytest.approx(100, abs=0.1)
+    for made, dpi in ((explorer, 80), (typed, 100)):
+        assert base64.b64encode(bytes(made.image.value)).decode() == made.initial["image/png"]
+        assert dpi_of(bytes(made.image.value)) == pytest.approx(dpi, abs=0.1)
     assert dpi_of(bytes(steps.image.value)) == pytest.approx(100, abs=0.1)
 
 
 SHELL_DRAWS = """
-import base64, io, json
+import io, json
 from IPython.core.interactiveshell import InteractiveShell
-from PIL import Image
 shell = InteractiveShell.instance()
 shell.run_cell("import torch\\nfrom course.visuals.draw_graph import draw_graph\\n"
                "x = torch.tensor([1.0, 2.0], requires_grad=True)\\nfig = draw_graph((x * x).sum(), {'x': x})")
-fig = shell.user_ns["fig"]
-image = Image.open(io.BytesIO(base64.b64decode(shell.display_formatter.format(fig)[0]["image/png"])))
-print(json.dumps({"figure": [round(v) for v in fig.get_size_inches() * fig.dpi], "png": image.size}))
+print(json.dumps(sorted(shell.display_formatter.format(shell.user_ns["fig"])[0])))
 """
 
 
-def shell_draws(grading: bool) -> dict:
+def shell_shows(grading: bool) -> list[str]:
     """What an IPython shell with the inline backend, as a kernel has, shows for a course figure."""
-    import json
     import os
     import subprocess
     import sys
@@ -146,8 +156,6 @@ def shell_draws(grading: bool) -> dict:
     return json.loads(done.stdout.splitlines()[-1])
 
 
-def test_in_a_grading_kernels_shell_the_inline_backend_writes_the_whole_figure_without_its_crop():
-    graded, lesson = shell_draws(grading=True), shell_draws(grading=False)
-    assert graded["png"] == graded["figure"]  # the figure as it is, at the grading dpi
-    assert lesson["png"] != lesson["figure"]  # the lesson's: the inline backend's tight crop
-    assert graded["figure"][0] == pytest.approx(lesson["figure"][0] * drawing.GRADING_DPI / 100, abs=1)
+def test_in_a_grading_kernels_shell_a_course_figure_is_its_description_and_in_a_students_a_png():
+    assert shell_shows(grading=True) == sorted([picture.PICTURE_MIME, "text/plain"])
+    assert shell_shows(grading=False) == ["image/png", "text/plain"]

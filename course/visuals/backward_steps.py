@@ -10,7 +10,6 @@ PyTorch passed between nodes.
 layout, with the step's values written on it). Like ``slope_explorer``, its display bundle also
 carries a PNG and a text listing of every step, for headless runs and exported notebooks.
 """
-import base64
 import html
 from dataclasses import dataclass, field
 
@@ -19,8 +18,10 @@ import torch
 from matplotlib.patches import FancyBboxPatch
 
 from course.checks.closed_helpers import refuse_if_closed
-from course.visuals.draw_graph import _attachment_points, draw_graph, layout  # same layout, same arrows
+from course.visuals.draw_graph import _attachment_points, describe_graph, drawn_as_boxes, graph_of, layout  # same layout
+from course.visuals.draw_graph import draw_picture as draw_graph_picture
 from course.visuals.drawing import grading, png
+from course.visuals.picture import MAX_TEXT, PictureError, bundle, draw, items
 from course.visuals.graph_text import format_values
 from course.visuals.graph_walk import Graph, walk_graph
 
@@ -142,9 +143,9 @@ def steps_text(recording: Recording) -> str:
     return "\n".join(describe_step(recording, i) for i in range(len(recording.steps) + 1))
 
 
-def draw_step(output: torch.Tensor, recording: Recording, index: int, title: str | None = None):
-    """``draw_graph``'s picture as it was after ``index`` steps: leaves' .grad as they were then,
-    nodes not reached yet faded, the node running now outlined, each reached node tagged."""
+def step_picture(output: torch.Tensor, recording: Recording, index: int, title: str | None = None) -> dict:
+    """``draw_graph``'s picture as it was after ``index`` steps, as plain data: leaves' .grad as they
+    were then, the nodes reached so far, the node running now, and the gradients each sent."""
     graph = recording.graph
     done = {step.node: step for step in recording.steps[:index]}
     leaves = [node for node in graph.nodes if node.kind == "leaf"]
@@ -153,19 +154,44 @@ def draw_step(output: torch.Tensor, recording: Recording, index: int, title: str
         for node in leaves:
             step = done.get(node.id)
             node.tensor.grad = step.grad_after if step else _step_of(recording, node.id).grad_before
-        fig = draw_graph(output, recording.names, title=title or f"backward(), step {index} of {len(recording.steps)}")
-        # the layout measures the leaves' text, .grad included: annotate before putting it back
-        _annotate(fig.axes[0], graph, done, recording.steps[index - 1].node if index else None)
+        drawn = describe_graph(output, recording.names,
+                               title=title or f"backward(), step {index} of {len(recording.steps)}")
     finally:
         for node, grad in zip(leaves, final):
             node.tensor.grad = grad
+    return {"kind": "backward_step", "graph": drawn, "done": list(done),
+            "current": recording.steps[index - 1].node if index else None,
+            "sent": [[source, target, _values(g)] for source, step in done.items() for target, g in step.sent]}
+
+
+def draw_picture(description: dict, dpi: float | None):
+    """The figure of ``step_picture``'s data: the graph, then what backward() had done on it."""
+    drawn = description.get("graph")
+    if not isinstance(drawn, dict):
+        raise PictureError("graph must be a graph's description")
+    graph, lines = graph_of(drawn)
+    fig = draw_graph_picture(drawn, dpi)
+    done = items(description, "done", len(graph.nodes))
+    current = description.get("current")
+    sent = items(description, "sent", len(graph.edges))
+    if not all(_node_number(n, graph) for n in done) or not (current is None or _node_number(current, graph)):
+        raise PictureError("done and current must be node numbers")
+    if not all(isinstance(s, list) and len(s) == 3 and _node_number(s[0], graph) and _node_number(s[1], graph)
+               and (s[0], s[1]) in graph.edges and isinstance(s[2], str) and len(s[2]) <= MAX_TEXT for s in sent):
+        raise PictureError("sent must list [from, to, text] along the graph's edges")
+    if drawn_as_boxes(drawn, graph):  # not counted per type: write the step on the boxes
+        _annotate(fig.axes[0], graph, lines, set(done), current, sent)
     return fig
 
 
-def _annotate(ax, graph: Graph, done: dict, current: int | None):
+def _node_number(value, graph: Graph) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(graph.nodes)
+
+
+def _annotate(ax, graph: Graph, lines: list[list[str]], done: set, current: int | None, sent: list):
     """Fade what backward() has not reached, outline the node running now, and write on each
     arrow the gradient that went along it (several on one arrow when an input is used twice)."""
-    boxes, routes = layout(graph)
+    boxes, routes = layout(graph, lines)
     ends = _attachment_points(boxes, routes)
     for node in graph.nodes:
         box = boxes[node.id]
@@ -176,18 +202,17 @@ def _annotate(ax, graph: Graph, done: dict, current: int | None):
         elif node.id == current:
             ax.add_patch(FancyBboxPatch(corner, box.w, box.h, boxstyle="square,pad=0.06", fc="none",
                                         ec=CURRENT, lw=3.5, zorder=5))
-    sent: dict[tuple[int, int], list] = {}
-    for source, step in done.items():
-        for target, g in step.sent:
-            sent.setdefault((source, target), []).append(g)
-    for (source, target), grads in sent.items():
+    along: dict[tuple[int, int], list[str]] = {}
+    for source, target, value in sent:
+        along.setdefault((source, target), []).append(value)
+    for (source, target), values in along.items():
         route = routes[(source, target)]
         first, after = boxes[route[0]], boxes[route[1]]
         x0, y0 = ends[(source, target)]["start"], first.y - first.h / 2
         x1 = after.x if len(route) > 2 else ends[(source, target)]["end"]
         y1 = after.y + after.h / 2
         colour = CURRENT if source == current else DONE
-        ax.text((x0 + x1) / 2, (y0 + y1) / 2, " + ".join(_values(g) for g in grads), fontsize=8, color=colour,
+        ax.text((x0 + x1) / 2, (y0 + y1) / 2, " + ".join(values), fontsize=8, color=colour,
                 ha="center", va="center", zorder=6,
                 bbox=dict(boxstyle="round,pad=0.15", fc="white", ec=colour, lw=0.8))
 
@@ -211,7 +236,7 @@ class BackwardSteps:
         self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="760px"))
         self.widget = widgets.VBox([widgets.HBox([self.slider, self.back, self.next]), self.sentence, self.image])
         self.widget.add_class("backward-steps")
-        self._pngs: dict[int, bytes] = {}
+        self._pngs: dict[int, bytes] = {}  # the slider's pictures, drawn when first shown
         self.slider.observe(lambda change: self._show(change["new"]), names="value")
         self.back.on_click(lambda _: self._move(-1))
         self.next.on_click(lambda _: self._move(+1))
@@ -219,11 +244,14 @@ class BackwardSteps:
             self.sentence.value = self._sentence(0)
         else:
             self._show(0)
-        self.final_png = self.png(count)
+        self.final = bundle(self.picture(count), DPI)
+
+    def picture(self, index: int) -> dict:
+        return step_picture(self.output, self.recording, index, self._title(index))
 
     def png(self, index: int) -> bytes:
         if index not in self._pngs:
-            self._pngs[index] = png(draw_step(self.output, self.recording, index, self._title(index)), DPI)
+            self._pngs[index] = png(draw(self.picture(index)), DPI)
         return self._pngs[index]
 
     def _title(self, index: int) -> str:
@@ -246,10 +274,10 @@ class BackwardSteps:
 
     def _repr_mimebundle_(self, **kwargs):
         render = self.widget._repr_mimebundle_
-        bundle = dict(render(**kwargs) or {}) if render else {}
-        bundle["image/png"] = base64.b64encode(self.final_png).decode("ascii")
-        bundle["text/plain"] = steps_text(self.recording) + "\n(move the slider to step through the drawing)"
-        return bundle
+        shown = dict(render(**kwargs) or {}) if render else {}
+        shown.update(self.final)
+        shown["text/plain"] = steps_text(self.recording) + "\n(move the slider to step through the drawing)"
+        return shown
 
 
 def backward_steps(output: torch.Tensor, names: dict | None = None, gradient=None, title: str | None = None):

@@ -17,9 +17,9 @@ from matplotlib.path import Path
 from matplotlib.textpath import TextToPath
 
 from course.checks.closed_helpers import refuse_if_closed
-from course.visuals.drawing import figure_dpi
 from course.visuals.graph_text import describe, format_shape
-from course.visuals.graph_walk import Graph, layers, walk_graph
+from course.visuals.graph_walk import Graph, Node, layers, walk_graph
+from course.visuals.picture import MAX_TEXT, PictureError, integer, items, show, text
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies. Shape and border weight
 # repeat what colour says, so greyscale prints still work.
@@ -33,23 +33,95 @@ TITLE_PT, DETAIL_PT = 10, 8.5
 LINE = 1.35 / 72  # inches per point of font size, with line spacing
 PAD, GAP_X, GAP_Y, DUMMY_W = 0.1, 0.3, 0.55, 0.12
 MARGIN, TOP, BOTTOM = 0.25, 0.6, 0.55  # room for the title above and the legend below
+MAX_DRAWN, MAX_ARROWS = 100, 150  # nodes and distinct edges drawn as boxes and arrows at most, whatever
+# max_nodes says (the layout's work grows with their product); a bigger graph is counted per type
+MAX_NODES, MAX_EDGES, MAX_LINES = 20_000, 60_000, 12  # what one description may hold
 
 
-def draw_graph(tensor, names=None, title=None, max_nodes=50) -> Figure:
+def draw_graph(tensor, names=None, title=None, max_nodes=50):
     """Draw the graph behind `tensor`; too many nodes give counts per node type instead."""
     refuse_if_closed("draw_graph")
+    return show(describe_graph(tensor, names, title, max_nodes))
+
+
+def describe_graph(tensor, names=None, title=None, max_nodes=50) -> dict:
+    """What ``draw_graph`` draws, as plain data: each node's kind, label and lines of text, the edges."""
     graph = walk_graph(tensor, names)
-    title = title or _default_title(graph)
+    return {"kind": "graph", "title": title or _default_title(graph), "reason": graph.reason,
+            "max_nodes": int(max_nodes), "edges": [list(edge) for edge in graph.edges],
+            "nodes": [{"kind": n.kind, "label": n.label, "lines": describe(n)} for n in graph.nodes]}
+
+
+def draw_picture(description: dict, dpi: float | None) -> Figure:
+    """The figure of ``describe_graph``'s data: the graph, a message when it is empty, or counts per
+    node type when it has more than ``max_nodes`` nodes."""
+    graph, lines = graph_of(description)
+    title = text(description, "title")
     if not graph.nodes:
-        fig = _message_figure(title, graph.reason)
-    elif len(graph.nodes) > max_nodes:
-        fig = _summary_figure(graph, title, max_nodes)
-    else:
-        fig = _graph_figure(graph, title)
-    # Closed so Jupyter's inline backend does not show it a second time at the end of the cell;
-    # the returned figure is still displayed (as PNG) when it is a cell's value.
-    plt.close(fig)
-    return fig
+        return _message_figure(title, text(description, "reason"), dpi)
+    if not drawn_as_boxes(description, graph):
+        most = _most_boxes(description)
+        why = (f"{len(graph.nodes)} nodes is more than max_nodes={most}" if len(graph.nodes) > most else
+               f"{len(set(graph.edges))} arrows are more than {MAX_ARROWS} can be drawn")
+        return _summary_figure(graph, title, why, dpi)
+    return _graph_figure(graph, lines, title, dpi)
+
+
+def drawn_as_boxes(description: dict, graph: Graph) -> bool:
+    """Whether the picture shows each node as a box (not a message, nor counts per type)."""
+    return 0 < len(graph.nodes) <= _most_boxes(description) and len(set(graph.edges)) <= MAX_ARROWS
+
+
+def _most_boxes(description: dict) -> int:
+    return min(integer(description, "max_nodes", 0, 10**9), MAX_DRAWN)
+
+
+def graph_of(description: dict) -> tuple[Graph, list[list[str]]]:
+    """The graph a description holds, and each node's lines, checked: a graph walked from its output
+    (node 0), every node reached from it, no cycle."""
+    nodes = items(description, "nodes", MAX_NODES)
+    edges = items(description, "edges", MAX_EDGES)
+    built, lines = [], []
+    for i, node in enumerate(nodes):
+        if not isinstance(node, dict) or node.get("kind") not in STYLES:
+            raise PictureError(f"node {i} must have a kind among {sorted(STYLES)}")
+        said = items(node, "lines", MAX_LINES)
+        if not said or not all(isinstance(line, str) and len(line) <= MAX_TEXT for line in said):
+            raise PictureError(f"node {i} must have 1 to {MAX_LINES} lines of text")
+        built.append(Node(i, node["kind"], text(node, "label"), None))
+        lines.append(said)
+    pairs = []
+    for edge in edges:
+        if not (isinstance(edge, list) and len(edge) == 2
+                and all(isinstance(e, int) and not isinstance(e, bool) and 0 <= e < len(built) for e in edge)):
+            raise PictureError("an edge must be a pair of node numbers")
+        pairs.append(tuple(edge))
+    graph = Graph(built, pairs)
+    if built and not _walked(graph):
+        raise PictureError("the graph must be one walk from node 0, without a cycle")
+    return graph, lines
+
+
+def _walked(graph: Graph) -> bool:
+    """Every node reached from node 0, and a topological order of them all (no cycle)."""
+    children = graph.children()
+    seen, todo = {0}, [0]
+    while todo:
+        for child in children[todo.pop()]:
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
+    incoming = Counter(b for _, b in graph.edges)
+    ready = [n.id for n in graph.nodes if not incoming[n.id]]
+    ordered = 0
+    while ready:
+        node = ready.pop()
+        ordered += 1
+        for child in children[node]:
+            incoming[child] -= 1
+            if not incoming[child]:
+                ready.append(child)
+    return len(seen) == ordered == len(graph.nodes)
 
 
 def _default_title(graph: Graph) -> str:
@@ -86,7 +158,7 @@ def _box_size(lines: list[str]) -> tuple[float, float]:
     return w + 2 * PAD, h + 2 * PAD
 
 
-def layout(graph: Graph) -> tuple[dict, dict]:
+def layout(graph: Graph, lines: list[list[str]]) -> tuple[dict, dict]:
     """Boxes for nodes (and for the gaps long edges pass through) and each edge's route.
 
     Returns `boxes` keyed by node id (gap keys are tuples) and `routes` keyed by the distinct
@@ -95,7 +167,7 @@ def layout(graph: Graph) -> tuple[dict, dict]:
     order = [list(row) for row in layers(graph)]
     routes, above, below = _route_long_edges(graph, order)
     _order_rows(order, above, below)
-    size = {k: (DUMMY_W, 0.0) if isinstance(k, tuple) else _box_size(describe(graph.node(k)))
+    size = {k: (DUMMY_W, 0.0) if isinstance(k, tuple) else _box_size(lines[k])
             for row in order for k in row}
     x = _place_across(order, above, below, size)
 
@@ -174,12 +246,12 @@ def _spread(row: list, want: dict, size: dict) -> dict:
     return {k: (r + l) / 2 for k, r, l in zip(row, rightward, leftward)}
 
 
-def _graph_figure(graph: Graph, title: str) -> Figure:
-    boxes, routes = layout(graph)
+def _graph_figure(graph: Graph, lines: list[list[str]], title: str, dpi: float | None) -> Figure:
+    boxes, routes = layout(graph, lines)
     width = max(max(b.x + b.w / 2 for b in boxes.values()) + 2 * MARGIN, 6.0)
     height = max(b.y + b.h / 2 for b in boxes.values()) + TOP + BOTTOM
     shift = (width - max(b.x + b.w / 2 for b in boxes.values())) / 2
-    fig = plt.figure(figsize=(width, height), dpi=figure_dpi())
+    fig = plt.figure(figsize=(width, height), dpi=dpi)
     ax = fig.add_axes((0, 0, 1, 1))
     ax.set_xlim(-shift, width - shift)
     ax.set_ylim(-BOTTOM, height - BOTTOM)
@@ -189,7 +261,7 @@ def _graph_figure(graph: Graph, title: str) -> Figure:
     for (a, b), route in routes.items():
         _draw_edge(ax, boxes, route, ends[(a, b)], counts[(a, b)])
     for node in graph.nodes:
-        _draw_node(ax, boxes[node.id], node.kind, describe(node))
+        _draw_node(ax, boxes[node.id], node.kind, lines[node.id])
     fig.suptitle(title, y=1 - 0.15 / height, va="top", fontsize=12)
     _legend(fig)
     return fig
@@ -251,15 +323,15 @@ def _legend(fig: Figure):
                bbox_to_anchor=(0.5, 0.0), columnspacing=1.5, handlelength=1.6)
 
 
-def _message_figure(title: str, message: str) -> Figure:
-    fig = plt.figure(figsize=(6, 1.8), dpi=figure_dpi())
+def _message_figure(title: str, message: str, dpi: float | None) -> Figure:
+    fig = plt.figure(figsize=(6, 1.8), dpi=dpi)
     fig.add_subplot().axis("off")  # a figure without axes is not rendered inline at all
     fig.suptitle(title, fontsize=12)
     fig.text(0.5, 0.45, textwrap.fill(message, 80), ha="center", va="center", fontsize=10)
     return fig
 
 
-def _summary_figure(graph: Graph, title: str, max_nodes: int) -> Figure:
+def _summary_figure(graph: Graph, title: str, why: str, dpi: float | None) -> Figure:
     """Counts per node type: a hairball of hundreds of boxes teaches nothing."""
     kinds = Counter("leaf (AccumulateGrad)" if n.kind == "leaf" else n.label for n in graph.nodes)
     top = kinds.most_common(15)
@@ -267,7 +339,7 @@ def _summary_figure(graph: Graph, title: str, max_nodes: int) -> Figure:
     if rest:
         top.append((f"{len(kinds) - 15} other types", rest))
     labels, counts = [k for k, _ in reversed(top)], [c for _, c in reversed(top)]
-    fig = plt.figure(figsize=(7, 1.6 + 0.3 * len(labels)), dpi=figure_dpi())
+    fig = plt.figure(figsize=(7, 1.6 + 0.3 * len(labels)), dpi=dpi)
     ax = fig.add_subplot()
     bars = ax.barh(labels, counts, color=STYLES["op"]["edge"])
     for bar, label in zip(bars, labels):
@@ -276,7 +348,7 @@ def _summary_figure(graph: Graph, title: str, max_nodes: int) -> Figure:
     ax.bar_label(bars, padding=3, fontsize=8)
     ax.set_xlim(0, max(counts) * 1.12)
     ax.set_xlabel("number of nodes")
-    ax.set_title(f"{len(graph.nodes)} nodes is more than max_nodes={max_nodes}, so: nodes per type.\n"
+    ax.set_title(f"{why}, so: nodes per type.\n"
                  "graph_text() lists them all; draw_graph(..., max_nodes=...) draws them.", fontsize=9)
     fig.suptitle(title, fontsize=12)
     fig.tight_layout()

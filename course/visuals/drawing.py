@@ -2,9 +2,10 @@
 
 A grading kernel is one the grader started: it sets ``KERNEL_VARIABLE`` to ``GRADING`` in every
 kernel it fences (``autograder/grading/kernels/fence.py``, whose ``KERNEL_ENVIRONMENT`` repeats the
-two names, since the grader's kernel start may not import the course). There, the feedback a
-student reads back still shows every figure, the same picture and the same size in inches, drawn
-with fewer pixels (``GRADING_DPI``), without the inline backend's tight crop (a second layout pass
+two names, since the grader's kernel start may not import the course). There, a course figure is
+described and the grader draws it (``picture.py``), and the feedback a student reads back still
+shows every figure, the same picture and the same size in inches, drawn with fewer pixels
+(``GRADING_DPI``), without the inline backend's tight crop (a second layout pass
 that only trims the margin) and with a faster PNG compression; and a widget's own picture, which no
 one sees in a graded notebook (its state is not kept), is drawn only when the widget is used.
 Anywhere else (the student's JupyterLab, nbval, the build, plain ``nbgrader autograde``) nothing

@@ -14,8 +14,9 @@ import html
 import ipywidgets as widgets
 import torch
 
-from course.visuals.draw_graph import draw_graph
+from course.visuals.draw_graph import describe_graph
 from course.visuals.drawing import grading, png
+from course.visuals.picture import bundle, draw
 from course.visuals.graph_text import format_values
 
 FUNCTIONS = {name: getattr(torch, name) for name in
@@ -138,33 +139,33 @@ class ExpressionGraph:
         self.widget.add_class("expression-graph")
         for control in (self.box, self.x, self.y):
             control.observe(lambda _: self._show(), names="value")
-        self.initial_png = self._show(picture=not grading())  # graded: no widget state is kept
+        self.initial = self._show(picture=not grading())  # graded: no widget state is kept
         self.initial_text = self.text
 
-    def _show(self, picture: bool = True) -> bytes:
-        """Recompute and redraw; the PNG drawn (empty when f cannot be built). ``picture``: put it in
-        the widget too."""
+    def _show(self, picture: bool = True) -> dict:
+        """Recompute and redraw; the picture as a display bundle's entry (empty when f cannot be
+        built). ``picture``: put it in the widget too."""
         try:
             f, x, y = gradients_of(self.box.value, self.x.value, self.y.value)
         except (ExpressionError, RuntimeError) as error:
             self.text = f"Cannot build f: {error}"
             self.result.value = f'<span style="color:#b2182b">{html.escape(self.text)}</span>'
-            return b""
+            return {}
         self.text = f"f = {format_values(f)};  df/dx = x.grad = {_grad(x)};  df/dy = y.grad = {_grad(y)}"
         # the picture first: when the result line changes, the matching picture is already there
-        drawn = png(draw_graph(f, {"x": x, "y": y, "f": f}, title=f"f = {self.box.value.strip()}"), DPI)
-        if picture:
-            self.image.value = drawn
+        description = describe_graph(f, {"x": x, "y": y, "f": f}, title=f"f = {self.box.value.strip()}")
+        drawn = bundle(description, DPI)
+        if picture:  # drawn here even while grading: someone is using the widget
+            self.image.value = base64.b64decode(drawn["image/png"]) if "image/png" in drawn else png(draw(description), DPI)
         self.result.value = f"<code>{html.escape(self.text)}</code>"
         return drawn
 
     def _repr_mimebundle_(self, **kwargs):
         render = self.widget._repr_mimebundle_
-        bundle = dict(render(**kwargs) or {}) if render else {}
-        if self.initial_png:
-            bundle["image/png"] = base64.b64encode(self.initial_png).decode("ascii")
-        bundle["text/plain"] = self.initial_text + "\n(type another expression in x and y and press Enter)"
-        return bundle
+        shown = dict(render(**kwargs) or {}) if render else {}
+        shown.update(self.initial)
+        shown["text/plain"] = self.initial_text + "\n(type another expression in x and y and press Enter)"
+        return shown
 
 
 def expression_graph(text: str = "x * y + sin(x)", x: float = 1.0, y: float = 2.0) -> ExpressionGraph:

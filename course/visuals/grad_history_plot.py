@@ -7,7 +7,9 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
-from course.visuals.drawing import figure_dpi
+from course.visuals.picture import MAX_TEXT, PictureError, floats, items, pack, show, text
+
+MAX_STEPS = 40  # bars one history may have
 
 # Okabe-Ito colours; a reset is a square marker, not a bar, so the kinds stay apart in greyscale
 # (and a reset to zero, a bar of height 0, stays visible).
@@ -21,15 +23,33 @@ def _is_reset(label: str) -> bool:
 
 
 def plot_grad_history(steps: list[tuple[str, float | None]], one_call: float | None = None,
-                      title: str = "What .grad holds after each call") -> Figure:
+                      title: str = "What .grad holds after each call"):
     """One bar per (label, value) step; value None is drawn as a cross: there is no tensor at all.
 
     `one_call`, if given, draws the gradient of a single backward() as a dashed line to compare with.
     """
     if not steps:
         raise ValueError("steps is empty: record at least one (label, value) pair")
+    values = [float("nan") if value is None else float(value) for _, value in steps]
+    return show({"kind": "grad_history", "labels": [str(label) for label, _ in steps], "values": pack(values),
+                 "missing": [value is None for _, value in steps], "title": str(title),
+                 "one_call": pack([] if one_call is None else [float(one_call)])})  # packed: NaN is no JSON
+
+
+def draw_picture(description: dict, dpi: float | None) -> Figure:
+    """The figure of ``plot_grad_history``'s steps."""
+    labels, missing = items(description, "labels", MAX_STEPS), items(description, "missing", MAX_STEPS)
+    values, one_call = floats(description, "values", MAX_STEPS), floats(description, "one_call", 1)
+    title = text(description, "title")
+    if not labels or not len(labels) == len(missing) == len(values):
+        raise PictureError("labels, values and missing must hold as many entries each, at least one")
+    if not all(isinstance(label, str) and len(label) <= MAX_TEXT for label in labels) \
+            or not all(isinstance(flag, bool) for flag in missing):
+        raise PictureError("labels must be texts and missing true or false")
+    steps = [(label, None if flag else float(value)) for label, flag, value in zip(labels, missing, values)]
+    one_call = float(one_call[0]) if len(one_call) else None
     labels = [label for label, _ in steps]
-    fig, ax = plt.subplots(figsize=(max(5.0, 1.0 + 0.95 * len(steps)), 3.8), dpi=figure_dpi())
+    fig, ax = plt.subplots(figsize=(max(5.0, 1.0 + 0.95 * len(steps)), 3.8), dpi=dpi)
     for i, (label, value) in enumerate(steps):
         if value is None:
             ax.plot([i], [0], **NONE_MARK)
@@ -58,5 +78,4 @@ def plot_grad_history(steps: list[tuple[str, float | None]], one_call: float | N
     ax.legend(handles=handles, loc="best", fontsize=8, frameon=False)
     ax.grid(True, axis="y", alpha=0.3)
     fig.tight_layout()
-    plt.close(fig)  # shown once as the cell's value, not again by the inline backend
     return fig

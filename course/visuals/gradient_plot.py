@@ -8,7 +8,9 @@ import numpy as np
 import torch
 from matplotlib.figure import Figure
 
-from course.visuals.drawing import figure_dpi
+from course.visuals.picture import PictureError, floats, pack, show, text
+
+MAX_POINTS = 5000  # grid points one plot may have
 
 # Okabe-Ito colours; line styles differ too, so the curves stay apart in greyscale.
 F_STYLE = dict(color="#0072B2", linestyle="-", linewidth=2)
@@ -46,8 +48,13 @@ def slope_at(f, at: float) -> tuple[float, float]:
     return float(y[0]), float(dy[0])
 
 
-def plot_gradient(f, start, end, at=None, points=200) -> Figure:
+def plot_gradient(f, start, end, at=None, points=200):
     """f with its tangent at `at` (default: the middle) above f' from autograd."""
+    return show(describe_gradient(f, start, end, at, points))
+
+
+def describe_gradient(f, start, end, at=None, points=200) -> dict:
+    """What ``plot_gradient`` draws, as plain data: f and f' on the grid, and the tangent's point."""
     if not start < end:
         raise ValueError(f"start must be less than end, got start={start}, end={end}")
     at = (start + end) / 2 if at is None else float(at)
@@ -56,10 +63,20 @@ def plot_gradient(f, start, end, at=None, points=200) -> Figure:
     y0, slope = slope_at(f, at)
     name = getattr(f, "__name__", "f")
     name = "f" if name == "<lambda>" else name
+    return {"kind": "gradient", "name": name, "point": pack([at, y0, slope]),  # packed: NaN is no JSON
+            "xs": pack(xs.numpy()), "y": pack(y.numpy()), "dy": pack(dy.numpy())}
 
-    xs, y, dy = xs.numpy(), y.numpy(), dy.numpy()
-    fig, (top, bottom) = plt.subplots(2, 1, sharex=True, figsize=(7, 5.5), height_ratios=(3, 2),
-                                       dpi=figure_dpi())
+
+def draw_picture(description: dict, dpi: float | None) -> Figure:
+    """The figure of ``describe_gradient``'s data."""
+    name, point = text(description, "name"), floats(description, "point", 3)
+    if len(point) != 3:
+        raise PictureError("point must hold x, f(x) and f'(x)")
+    at, y0, slope = (float(v) for v in point)
+    xs, y, dy = (floats(description, key, MAX_POINTS) for key in ("xs", "y", "dy"))
+    if not len(xs) == len(y) == len(dy):
+        raise PictureError("xs, y and dy must hold as many values each")
+    fig, (top, bottom) = plt.subplots(2, 1, sharex=True, figsize=(7, 5.5), height_ratios=(3, 2), dpi=dpi)
     top.plot(xs, y, label=f"{name}(x)", **F_STYLE)
     top.plot(xs, y0 + slope * (xs - at), label=f"tangent at x = {at:.3g}", **TANGENT_STYLE)
     top.plot([at], [y0], "o", color="#000000", markersize=6)
@@ -79,7 +96,6 @@ def plot_gradient(f, start, end, at=None, points=200) -> Figure:
         ax.grid(True, alpha=0.3)
     fig.suptitle(f"{name} and its derivative, from autograd", fontsize=12)
     fig.tight_layout()
-    plt.close(fig)  # shown once as the cell's value, not again by the inline backend
     return fig
 
 

@@ -13,7 +13,8 @@ import base64
 import ipywidgets as widgets
 
 from course.visuals.drawing import grading, png
-from course.visuals.gradient_plot import plot_gradient, slope_at
+from course.visuals.gradient_plot import describe_gradient, slope_at
+from course.visuals.picture import bundle, draw
 
 DPI = 80
 
@@ -33,10 +34,10 @@ class SlopeExplorer:
         self.image = widgets.Image(format="png", layout=widgets.Layout(width="560px"))
         self.widget = widgets.VBox([self.slider, self.slope, self.image])
         self.slider.observe(self._moved, names="value")
-        self.initial_png = self._draw(at)
+        self.initial = bundle(describe_gradient(f, self.start, self.end, at), DPI)
         self.slope.value = f"<code>{self.text()}</code>"
         if not grading():  # a graded notebook keeps no widget state: its picture would go unseen
-            self.image.value = self.initial_png
+            self.image.value = base64.b64decode(self.initial["image/png"])
         self.initial_text = self.text()
 
     def text(self) -> str:
@@ -45,7 +46,7 @@ class SlopeExplorer:
         return f"At x = {x:.3f}: f(x) = {y:.4g}, slope f'(x) from autograd = {slope:.4g}"
 
     def _draw(self, x: float) -> bytes:
-        return png(plot_gradient(self.f, self.start, self.end, at=x), DPI)
+        return png(draw(describe_gradient(self.f, self.start, self.end, at=x)), DPI)
 
     def _show(self, x: float):
         self.slope.value = f"<code>{self.text()}</code>"
@@ -56,10 +57,10 @@ class SlopeExplorer:
 
     def _repr_mimebundle_(self, **kwargs):
         render = self.widget._repr_mimebundle_  # None once the widget is closed
-        bundle = dict(render(**kwargs) or {}) if render else {}
-        bundle["image/png"] = base64.b64encode(self.initial_png).decode("ascii")
-        bundle["text/plain"] = self.initial_text + "\n(move the slider to see the slope elsewhere)"
-        return bundle
+        shown = dict(render(**kwargs) or {}) if render else {}
+        shown.update(self.initial)
+        shown["text/plain"] = self.initial_text + "\n(move the slider to see the slope elsewhere)"
+        return shown
 
 
 def slope_explorer(f, start, end, at=None) -> SlopeExplorer:

@@ -1,6 +1,7 @@
 """What the local workers' fork server imports once, so that every worker starts warm.
 
-A worker spawned cold imports nbgrader, nbclient and torch, and its first optimizer imports
+A worker spawned cold imports nbgrader, nbclient, torch and what draws the kernels' figures
+(``judging/pictures.py``), and its first optimizer imports
 ``torch._dynamo`` (``torch.optim`` reaches for it on first use), paid again by each worker while the
 batch has barely begun. The local pool forks its workers from one server
 that has done all of it (``fan_out.local_executor``), so the batch pays it once.
@@ -12,7 +13,7 @@ import importlib
 
 import torch
 
-from ..judging import references
+from ..judging import pictures, references  # noqa: F401  (pictures: matplotlib and the course's drawing)
 from ..kernels.preloads import lessons
 from . import worker  # noqa: F401  (nbgrader, nbclient and the grader itself)
 

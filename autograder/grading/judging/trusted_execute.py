@@ -23,7 +23,7 @@ import time
 from nbclient.exceptions import CellExecutionComplete, CellTimeoutError, DeadKernelError
 from nbclient.util import ensure_async, run_sync
 from nbformat.notebooknode import NotebookNode
-from traitlets import Integer, default
+from traitlets import Float, Integer, default
 
 from course.checks.answer_warnings import Warned
 from course.exercise import lesson_module
@@ -33,6 +33,7 @@ from ..kernels.manager import SandboxedKernelManager
 from ..kernels.settings import GradingKernels
 from . import limits
 from .output_caps import OutputCaps, message_size
+from .pictures import Pictures
 from .resilient_execute import ResilientExecute, error_output
 from .trials import LIMIT, Trials, graded_exercise, observations, request_cell, timed_out, too_slow, warnings_sent
 from .verdict import seeds, unreadable
@@ -51,6 +52,10 @@ class TrustedExecute(ResilientExecute):
                                                      "(display updates and comms included).").tag(config=True)
     notebook_timeout = Integer(900, help="Wall-clock seconds one notebook may take, restarts and replays "
                                          "included; the cells after that are not run.").tag(config=True)
+    max_pictures = Integer(64, help="Course figures this process draws for one notebook (its kernel "
+                                    "describes them, pictures.py); past that, they say so.").tag(config=True)
+    picture_seconds = Float(30.0, help="Seconds this process may spend drawing one notebook's course figures; "
+                                       "past that, they say so.").tag(config=True)
 
     @default("store_widget_state")
     def _no_widget_state(self):
@@ -71,6 +76,7 @@ class TrustedExecute(ResilientExecute):
         self._lesson = lesson_module(assignment) if assignment else ""
         self._deadline = limits.Deadline(self.notebook_timeout)
         self._caps = OutputCaps(self.output_limit, self.notebook_output_limit, self._interrupt, self.log)
+        self._pictures = Pictures(self.max_pictures, self.picture_seconds, self.notebook_output_limit)
         self._asking = False
         return super().preprocess(nb, resources, km)
 
@@ -158,11 +164,13 @@ class TrustedExecute(ResilientExecute):
             self.give_up(f"a cell above {why}")
 
     def process_message(self, msg, cell, cell_index):
-        """Every IOPub message counts against the caps, whatever its type, before nbclient reads it."""
+        """Every IOPub message counts against the caps, whatever its type, before nbclient reads it;
+        a course figure the kernel described is drawn here (``pictures.py``)."""
         self._caps.count(message_size(msg), cell_index, kept=not msg.get("oversized"))
         if self._caps.unread(msg):
             return None
         try:
+            self._pictures.show(msg, kept=not self._asking)
             return super().process_message(msg, cell, cell_index)
         except CellExecutionComplete:
             raise

@@ -1,0 +1,90 @@
+"""The figures a grading kernel describes, drawn here: each identical description once per process.
+
+A grading kernel sends a course figure as its description (plain data under ``PICTURE_MIME``,
+``course/visuals/picture.py``) and this process draws it, as the kernel would have, into the
+output's ``image/png``. A class's notebooks show the same figures again and again (the lesson's
+own, and every correct answer's), so each is drawn once and kept (``DRAWN``), up to
+``MEMO_BYTES``. A description is data: drawing it runs only the course's drawing code, on values
+checked first; one that cannot be drawn becomes a line of text saying why. A notebook may have
+``max_pictures`` drawn, in ``seconds`` of drawing and ``max_bytes`` of PNG at most (the notebook's
+own output cap counts its kernel's messages, not what is drawn here); past any, its pictures say so.
+Pictures sent while a graded exercise is tried are not kept in the notebook, so they are not drawn.
+"""
+import base64
+import hashlib
+import json
+import time
+from collections import OrderedDict
+
+import matplotlib
+
+matplotlib.use("Agg")  # this process draws into files only
+
+from course.visuals.picture import PICTURE_MIME, PLACEHOLDER, PictureError, drawing_modules, grading_png  # noqa: E402
+
+MEMO_BYTES = 64 * 1024**2
+DRAWN: "OrderedDict[str, tuple[str, str]]" = OrderedDict()  # description's digest -> (PNG as base64, text)
+drawing_modules()  # imported now: a warm parent forks its workers with them
+
+
+def _digest(description) -> str:
+    return hashlib.sha256(json.dumps(description, sort_keys=True, ensure_ascii=True).encode()).hexdigest()
+
+
+def _drawn(description) -> tuple[str, str]:
+    key = _digest(description)
+    if key in DRAWN:
+        DRAWN.move_to_end(key)
+        return DRAWN[key]
+    data, text = grading_png(description)
+    drawn = base64.b64encode(data).decode("ascii"), text
+    if len(drawn[0]) <= MEMO_BYTES:
+        DRAWN[key] = drawn
+        while sum(len(png) for png, _ in DRAWN.values()) > MEMO_BYTES:  # a few dozen entries: summed anew
+            DRAWN.popitem(last=False)
+    return drawn
+
+
+class Pictures:
+    """One notebook's pictures: how many have been drawn, and for how long, against its caps."""
+
+    def __init__(self, max_pictures: int, seconds: float, max_bytes: int):
+        self.max_pictures, self.seconds, self.max_bytes = max_pictures, seconds, max_bytes
+        self.drawn, self.spent, self.bytes = 0, 0.0, 0
+
+    def show(self, msg, kept: bool = True) -> None:
+        """Draw the picture a display message describes into the message, before nbclient reads it."""
+        content = msg.get("content")
+        data = content.get("data") if isinstance(content, dict) else None
+        if not isinstance(data, dict) or PICTURE_MIME not in data:
+            return
+        description = data.pop(PICTURE_MIME)
+        if data.get("text/plain") == PLACEHOLDER:
+            del data["text/plain"]
+        if not kept:
+            return
+        if over := self._over():
+            data["text/plain"] = f"(picture not drawn: this notebook showed {over})"
+            return
+        self.drawn += 1
+        started = time.monotonic()
+        try:
+            data["image/png"], text = _drawn(description)
+        except PictureError as error:
+            data["text/plain"] = f"(picture not drawn: {error})"
+        except Exception as error:  # noqa: BLE001  (data checked, yet shaped to break the drawing)
+            data["text/plain"] = f"(picture not drawn: {type(error).__name__})"
+        else:
+            data.setdefault("text/plain", text)
+            self.bytes += len(data["image/png"])
+        finally:
+            self.spent += time.monotonic() - started
+
+    def _over(self) -> str:
+        if self.drawn >= self.max_pictures:
+            return f"more than {self.max_pictures} pictures"
+        if self.spent >= self.seconds:
+            return f"pictures that took more than {self.seconds:g} s to draw"
+        if self.bytes >= self.max_bytes:
+            return f"more than {self.max_bytes} bytes of pictures"
+        return ""

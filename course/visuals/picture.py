@@ -1,0 +1,162 @@
+"""A course figure as plain data, then drawn from that data alone: where it is drawn is all grading changes.
+
+Each kind of figure has two halves side by side in its module: one reads the notebook's objects
+(tensors, functions, a recorded backward pass) and returns a *description*, a dict of plain data
+with its ``kind``; the other draws a matplotlib figure from a description and nothing else,
+checking it first (``PictureError`` says what is wrong). In a student's kernel, nbval, the build
+and under nbgrader's own Execute both halves run in the kernel, as one call. In a kernel the grader
+started (``drawing.grading()``) the kernel sends the description instead of a picture, under
+``PICTURE_MIME``, and the grader draws it (``autograder/grading/judging/pictures.py``): identical
+descriptions (a lesson's own figures, a correct answer's graph) are drawn once per grading process,
+and a description is data, so the kernel cannot make the grader run anything but this drawing.
+"""
+import base64
+import importlib
+import io
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.figure import Figure
+
+from course.visuals.drawing import GRADING_DPI, GRADING_PNG, figure_dpi, grading, png
+
+PICTURE_MIME = "application/vnd.autograd-course.picture+json"
+PLACEHOLDER = "<Figure>"  # a described figure's text, until the grader draws it and says its size
+KINDS = {  # kind -> the module whose ``draw_picture`` draws it
+    "gradient": "course.visuals.gradient_plot",
+    "grad_history": "course.visuals.grad_history_plot",
+    "graph": "course.visuals.draw_graph",
+    "backward_step": "course.visuals.backward_steps",
+}
+MAX_TEXT = 2000  # characters of one label, title or node line
+MAX_INCHES, MAX_AREA = 100, 1500  # a picture's widest side and its area, in inches (7.8 million pixels
+# at most while grading: what the drawing's buffer holds)
+MAX_ALL_TEXT = 50_000  # characters of text in one description, packed floats aside
+MAX_FLOATS = 20_000  # values of one packed array
+PACKED = ("xs", "y", "dy", "point", "values", "one_call")  # the keys whose texts are packed floats
+
+
+class PictureError(ValueError):
+    """A description that cannot be drawn, and why (in words a student can act on)."""
+
+
+# --- the kernel's half ----------------------------------------------------------------------------
+
+def show(description: dict):
+    """What a figure function returns: the figure drawn here, or, in a grading kernel, a ``Picture``
+    that the grader draws."""
+    return Picture(description) if grading() else draw(description)
+
+
+def bundle(description: dict, dpi: float) -> dict:
+    """A widget's display picture, as a display bundle entry: PNG drawn here, or the description."""
+    if grading():
+        return {PICTURE_MIME: description}
+    return {"image/png": base64.b64encode(png(draw(description), dpi)).decode("ascii")}
+
+
+class Picture:
+    """A figure a grading kernel describes and the grader draws. Anything else asked of it (its
+    axes, ``savefig``) draws it here, so code that uses the figure still works."""
+
+    def __init__(self, description: dict):
+        self.description = description
+        self._figure = None
+
+    def _repr_mimebundle_(self, **kwargs):
+        return {PICTURE_MIME: self.description, "text/plain": PLACEHOLDER}
+
+    def __getattr__(self, name):
+        if name.startswith("__") or name in ("description", "_figure"):
+            raise AttributeError(name)
+        if self._figure is None:
+            self._figure = draw(self.description)
+        return getattr(self._figure, name)
+
+
+def pack(values) -> str:
+    """Floats as base64 of little-endian float64: exact, NaN and infinity included, quick to read."""
+    return base64.b64encode(np.ascontiguousarray(values, dtype="<f8").tobytes()).decode("ascii")
+
+
+# --- the drawing half -----------------------------------------------------------------------------
+
+def draw(description, dpi: float | None = None) -> Figure:
+    """The figure a description describes, checked first, at ``dpi`` (None: as ``figure_dpi`` says);
+    the figure is closed (shown once, as a value)."""
+    if not isinstance(description, dict):
+        raise PictureError("a picture's description is not a mapping")
+    module = KINDS.get(description.get("kind"))
+    if module is None:
+        raise PictureError(f"no kind of picture is called {str(description.get('kind'))[:40]!r}")
+    if _text_in(description) > MAX_ALL_TEXT:
+        raise PictureError(f"it holds more than {MAX_ALL_TEXT} characters of text")
+    fig = importlib.import_module(module).draw_picture(description, figure_dpi() if dpi is None else dpi)
+    plt.close(fig)
+    width, height = fig.get_size_inches()
+    if max(width, height) > MAX_INCHES or width * height > MAX_AREA:  # checked before any pixel is drawn
+        raise PictureError(f"it would be {width:.0f} x {height:.0f} inches, more than {MAX_INCHES} on a side "
+                           f"or {MAX_AREA} square inches")
+    return fig
+
+
+def _text_in(description: dict) -> int:
+    """Characters of text in a description (what drawing it costs most), packed arrays aside."""
+    total, todo = 0, [description]
+    while todo:
+        value = todo.pop()
+        if isinstance(value, dict):
+            todo.extend(v for k, v in value.items() if k not in PACKED)
+        elif isinstance(value, list):
+            todo.extend(value)
+        elif isinstance(value, str):
+            total += len(value)
+    return total
+
+
+def drawing_modules() -> None:
+    """Import every kind's drawing module (a grader's warm parent does, before it forks)."""
+    for module in KINDS.values():
+        importlib.import_module(module)
+
+
+def grading_png(description) -> tuple[bytes, str]:
+    """The PNG a grading kernel would have shown for this description, and the figure's text."""
+    fig = draw(description, GRADING_DPI)  # as figure_dpi() makes it in a grading kernel
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=GRADING_DPI, pil_kwargs=GRADING_PNG)
+    return buffer.getvalue(), repr(fig)
+
+
+def text(description: dict, key: str) -> str:
+    value = description.get(key)
+    if not isinstance(value, str) or len(value) > MAX_TEXT:
+        raise PictureError(f"{key} must be a text of at most {MAX_TEXT} characters")
+    return value
+
+
+def integer(description: dict, key: str, low: int, high: int) -> int:
+    value = description.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise PictureError(f"{key} must be a whole number from {low} to {high}")
+    return value
+
+
+def items(description: dict, key: str, limit: int) -> list:
+    value = description.get(key)
+    if not isinstance(value, list) or len(value) > limit:
+        raise PictureError(f"{key} must be a list of at most {limit} entries")
+    return value
+
+
+def floats(description: dict, key: str, limit: int = MAX_FLOATS) -> np.ndarray:
+    value = description.get(key)
+    if not isinstance(value, str) or len(value) > (limit * 8 + 2) // 3 * 4:
+        raise PictureError(f"{key} must be at most {limit} packed floats")
+    try:
+        raw = base64.b64decode(value, validate=True)
+    except ValueError:
+        raise PictureError(f"{key} is not base64") from None
+    if len(raw) % 8:
+        raise PictureError(f"{key} is not a whole number of float64 values")
+    return np.frombuffer(raw, dtype="<f8").astype(np.float64)

@@ -1,0 +1,136 @@
+"""The grader draws the figures a grading kernel describes: once per identical description, within its
+caps, and a description it cannot draw costs only that picture (pictures.py, course/visuals/picture.py)."""
+import base64
+import io
+import json
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pytest  # noqa: E402
+import torch  # noqa: E402
+from PIL import Image  # noqa: E402
+
+from autograder.grading.judging import pictures  # noqa: E402
+from course.visuals import drawing, picture  # noqa: E402
+from course.visuals.backward_steps import backward_steps  # noqa: E402
+from course.visuals.draw_graph import describe_graph  # noqa: E402
+from course.visuals.grad_history_plot import plot_grad_history  # noqa: E402
+from course.visuals.gradient_plot import describe_gradient, plot_gradient  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def grading(monkeypatch):
+    monkeypatch.setenv(drawing.KERNEL_VARIABLE, drawing.GRADING)
+    monkeypatch.setattr(pictures, "DRAWN", type(pictures.DRAWN)())
+
+
+def graph():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    return describe_graph((x * x).sum(), {"x": x})
+
+
+def message(shown: dict) -> dict:
+    """A display message as a kernel's session delivers it: strict JSON, decoded."""
+    return {"msg_type": "display_data", "content": {"data": json.loads(json.dumps(shown, allow_nan=False)),
+                                                    "metadata": {}}}
+
+
+def shown(description) -> dict:
+    return message({picture.PICTURE_MIME: description, "text/plain": picture.PLACEHOLDER})
+
+
+def test_a_described_figure_becomes_its_png_and_matplotlibs_text(monkeypatch):
+    msg = message(plot_gradient(torch.sin, -1, 1)._repr_mimebundle_())
+    pictures.Pictures(64, 30, 10**8).show(msg)
+    data = msg["content"]["data"]
+    assert set(data) == {"image/png", "text/plain"} and data["text/plain"].startswith("<Figure size 504x396")
+    image = Image.open(io.BytesIO(base64.b64decode(data["image/png"])))
+    assert image.info["dpi"][0] == pytest.approx(drawing.GRADING_DPI, abs=0.1) and image.size[0] == 504
+
+
+def test_an_identical_description_is_drawn_once_per_process(monkeypatch):
+    drawn = []
+    real = pictures.grading_png
+    monkeypatch.setattr(pictures, "grading_png", lambda d: drawn.append(d) or real(d))
+    first, second, other = shown(graph()), shown(graph()), shown(describe_gradient(torch.sin, -1, 1))
+    for msg in (first, second, other):
+        pictures.Pictures(64, 30, 10**8).show(msg)  # a notebook each
+    assert len(drawn) == 2 and first["content"]["data"] == second["content"]["data"]
+
+
+def test_a_widgets_picture_is_drawn_and_its_own_text_kept():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    msg = message(backward_steps((x * x).sum(), {"x": x})._repr_mimebundle_())
+    pictures.Pictures(64, 30, 10**8).show(msg)
+    data = msg["content"]["data"]
+    assert "image/png" in data and picture.PICTURE_MIME not in data and data["text/plain"].startswith("Before backward()")
+
+
+def test_pictures_sent_while_an_exercise_is_tried_are_not_drawn(monkeypatch):
+    monkeypatch.setattr(pictures, "grading_png", lambda d: pytest.fail("drew a picture no one keeps"))
+    msg = shown(graph())
+    pictures.Pictures(64, 30, 10**8).show(msg, kept=False)
+    assert msg["content"]["data"] == {}
+
+
+def test_past_its_caps_a_notebooks_pictures_say_so():
+    notebook = pictures.Pictures(2, 30, 10**8)
+    msgs = [shown(plot_grad_history([("backward()", float(i))])._repr_mimebundle_()[picture.PICTURE_MIME])
+            for i in range(3)]
+    for msg in msgs:
+        notebook.show(msg)
+    assert ["image/png" in m["content"]["data"] for m in msgs] == [True, True, False]
+    assert msgs[2]["content"]["data"]["text/plain"] == "(picture not drawn: this notebook showed more than 2 pictures)"
+    for limits, why in (((64, 0, 10**8), "took more than 0 s"), ((64, 30, 0), "more than 0 bytes")):
+        msg = shown(graph())
+        pictures.Pictures(*limits).show(msg)
+        assert why in msg["content"]["data"]["text/plain"] and "image/png" not in msg["content"]["data"]
+
+
+def forged():
+    good = graph()
+    cycle = {**good, "edges": good["edges"] + [[len(good["nodes"]) - 1, 0]]}
+    stray = {**good, "nodes": good["nodes"] + [{"kind": "leaf", "label": "z", "lines": ["z"]}]}
+    return {
+        "not a mapping": ["kind", "graph"],
+        "no kind of picture": {"kind": "os.system"},
+        "without a cycle": cycle,
+        "one walk from node 0": stray,
+        "pair of node numbers": {**good, "edges": [[0, 99]]},
+        "characters of text": {**good, "title": "x" * 1999, "nodes": [{**n, "lines": ["y" * 1999] * 12}
+                                                                       for n in good["nodes"]] * 3},
+        "at most 2000 characters": {**good, "title": "x" * 2001},
+        "not base64": {**describe_gradient(torch.sin, -1, 1), "xs": "%%%%"},
+        "packed floats": {**describe_gradient(torch.sin, -1, 1), "xs": picture.pack([0.0] * 6000)},
+        "as many values": {**describe_gradient(torch.sin, -1, 1), "y": picture.pack([0.0])},
+        "kind among": {**good, "nodes": [{"kind": "exec", "label": "x", "lines": ["x"]}], "edges": []},
+        "whole number": {**good, "max_nodes": "all"},
+        "on a side": {**good, "nodes": [{"kind": "output", "label": "y", "lines": ["y", "W" * 2000]}], "edges": []},
+    }
+
+
+@pytest.mark.parametrize("why", list(forged()))
+def test_a_description_that_cannot_be_drawn_costs_only_that_picture_and_says_why(why):
+    msg = shown(forged()[why])
+    pictures.Pictures(64, 30, 10**8).show(msg)
+    data = msg["content"]["data"]
+    assert set(data) == {"text/plain"} and data["text/plain"].startswith("(picture not drawn: ")
+    assert why in data["text/plain"]
+
+
+def test_the_memo_forgets_the_oldest_past_its_bytes(monkeypatch):
+    monkeypatch.setattr(pictures, "MEMO_BYTES", 1)
+    for description in (graph(), describe_gradient(torch.sin, -1, 1)):
+        pictures.Pictures(64, 30, 10**8).show(shown(description))
+    assert len(pictures.DRAWN) == 0
+
+
+def test_a_grading_kernels_figure_is_drawn_as_a_students_kernel_draws_it(monkeypatch):
+    described = plot_gradient(torch.sin, -1, 1).description
+    monkeypatch.delenv(drawing.KERNEL_VARIABLE)
+    fig = plot_gradient(torch.sin, -1, 1)
+    assert picture.draw(described).get_size_inches().tolist() == fig.get_size_inches().tolist()
+    assert [t.get_text() for t in picture.draw(described).axes[0].get_legend().get_texts()] == \
+        [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
