@@ -132,8 +132,9 @@ def floor_per_notebook(displayed: bool = True, grading: bool = False) -> float:
 
     ``displayed``: as a notebook runs them, each cell's value and figures rendered (figures as PNG,
     by matplotlib's inline backend), which a graded notebook must hold; otherwise the cells alone,
-    nothing displayed (a lower bound no notebook reaches). ``grading``: figures drawn as a grading
-    kernel draws them (course/visuals/drawing.py); the table's floor is the lesson's own drawing.
+    nothing displayed (a lower bound no notebook reaches). ``grading``: as a grading kernel runs them,
+    course figures described for the grader to draw (course/visuals/picture.py); the table's floor is
+    the lesson's own drawing.
     """
     if grading:
         os.environ[KERNEL_VARIABLE] = GRADING
@@ -214,7 +215,7 @@ def main() -> None:
     floor = floor_per_notebook()
     cheaper = floor_per_notebook(grading=True)
     print(f"floor: {floor:.2f} s per notebook (solution cells and their outputs, warm interpreter, no kernel; "
-          f"{bare:.2f} s for the cells with nothing displayed, {cheaper:.2f} s with figures drawn as grading draws them)")
+          f"{bare:.2f} s for the cells with nothing displayed, {cheaper:.2f} s with figures described as a grading kernel describes them)")
     print(f"{'N':>4} {'nbgrader s':>11} {'ours s':>8} {'ratio':>6} {'nbgrader s/nb':>14} {'ours s/nb':>10} "
           f"{'ours/floor':>10} {'peak GiB nbgrader':>18} {'peak GiB ours':>14} {'ours PSS GiB':>13} scores parity",
           flush=True)

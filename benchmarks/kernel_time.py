@@ -7,8 +7,9 @@ figures displayed as a kernel displays them (matplotlib's inline backend, PNG), 
 then ``--runs`` times, keeping each cell's fastest run. A cell's kind comes from what the executed
 notebook shows: "figure" (a PNG), "widget" (a widget view), "check" (a graded test cell, which the
 grader replaces by its own request), "text" (any other output) and "quiet" (none). Prints seconds
-and share per kind, per lesson, and the slowest cells. ``--grading`` draws as a grading kernel does
-(course/visuals/drawing.py: the kernel marked as the grader marks it); ``--clock cpu`` times this
+and share per kind, per lesson, and the slowest cells. ``--grading`` runs them as a grading kernel does
+(course/visuals/drawing.py: the kernel marked as the grader marks it; course figures are described,
+and the grader draws them, picture.py); ``--clock cpu`` times this
 process's CPU rather than the wall clock, which a shared machine's load inflates; ``--root`` times
 another checkout's lessons and course (e.g. main's, to print a "before" beside this one).
 """
@@ -47,7 +48,7 @@ def kind(cell) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=2)
-    parser.add_argument("--grading", action="store_true", help="draw as a grading kernel draws")
+    parser.add_argument("--grading", action="store_true", help="run as a grading kernel runs (figures described, not drawn)")
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
     parser.add_argument("--root", default=ROOT, help="the checkout whose lessons and course are timed")
     args = parser.parse_args()
@@ -65,7 +66,7 @@ def main() -> None:
     shell = InteractiveShell.instance()
     matplotlib.use(INLINE)
     configure_inline_support(shell, INLINE)
-    print(f"{root}: {'as a grading kernel draws' if args.grading else 'as a lesson draws'}, {args.clock} clock")
+    print(f"{root}: {'as a grading kernel runs' if args.grading else 'as a lesson draws'}, {args.clock} clock")
     print(f"{'lesson':>12} {'total s':>8} " + " ".join(f"{k + ' s (n)':>16}" for k in KINDS))
     slowest = []
     for lesson in assignments(root):
