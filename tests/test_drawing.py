@@ -82,6 +82,7 @@ def test_the_grader_draws_each_description_as_the_lesson_does_the_same_size_in_i
 
 def test_a_described_figure_still_works_as_a_figure_where_code_uses_it(grading):
     made = figures()[0]
+    assert repr([made]) == "[<Figure>]"
     assert len(made.axes) == 1 and made.dpi == drawing.GRADING_DPI
 
 

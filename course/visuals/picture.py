@@ -66,6 +66,9 @@ class Picture:
     def _repr_mimebundle_(self, **kwargs):
         return {PICTURE_MIME: self.description, "text/plain": PLACEHOLDER}
 
+    def __repr__(self) -> str:  # inside a printed tuple or list, as a figure's repr reads there
+        return PLACEHOLDER
+
     def __getattr__(self, name):
         if name.startswith("__") or name in ("description", "_figure"):
             raise AttributeError(name)
