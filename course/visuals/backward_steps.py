@@ -244,7 +244,7 @@ class BackwardSteps:
             self.sentence.value = self._sentence(0)
         else:
             self._show(0)
-        self.final = bundle(self.picture(count), DPI)
+        self.final = bundle(self.picture(count), DPI, None if grading() else self.png(count))
 
     def picture(self, index: int) -> dict:
         return step_picture(self.output, self.recording, index, self._title(index))

@@ -8,7 +8,7 @@ shows every figure, the same picture and the same size in inches, drawn with few
 (``GRADING_DPI``), without the inline backend's tight crop (a second layout pass
 that only trims the margin) and with a faster PNG compression; and a widget's own picture, which no
 one sees in a graded notebook (its state is not kept), is drawn only when the widget is used.
-Anywhere else (the student's JupyterLab, nbval, the build, plain ``nbgrader autograde``) nothing
+Anywhere else (the student's JupyterLab, nbval, the build, nbgrader's own Execute) nothing
 changes. The variable is read at each call, not at import: the grader's warm parent imports this
 module before any kernel exists.
 """

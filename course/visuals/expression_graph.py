@@ -8,7 +8,6 @@ The expression is then built with real torch calls on two leaves, and ``backward
 ``.grad``.
 """
 import ast
-import base64
 import html
 
 import ipywidgets as widgets
@@ -154,11 +153,11 @@ class ExpressionGraph:
         self.text = f"f = {format_values(f)};  df/dx = x.grad = {_grad(x)};  df/dy = y.grad = {_grad(y)}"
         # the picture first: when the result line changes, the matching picture is already there
         description = describe_graph(f, {"x": x, "y": y, "f": f}, title=f"f = {self.box.value.strip()}")
-        drawn = bundle(description, DPI)
+        drawn = png(draw(description), DPI) if picture or not grading() else None
         if picture:  # drawn here even while grading: someone is using the widget
-            self.image.value = base64.b64decode(drawn["image/png"]) if "image/png" in drawn else png(draw(description), DPI)
+            self.image.value = drawn
         self.result.value = f"<code>{html.escape(self.text)}</code>"
-        return drawn
+        return bundle(description, DPI, drawn)
 
     def _repr_mimebundle_(self, **kwargs):
         render = self.widget._repr_mimebundle_

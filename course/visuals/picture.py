@@ -48,11 +48,12 @@ def show(description: dict):
     return Picture(description) if grading() else draw(description)
 
 
-def bundle(description: dict, dpi: float) -> dict:
-    """A widget's display picture, as a display bundle entry: PNG drawn here, or the description."""
+def bundle(description: dict, dpi: float, drawn: bytes | None = None) -> dict:
+    """A widget's display picture, as a display bundle entry: PNG drawn here (``drawn``, when the
+    widget has drawn it already), or, in a grading kernel, the description."""
     if grading():
         return {PICTURE_MIME: description}
-    return {"image/png": base64.b64encode(png(draw(description), dpi)).decode("ascii")}
+    return {"image/png": base64.b64encode(drawn or png(draw(description), dpi)).decode("ascii")}
 
 
 class Picture:
@@ -105,11 +106,11 @@ def draw(description, dpi: float | None = None) -> Figure:
 
 def _text_in(description: dict) -> int:
     """Characters of text in a description (what drawing it costs most), packed arrays aside."""
-    total, todo = 0, [description]
+    total, todo = 0, [v for k, v in description.items() if k not in PACKED]  # packed: at the top only
     while todo:
         value = todo.pop()
         if isinstance(value, dict):
-            todo.extend(v for k, v in value.items() if k not in PACKED)
+            todo.extend(value.values())
         elif isinstance(value, list):
             todo.extend(value)
         elif isinstance(value, str):

@@ -8,7 +8,6 @@ display bundle also carries the initial plot as `image/png` and the slope as `te
 Jupyter shows the widget when it can and falls back to those otherwise; nbval skips the
 widget-view entry (its model id is random) and the PNG, and compares the text, which is fixed.
 """
-import base64
 
 import ipywidgets as widgets
 
@@ -34,10 +33,11 @@ class SlopeExplorer:
         self.image = widgets.Image(format="png", layout=widgets.Layout(width="560px"))
         self.widget = widgets.VBox([self.slider, self.slope, self.image])
         self.slider.observe(self._moved, names="value")
-        self.initial = bundle(describe_gradient(f, self.start, self.end, at), DPI)
+        drawn = None if grading() else self._draw(at)  # a graded notebook keeps no widget state
+        self.initial = bundle(describe_gradient(f, self.start, self.end, at), DPI, drawn)
         self.slope.value = f"<code>{self.text()}</code>"
-        if not grading():  # a graded notebook keeps no widget state: its picture would go unseen
-            self.image.value = base64.b64decode(self.initial["image/png"])
+        if drawn:
+            self.image.value = drawn
         self.initial_text = self.text()
 
     def text(self) -> str:
