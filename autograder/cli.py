@@ -56,12 +56,13 @@ def _grade(args) -> int:
         print("\n".join(BatchReport(skipped=skipped).lines()))
         return 0
     from .grading.batch.grading_progress import Progress
-    from .grading.batch.run import run
+    from .grading.batch.run import run, start
+    started = start(course, scheduler)  # before the hand grades are read: their imports overlap
     # --- workflow hook (autograder/workflow/hand_grades.py, status.py): hand grades of unchanged
     # answers survive grading again, and why a submission could not be graded is kept for export,
     # feedback and the report. Only these lines around grade_batch touch the workflow.
     noted = hand_grades.before(course, jobs)
-    batch = run(course, jobs, workers, scheduler, Progress(len(jobs)))
+    batch = run(course, jobs, workers, scheduler, Progress(len(jobs)), started)
     kept = hand_grades.after(course, noted, set(batch.graded))
     status.record_batch(course.root, list(batch.graded) + list(batch.failed), batch.failed)
     # --- end of the workflow hook

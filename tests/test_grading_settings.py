@@ -43,3 +43,21 @@ def test_the_configured_replay_seed_is_the_first_trials_seed(tmp_path):
         nb, {"metadata": {"path": str(tmp_path)}, "nbgrader": {"assignment": "02_backward"}})
     graded = nb.cells[1].metadata["autograd_course"]
     assert graded["outcome"] != "correct" and graded["seed"] == 424242
+
+
+def test_grade_starts_its_warm_parents_before_it_reads_the_hand_grades(monkeypatch):
+    """Their imports (torch, twice) are the start's longest path: they overlap the command's own."""
+    from autograder import cli
+    from autograder.grading.batch import planning, run
+    from autograder.grading.batch.grading_progress import BatchReport
+    from autograder.workflow import hand_grades, status
+    order, jobs = [], [("01_graph", "s1")]
+    monkeypatch.setattr(planning, "plan", lambda *a: (list(jobs), []))
+    monkeypatch.setattr(status, "unchanged_failures", lambda course, found, force: (found, []))
+    monkeypatch.setattr(status, "record_batch", lambda *a: None)
+    monkeypatch.setattr(run, "start", lambda course, scheduler: order.append("warm parents") or "started")
+    monkeypatch.setattr(hand_grades, "before", lambda course, found: order.append("hand grades") or [])
+    monkeypatch.setattr(hand_grades, "after", lambda *a: hand_grades.Kept())
+    monkeypatch.setattr(run, "run", lambda *a: order.append(("batch", a[-1])) or BatchReport(graded=list(jobs)))
+    assert cli.main(["--root", ROOT, "grade"]) == 0
+    assert order == ["warm parents", "hand grades", ("batch", "started")]
