@@ -200,6 +200,15 @@ def test_a_dask_worker_that_cannot_see_the_course_grades_it(courses, sequential,
                            nbformat.read(os.path.join(root, name), as_version=4)) == [], student
 
 
+def test_a_local_pools_drawings_folder_is_the_graders_alone_and_goes_with_the_pool():
+    from autograder.grading.batch.fan_out import local_executor
+    with local_executor(2) as pool:
+        folder = pool.pictures
+        assert os.stat(folder).st_mode & 0o777 == 0o700 and os.stat(folder).st_uid == os.getuid()
+        assert pool._initargs[-1] == folder  # each worker is handed it as it starts
+    assert not os.path.exists(folder)
+
+
 def test_the_fork_server_ends_without_its_teardown():
     """The local workers' fork server holds torch and nbgrader: when the command ends, it exits at once
     (``fork_server_exit``, among its preloads) instead of freeing every object first."""

@@ -134,3 +134,30 @@ def test_a_grading_kernels_figure_is_drawn_as_a_students_kernel_draws_it(monkeyp
     assert picture.draw(described).get_size_inches().tolist() == fig.get_size_inches().tolist()
     assert [t.get_text() for t in picture.draw(described).axes[0].get_legend().get_texts()] == \
         [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+
+
+def test_a_picture_one_worker_drew_is_read_by_another_sharing_its_folder(monkeypatch, tmp_path):
+    monkeypatch.setattr(pictures, "_shared", dict(pictures._shared))
+    pictures.share(str(tmp_path))
+    first = shown(graph())
+    pictures.Pictures(64, 30, 10**8).show(first)  # drawn, and left in the folder
+    assert [p.suffix for p in tmp_path.iterdir()] == [".json"]
+    monkeypatch.setattr(pictures, "DRAWN", type(pictures.DRAWN)())  # another worker: its own memo empty
+    monkeypatch.setattr(pictures, "grading_png", lambda d: pytest.fail("drawn again"))
+    second = shown(graph())
+    pictures.Pictures(64, 30, 10**8).show(second)
+    assert second["content"]["data"] == first["content"]["data"]
+
+
+def test_a_worker_leaves_no_more_than_its_share_and_draws_what_it_cannot_read(monkeypatch, tmp_path):
+    monkeypatch.setattr(pictures, "_shared", dict(pictures._shared))
+    monkeypatch.setattr(pictures, "SHARED_BYTES", 1)
+    pictures.share(str(tmp_path))
+    pictures.Pictures(64, 30, 10**8).show(shown(graph()))
+    assert list(tmp_path.iterdir()) == []  # over its share: kept in its own memo only
+    key = pictures._digest(graph())
+    (tmp_path / f"{key}.json").write_text('["not base64", 3]')  # unreadable as a drawing: drawn anew
+    monkeypatch.setattr(pictures, "DRAWN", type(pictures.DRAWN)())
+    msg = shown(graph())
+    pictures.Pictures(64, 30, 10**8).show(msg)
+    assert Image.open(io.BytesIO(base64.b64decode(msg["content"]["data"]["image/png"]))).size[0] > 0

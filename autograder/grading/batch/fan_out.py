@@ -8,6 +8,8 @@ everything recorded so far; started again, it grades only the rest.
 import concurrent.futures as futures
 import os
 import select
+import shutil
+import tempfile
 import threading
 import time
 
@@ -25,16 +27,28 @@ from .worker import grade_task
 BrokenExecutor = (BrokenProcessPool, futures.BrokenExecutor)
 
 
+class _LocalPool(futures.ProcessPoolExecutor):
+    """Local workers, and the folder they share their drawings in (``judging/pictures.py``): private
+    to the grader (kernels never see the host's /tmp), removed with the pool."""
+
+    def __init__(self, workers: int, zygote: KernelFactory | None):
+        self.slots, self.pictures = workers, tempfile.mkdtemp(prefix="autograd-pictures-")  # mode 0700
+        super().__init__(max_workers=workers, mp_context=worker_context(), initializer=_start_worker,
+                         initargs=(zygote.handle() if zygote else None, os.getpid(), self.pictures))
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        super().shutdown(wait=wait, cancel_futures=cancel_futures)
+        shutil.rmtree(self.pictures, ignore_errors=True)
+
+
 def local_executor(workers: int, zygote: KernelFactory | None = None) -> futures.Executor:
     """Worker processes on this machine; with ``zygote``, all of them fork their kernels from it."""
-    pool = futures.ProcessPoolExecutor(max_workers=workers, mp_context=worker_context(), initializer=_start_worker,
-                                       initargs=(zygote.handle() if zygote else None, os.getpid()))
-    pool.slots = workers
-    return pool
+    return _LocalPool(workers, zygote)
 
 
-def _start_worker(zygote: dict | None, command: int) -> None:
-    """A local worker adopts the batch's zygote, and ends when the command does, however it ends.
+def _start_worker(zygote: dict | None, command: int, pictures: str) -> None:
+    """A local worker adopts the batch's zygote and drawings folder, and ends when the command does,
+    however it ends.
 
     Killed outright, the command runs no clean-up, and a worker blocked sending it a result would
     otherwise wait forever (and keep the fork server alive with it). Its kernel goes with it: the
@@ -42,6 +56,8 @@ def _start_worker(zygote: dict | None, command: int) -> None:
     """
     if zygote:
         KernelFactory.adopt(zygote)
+    from ..judging import pictures as drawn  # imported already by the fork server
+    drawn.share(pictures)
     try:
         command_gone = os.pidfd_open(command)
     except ProcessLookupError:

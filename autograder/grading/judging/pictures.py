@@ -4,15 +4,18 @@ A grading kernel sends a course figure as its description (plain data under ``PI
 ``course/visuals/picture.py``) and this process draws it, as the kernel would have, into the
 output's ``image/png``. A class's notebooks show the same figures again and again (the lesson's
 own, and every correct answer's), so each is drawn once and kept (``DRAWN``), up to
-``MEMO_BYTES``. A description is data: drawing it runs only the course's drawing code, on values
+``MEMO_BYTES``; the local workers of one batch also leave what they draw in a folder they share
+(``share``, from ``fan_out.local_executor``), so a figure one worker drew the others read. A description is data: drawing it runs only the course's drawing code, on values
 checked first; one that cannot be drawn becomes a line of text saying why. A notebook may have
 ``max_pictures`` drawn, in ``seconds`` of drawing and ``max_bytes`` of PNG at most (the notebook's
 own output cap counts its kernel's messages, not what is drawn here); past any, its pictures say so.
 Pictures sent while a graded exercise is tried are not kept in the notebook, so they are not drawn.
 """
 import base64
+import contextlib
 import hashlib
 import json
+import os
 import time
 from collections import OrderedDict
 
@@ -23,8 +26,15 @@ matplotlib.use("Agg")  # this process draws into files only
 from course.visuals.picture import PICTURE_MIME, PLACEHOLDER, PictureError, drawing_modules, grading_png  # noqa: E402
 
 MEMO_BYTES = 64 * 1024**2
+SHARED_BYTES = 16 * 1024**2  # what one process writes to the shared folder at most
 DRAWN: "OrderedDict[str, tuple[str, str]]" = OrderedDict()  # description's digest -> (PNG as base64, text)
+_shared = {"folder": None, "written": 0}
 drawing_modules()  # imported now: a warm parent forks its workers with them
+
+
+def share(folder: str | None) -> None:
+    """Read and leave drawings in ``folder`` too: private to the grader, one per batch (None: none)."""
+    _shared.update(folder=folder, written=0)
 
 
 def _digest(description) -> str:
@@ -36,13 +46,45 @@ def _drawn(description) -> tuple[str, str]:
     if key in DRAWN:
         DRAWN.move_to_end(key)
         return DRAWN[key]
-    data, text = grading_png(description)
-    drawn = base64.b64encode(data).decode("ascii"), text
+    drawn = _read_shared(key)
+    if drawn is None:
+        data, text = grading_png(description)
+        drawn = base64.b64encode(data).decode("ascii"), text
+        _leave_shared(key, drawn)
     if len(drawn[0]) <= MEMO_BYTES:
         DRAWN[key] = drawn
         while sum(len(png) for png, _ in DRAWN.values()) > MEMO_BYTES:  # a few dozen entries: summed anew
             DRAWN.popitem(last=False)
     return drawn
+
+
+def _read_shared(key: str) -> tuple[str, str] | None:
+    folder = _shared["folder"]
+    if folder is None:
+        return None
+    try:
+        with open(os.path.join(folder, key + ".json"), encoding="utf-8") as handle:
+            png, text = json.load(handle)
+    except (OSError, ValueError, TypeError):  # not drawn yet (or unreadable): drawn here
+        return None
+    return (png, text) if isinstance(png, str) and isinstance(text, str) else None
+
+
+def _leave_shared(key: str, drawn: tuple[str, str]) -> None:
+    folder = _shared["folder"]
+    size = len(drawn[0]) + len(drawn[1])
+    if folder is None or _shared["written"] + size > SHARED_BYTES:
+        return
+    partial = os.path.join(folder, f"{key}.{os.getpid()}.part")
+    try:
+        with open(partial, "w", encoding="utf-8") as handle:
+            json.dump(list(drawn), handle)
+        os.replace(partial, os.path.join(folder, key + ".json"))  # whole or absent for a reader
+    except OSError:  # a full disk costs the others a drawing, nothing more
+        with contextlib.suppress(OSError):
+            os.remove(partial)
+        return
+    _shared["written"] += size
 
 
 class Pictures:
