@@ -80,6 +80,15 @@ def test_the_grader_draws_each_description_as_the_lesson_does_the_same_size_in_i
         assert graded_text.split(" with ")[1] == text.split(" with ")[1]  # the same axes
 
 
+def test_ipython_shows_a_described_figure_without_drawing_it(grading):
+    """The last value of a cell, or ``display``: IPython's formatters probe private names first."""
+    from IPython.core.formatters import DisplayFormatter
+    for made in figures():
+        data, _ = DisplayFormatter().format(made)
+        assert set(data) == {picture.PICTURE_MIME, "text/plain"} and data["text/plain"] == picture.PLACEHOLDER
+        assert made._figure is None  # never drawn in the kernel
+
+
 def test_a_described_figure_still_works_as_a_figure_where_code_uses_it(grading):
     made = figures()[0]
     assert repr([made]) == "[<Figure>]"

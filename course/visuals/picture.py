@@ -57,8 +57,10 @@ def bundle(description: dict, dpi: float, drawn: bytes | None = None) -> dict:
 
 
 class Picture:
-    """A figure a grading kernel describes and the grader draws. Anything else asked of it (its
-    axes, ``savefig``) draws it here, so code that uses the figure still works."""
+    """A figure a grading kernel describes and the grader draws. Anything public asked of it (its
+    axes, ``savefig``) draws it here, so code that uses the figure still works. Private names are
+    not passed on: showing it, IPython asks for ``_ipython_display_``, ``_repr_html_`` and a canary
+    name that no object has, and each would draw it for nothing."""
 
     def __init__(self, description: dict):
         self.description = description
@@ -71,7 +73,7 @@ class Picture:
         return PLACEHOLDER
 
     def __getattr__(self, name):
-        if name.startswith("__") or name in ("description", "_figure"):
+        if name.startswith("_") or name == "description":
             raise AttributeError(name)
         if self._figure is None:
             self._figure = draw(self.description)
