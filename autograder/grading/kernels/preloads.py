@@ -15,9 +15,14 @@ import pkgutil
 STUDENT_PACKAGE = "course"
 LESSONS = f"{STUDENT_PACKAGE}.exercises"  # one module per lesson, named after it
 # What lessons use besides the student package. ipykernel.ipkernel imports its debugger (debugpy):
-# left to each fork, every kernel would pay for it again.
+# left to each fork, every kernel would pay for it again. The second line is what a forked kernel
+# still imported on its own while it started and ran a lesson (its sys.modules before and after):
+# about 20 ms of every kernel's start.
 LIBRARIES = ("numpy", "torch", "matplotlib", "matplotlib.pyplot", "IPython", "ipykernel.kernelapp",
-             "ipykernel.ipkernel", "ipykernel.zmqshell", "ipykernel.debugger", "ipywidgets")
+             "ipykernel.ipkernel", "ipykernel.zmqshell", "ipykernel.debugger", "ipywidgets",
+             "IPython.core.completerlib", "IPython.core.debugger", "IPython.core.logger", "IPython.core.oinspect",
+             "IPython.extensions.storemagic", "IPython.utils.wildcard", "faulthandler", "pdb", "psutil", "sqlite3",
+             "tornado.platform.asyncio", "torch._subclasses.schema_check_mode")
 
 
 def student_modules(package: str = STUDENT_PACKAGE) -> list[str]:
