@@ -36,6 +36,11 @@ def _release(args) -> int:
     return 0
 
 
+# The grade command's priority once its warm parents run: its own imports and recording then yield
+# the cores to the parents' start, the workers and their kernels (at N = 32 on 2 cores: see README).
+RECORDER_NICENESS = 10
+
+
 def _grade(args) -> int:
     from .grading.batch.settings import GradingBatch, default_workers
     from .grading.batch.planning import plan
@@ -58,6 +63,7 @@ def _grade(args) -> int:
     from .grading.batch.grading_progress import Progress
     from .grading.batch.run import run, start
     started = start(course, scheduler)  # before the hand grades are read: their imports overlap
+    os.nice(RECORDER_NICENESS)  # from here this process plans and records: grading goes first
     # --- workflow hook (autograder/workflow/hand_grades.py, status.py): hand grades of unchanged
     # answers survive grading again, and why a submission could not be graded is kept for export,
     # feedback and the report. Only these lines around grade_batch touch the workflow.

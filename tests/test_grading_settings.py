@@ -45,8 +45,9 @@ def test_the_configured_replay_seed_is_the_first_trials_seed(tmp_path):
     assert graded["outcome"] != "correct" and graded["seed"] == 424242
 
 
-def test_grade_starts_its_warm_parents_before_it_reads_the_hand_grades(monkeypatch):
-    """Their imports (torch, twice) are the start's longest path: they overlap the command's own."""
+def test_grade_starts_its_warm_parents_before_it_reads_the_hand_grades_then_yields_to_them(monkeypatch):
+    """Their imports (torch, twice) are the start's longest path: they overlap the command's own,
+    which runs at a lower priority from then on."""
     from autograder import cli
     from autograder.grading.batch import planning, run
     from autograder.grading.batch.grading_progress import BatchReport
@@ -59,5 +60,6 @@ def test_grade_starts_its_warm_parents_before_it_reads_the_hand_grades(monkeypat
     monkeypatch.setattr(hand_grades, "before", lambda course, found: order.append("hand grades") or [])
     monkeypatch.setattr(hand_grades, "after", lambda *a: hand_grades.Kept())
     monkeypatch.setattr(run, "run", lambda *a: order.append(("batch", a[-1])) or BatchReport(graded=list(jobs)))
+    monkeypatch.setattr(cli.os, "nice", lambda step: order.append(("nice", step)))
     assert cli.main(["--root", ROOT, "grade"]) == 0
-    assert order == ["warm parents", "hand grades", ("batch", "started")]
+    assert order == ["warm parents", ("nice", cli.RECORDER_NICENESS), "hand grades", ("batch", "started")]
