@@ -63,7 +63,8 @@ def _grade(args) -> int:
     from .grading.batch.grading_progress import Progress
     from .grading.batch.run import run, start
     started = start(course, scheduler)  # before the hand grades are read: their imports overlap
-    os.nice(RECORDER_NICENESS)  # from here this process plans and records: grading goes first
+    if args.own_process:  # from here this process plans and records: grading goes first
+        os.nice(RECORDER_NICENESS)
     # --- workflow hook (autograder/workflow/hand_grades.py, status.py): hand grades of unchanged
     # answers survive grading again, and why a submission could not be graded is kept for export,
     # feedback and the report. Only these lines around grade_batch touch the workflow.
@@ -169,8 +170,11 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
-def main(argv=None) -> int:
+def main(argv=None, own_process: bool = False) -> int:
+    """``own_process``: this process is the command's alone (the console's), so it may lower its
+    own priority; a caller in its own process (``prove``, a test) keeps its own."""
     args = parser().parse_args(argv)
+    args.own_process = own_process
     return args.run(args)
 
 
@@ -180,7 +184,7 @@ def console() -> None:
     That teardown frees every object of nbgrader, SQLAlchemy and Jupyter one by one: a second of
     nothing after a batch's summary. The exit handlers (the warm parents' clean-up, logging) still run.
     """
-    status = main()
+    status = main(own_process=True)
     sys.stdout.flush()
     sys.stderr.flush()
     atexit._run_exitfuncs()

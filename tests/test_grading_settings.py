@@ -61,5 +61,8 @@ def test_grade_starts_its_warm_parents_before_it_reads_the_hand_grades_then_yiel
     monkeypatch.setattr(hand_grades, "after", lambda *a: hand_grades.Kept())
     monkeypatch.setattr(run, "run", lambda *a: order.append(("batch", a[-1])) or BatchReport(graded=list(jobs)))
     monkeypatch.setattr(cli.os, "nice", lambda step: order.append(("nice", step)))
-    assert cli.main(["--root", ROOT, "grade"]) == 0
+    assert cli.main(["--root", ROOT, "grade"], own_process=True) == 0  # as the console runs it
     assert order == ["warm parents", ("nice", cli.RECORDER_NICENESS), "hand grades", ("batch", "started")]
+    order.clear()
+    assert cli.main(["--root", ROOT, "grade"]) == 0  # prove, a test: the caller keeps its priority
+    assert order == ["warm parents", "hand grades", ("batch", "started")]
