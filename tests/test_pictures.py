@@ -156,8 +156,10 @@ def test_a_worker_leaves_no_more_than_its_share_and_draws_what_it_cannot_read(mo
     pictures.Pictures(64, 30, 10**8).show(shown(graph()))
     assert list(tmp_path.iterdir()) == []  # over its share: kept in its own memo only
     key = pictures._digest(graph())
-    (tmp_path / f"{key}.json").write_text('["not base64", 3]')  # unreadable as a drawing: drawn anew
-    monkeypatch.setattr(pictures, "DRAWN", type(pictures.DRAWN)())
-    msg = shown(graph())
-    pictures.Pictures(64, 30, 10**8).show(msg)
-    assert Image.open(io.BytesIO(base64.b64decode(msg["content"]["data"]["image/png"]))).size[0] > 0
+    not_png = base64.b64encode(b"<svg onload=alert(1)>").decode()
+    for planted in ('["not base64", "text"]', json.dumps([not_png, "<Figure>"]), '{"png": 1}'):
+        (tmp_path / f"{key}.json").write_text(planted)  # not a drawing: drawn anew
+        monkeypatch.setattr(pictures, "DRAWN", type(pictures.DRAWN)())
+        msg = shown(graph())
+        pictures.Pictures(64, 30, 10**8).show(msg)
+        assert Image.open(io.BytesIO(base64.b64decode(msg["content"]["data"]["image/png"]))).format == "PNG"

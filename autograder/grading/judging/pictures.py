@@ -5,8 +5,9 @@ A grading kernel sends a course figure as its description (plain data under ``PI
 output's ``image/png``. A class's notebooks show the same figures again and again (the lesson's
 own, and every correct answer's), so each is drawn once and kept (``DRAWN``), up to
 ``MEMO_BYTES``; the local workers of one batch also leave what they draw in a folder they share
-(``share``, from ``fan_out.local_executor``), so a figure one worker drew the others read. A description is data: drawing it runs only the course's drawing code, on values
-checked first; one that cannot be drawn becomes a line of text saying why. A notebook may have
+(``share``, from ``fan_out.local_executor``), so a figure one worker drew the others read. A
+description is data: drawing it runs only the course's drawing code, on values checked first; one
+that cannot be drawn becomes a line of text saying why. A notebook may have
 ``max_pictures`` drawn, in ``seconds`` of drawing and ``max_bytes`` of PNG at most (the notebook's
 own output cap counts its kernel's messages, not what is drawn here); past any, its pictures say so.
 Pictures sent while a graded exercise is tried are not kept in the notebook, so they are not drawn.
@@ -27,6 +28,7 @@ from course.visuals.picture import PICTURE_MIME, PLACEHOLDER, PictureError, draw
 
 MEMO_BYTES = 64 * 1024**2
 SHARED_BYTES = 16 * 1024**2  # what one process writes to the shared folder at most
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 DRAWN: "OrderedDict[str, tuple[str, str]]" = OrderedDict()  # description's digest -> (PNG as base64, text)
 _shared = {"folder": None, "written": 0}
 drawing_modules()  # imported now: a warm parent forks its workers with them
@@ -64,10 +66,14 @@ def _read_shared(key: str) -> tuple[str, str] | None:
         return None
     try:
         with open(os.path.join(folder, key + ".json"), encoding="utf-8") as handle:
+            if os.fstat(handle.fileno()).st_size > SHARED_BYTES:
+                return None
             png, text = json.load(handle)
-    except (OSError, ValueError, TypeError):  # not drawn yet (or unreadable): drawn here
+        if not base64.b64decode(png, validate=True).startswith(PNG_SIGNATURE) or not isinstance(text, str):
+            return None
+    except (OSError, ValueError, TypeError):  # not drawn yet, or not a drawing: drawn here
         return None
-    return (png, text) if isinstance(png, str) and isinstance(text, str) else None
+    return png, text
 
 
 def _leave_shared(key: str, drawn: tuple[str, str]) -> None:
