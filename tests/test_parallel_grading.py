@@ -200,10 +200,11 @@ def test_a_dask_worker_that_cannot_see_the_course_grades_it(courses, sequential,
                            nbformat.read(os.path.join(root, name), as_version=4)) == [], student
 
 
-def test_a_local_pools_drawings_folder_is_the_graders_alone_and_goes_with_the_pool():
+def test_a_local_pools_scratch_folder_is_the_graders_alone_and_goes_with_the_pool():
+    """Its workers' drawings and private gradebooks: a worker ends with os._exit and removes nothing."""
     from autograder.grading.batch.fan_out import local_executor
     with local_executor(2) as pool:
-        folder = pool.pictures
+        folder = pool.scratch
         assert os.stat(folder).st_mode & 0o777 == 0o700 and os.stat(folder).st_uid == os.getuid()
         assert pool._initargs[-1] == folder  # each worker is handed it as it starts
     assert not os.path.exists(folder)

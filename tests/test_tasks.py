@@ -11,6 +11,7 @@ import pytest
 from nbgrader.api import Gradebook
 
 from autograder.course_dir import Course
+from autograder.grading.batch import tasks
 from autograder.grading.batch.tasks import AssignmentRows, SubmissionTooLarge, make_task, private_gradebook
 
 LESSON = "01_x"
@@ -49,7 +50,8 @@ def test_a_task_carries_the_submission_split_into_notebooks_and_files(course):
         make_task(course, rows, "s1", cap=16)
 
 
-def test_a_worker_reads_the_rows_with_no_gradebook_and_no_alembic(course, monkeypatch):
+def test_a_worker_reads_the_rows_with_no_gradebook_and_no_alembic(course, monkeypatch, tmp_path):
+    monkeypatch.setattr(tasks, "_gradebooks_folder", {"folder": str(tmp_path)})
     rows = AssignmentRows.read(course.db_url, LESSON)
     shutil.rmtree(course.root)  # the worker's machine has no course
     monkeypatch.setenv("PATH", "/nonexistent")
@@ -59,6 +61,14 @@ def test_a_worker_reads_the_rows_with_no_gradebook_and_no_alembic(course, monkey
         assert gradebook.find_source_cell("test_a", LESSON, LESSON).checksum == "c0ffee"
         assert gradebook.find_graded_cell("test_a", LESSON, LESSON).max_score == 2
         assert json.loads(gradebook.find_notebook(LESSON, LESSON).kernelspec) == KERNELSPEC
+
+
+def test_a_local_workers_private_gradebooks_are_made_in_its_pools_folder(course, monkeypatch, tmp_path):
+    monkeypatch.setattr(tasks, "_private_gradebooks", {})
+    monkeypatch.setattr(tasks, "_gradebooks_folder", {"folder": None})
+    tasks.keep_gradebooks_in(str(tmp_path))
+    url = private_gradebook(AssignmentRows.read(course.db_url, LESSON))
+    assert url.startswith(f"sqlite:///{tmp_path}/autograd-gradebook-")
 
 
 def test_a_lesson_never_released_says_so(course):

@@ -19,7 +19,7 @@ from ..kernels.factory import KernelFactory
 from .settings import GradingBatch
 from .grading_progress import BatchReport, Progress
 from .recording import Recorder
-from .tasks import AssignmentRows, SubmissionTooLarge, Task, make_task
+from .tasks import AssignmentRows, SubmissionTooLarge, Task, keep_gradebooks_in, make_task
 from .warm_start import worker_context
 from .worker import grade_task
 
@@ -28,17 +28,18 @@ BrokenExecutor = (BrokenProcessPool, futures.BrokenExecutor)
 
 
 class _LocalPool(futures.ProcessPoolExecutor):
-    """Local workers, and the folder they share their drawings in (``judging/pictures.py``): private
-    to the grader (kernels never see the host's /tmp), removed with the pool."""
+    """Local workers, and their scratch folder: the drawings they share (``judging/pictures.py``) and
+    their private gradebooks (``tasks.private_gradebook``). Private to the grader (kernels never see
+    the host's /tmp), removed with the pool."""
 
     def __init__(self, workers: int, zygote: KernelFactory | None):
-        self.slots, self.pictures = workers, tempfile.mkdtemp(prefix="autograd-pictures-")  # mode 0700
+        self.slots, self.scratch = workers, tempfile.mkdtemp(prefix="autograd-workers-")  # mode 0700
         super().__init__(max_workers=workers, mp_context=worker_context(), initializer=_start_worker,
-                         initargs=(zygote.handle() if zygote else None, os.getpid(), self.pictures))
+                         initargs=(zygote.handle() if zygote else None, os.getpid(), self.scratch))
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         super().shutdown(wait=wait, cancel_futures=cancel_futures)
-        shutil.rmtree(self.pictures, ignore_errors=True)
+        shutil.rmtree(self.scratch, ignore_errors=True)
 
 
 def local_executor(workers: int, zygote: KernelFactory | None = None) -> futures.Executor:
@@ -46,9 +47,9 @@ def local_executor(workers: int, zygote: KernelFactory | None = None) -> futures
     return _LocalPool(workers, zygote)
 
 
-def _start_worker(zygote: dict | None, command: int, pictures: str) -> None:
-    """A local worker adopts the batch's zygote and drawings folder, and ends when the command does,
-    however it ends.
+def _start_worker(zygote: dict | None, command: int, scratch: str) -> None:
+    """A local worker adopts the batch's zygote and its pool's scratch folder, and ends when the
+    command does, however it ends.
 
     Killed outright, the command runs no clean-up, and a worker blocked sending it a result would
     otherwise wait forever (and keep the fork server alive with it). Its kernel goes with it: the
@@ -56,8 +57,9 @@ def _start_worker(zygote: dict | None, command: int, pictures: str) -> None:
     """
     if zygote:
         KernelFactory.adopt(zygote)
-    from ..judging import pictures as drawn  # imported already by the fork server
-    drawn.share(pictures)
+    from ..judging import pictures  # imported already by the fork server
+    pictures.share(scratch)
+    keep_gradebooks_in(scratch)
     try:
         command_gone = os.pidfd_open(command)
     except ProcessLookupError:

@@ -65,6 +65,13 @@ class AssignmentRows:
 
 
 _private_gradebooks: dict[str, str] = {}
+_gradebooks_folder = {"folder": None}  # None: the system's temporary folder
+
+
+def keep_gradebooks_in(folder: str) -> None:
+    """Make this process's private gradebooks in ``folder``: a local pool's, removed with the pool.
+    A local worker ends with ``os._exit``, so nothing it made in the system's /tmp is removed."""
+    _gradebooks_folder["folder"] = folder
 
 
 def private_gradebook(assignment: AssignmentRows) -> str:
@@ -72,7 +79,7 @@ def private_gradebook(assignment: AssignmentRows) -> str:
     if assignment.digest not in _private_gradebooks:
         import sqlalchemy
         from nbgrader.api import Base
-        folder = tempfile.mkdtemp(prefix="autograd-gradebook-")
+        folder = tempfile.mkdtemp(prefix="autograd-gradebook-", dir=_gradebooks_folder["folder"])
         url = f"sqlite:///{os.path.join(folder, f'{assignment.lesson}-{assignment.digest}.db')}"
         engine = sqlalchemy.create_engine(url)
         Base.metadata.create_all(engine)  # tables present: nbgrader's Gradebook stamps no alembic version
