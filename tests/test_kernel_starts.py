@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 
+import nbformat
 from traitlets.config import Config
 
 from autograder.grading.kernels import cold, preloads, zygote_client
@@ -114,3 +115,29 @@ def test_a_new_lesson_is_warmed_without_a_line_changed(tmp_path):
 
 def test_a_package_that_is_not_installed_has_nothing_to_warm():
     assert preloads.student_modules("nowhere_at_all") == []
+
+
+WARMING = """import gc, json
+from autograder.grading.kernels.preloads import warming
+with warming():
+    during = gc.isenabled()
+    import email.mime.multipart  # something this interpreter had not imported
+print(json.dumps([during, gc.isenabled(), gc.get_freeze_count()]))"""
+
+
+def test_a_warm_parent_imports_with_the_collector_off_and_freezes_what_it_imported():
+    done = subprocess.run([sys.executable, "-c", WARMING], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    during, after, frozen = json.loads(done.stdout)
+    assert (during, after) == (False, True) and frozen > 1000
+
+
+def test_a_warm_kernel_collects_its_own_garbage_and_never_its_parents(tmp_path):
+    """Forked from the zygote (``preloads.warming``): the collector is on, the zygote's objects frozen."""
+    from autograder.grading.judging.trusted_execute import TrustedExecute
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "import gc; print(gc.isenabled(), gc.get_freeze_count() > 100_000)")])
+    nb.metadata.kernelspec = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    executor = TrustedExecute(timeout=120, config=Config({"GradingKernels": {"warm_kernels": True}}))
+    nb, _ = executor.preprocess(nb, {"metadata": {"path": str(tmp_path)}})
+    assert nb.cells[0].outputs[0]["text"] == "True True\n"

@@ -243,3 +243,11 @@ def test_a_killed_batch_leaves_no_process_behind(courses):
         left = [p for p in left if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
         time.sleep(0.5)
     assert not left, [" ".join(p.cmdline())[:120] for p in left]
+
+
+def test_a_local_worker_collects_its_own_garbage_and_never_its_fork_servers():
+    """Forked from a server that warmed with ``preloads.warming``: the collector is on, torch's objects frozen."""
+    import gc
+    from autograder.grading.batch.fan_out import local_executor
+    with local_executor(1) as pool:
+        assert pool.submit(gc.isenabled).result() and pool.submit(gc.get_freeze_count).result() > 100_000

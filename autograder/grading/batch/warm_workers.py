@@ -7,15 +7,12 @@ batch has barely begun. The local pool forks its workers from one server
 that has done all of it (``fan_out.local_executor``), so the batch pays it once.
 
 The server forks its workers from a single thread, with torch kept to one thread as in the
-kernels' zygote: a worker's references are small tensors, and the cores belong to the kernels.
+kernels' zygote: a worker's references are small tensors, and the cores belong to the kernels. It
+imports as the zygote does, with the collector off, then frozen (``preloads.warming``).
 """
 import importlib
 
-import torch
-
-from ..judging import pictures, references  # noqa: F401  (pictures: matplotlib and the course's drawing)
-from ..kernels.preloads import lessons
-from . import worker  # noqa: F401  (nbgrader, nbclient and the grader itself)
+from ..kernels.preloads import lessons, warming
 
 
 def _warm_up() -> None:
@@ -25,5 +22,11 @@ def _warm_up() -> None:
     torch.optim.SGD(model.parameters(), lr=0.1).step()
 
 
-torch.set_num_threads(1)
-_warm_up()
+with warming():  # all of it, as the zygote's
+    import torch
+
+    from ..judging import pictures, references  # noqa: F401  (pictures: matplotlib and the course's drawing)
+    from . import worker  # noqa: F401  (nbgrader, nbclient and the grader itself)
+
+    torch.set_num_threads(1)
+    _warm_up()

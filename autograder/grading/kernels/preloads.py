@@ -5,9 +5,12 @@ local workers' fork server imports the grader's reference of every lesson. Both 
 of the student package's folder, so a new lesson module (``course/exercises/<lesson>.py``) or a new
 visual is warmed as soon as it exists, without a line changed here or in the zygote.
 
-Standard library only: the zygote imports this before hiding the repository. The walk reads
-folders and imports nothing, so it can be done where torch must not be loaded yet.
+Both warm their imports the same way (``warming``). Standard library only: the zygote imports this
+before hiding the repository. The walk reads folders and imports nothing, so it can be done where
+torch must not be loaded yet.
 """
+import contextlib
+import gc
 import importlib.util
 import os
 import pkgutil
@@ -48,3 +51,20 @@ def lessons() -> list[str]:
 def zygote_modules() -> list[str]:
     """What the zygote imports before its first fork: the libraries, then the whole student package."""
     return [*LIBRARIES, *student_modules()]
+
+
+@contextlib.contextmanager
+def warming():
+    """A warm parent's imports, made with the garbage collector off, then frozen for its forks.
+
+    Importing torch and the rest makes hundreds of thousands of objects that live as long as the
+    parent; the collector would scan them again and again while they are made, on the one core that
+    every fork waits for. Frozen, they are never scanned again, by the parent or by a child, whose
+    pages then stay shared with it (Python's own advice for a parent that forks: ``gc.freeze``).
+    """
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.enable()

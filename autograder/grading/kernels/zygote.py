@@ -3,7 +3,7 @@
 A fresh kernel imports torch, matplotlib, IPython and the course before the first student line
 runs, most of what its start costs (``benchmarks/grading.py`` compares cold and warm starts). Here
 one parent per batch, the *zygote*, imports them once (and runs a little of each, single-threaded,
-so nothing starts a thread pool before a fork), then forks a new kernel for every notebook: each
+so nothing starts a thread pool before a fork; ``preloads.warming``), then forks a new kernel for every notebook: each
 notebook still gets a fresh interpreter state of its own, but not the imports. What it imports is
 found, not listed (``preloads.py``): the libraries, and every module of the student package, so a
 new lesson is warm as soon as it exists.
@@ -31,7 +31,7 @@ import sys
 from . import parent_death
 from .enter import build_root, enter
 from .fence import KERNEL_ENVIRONMENT, Box, Fence
-from .preloads import zygote_modules
+from .preloads import warming, zygote_modules
 
 CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWPID = 0x00020000, 0x08000000, 0x40000000, 0x20000000
 
@@ -63,12 +63,13 @@ def _warm_up() -> None:
 
 def _preload() -> None:
     os.environ.update(KERNEL_ENVIRONMENT)
-    for name in zygote_modules():
-        try:
-            importlib.import_module(name)
-        except ImportError:  # a library this machine lacks: only slower, never wrong
-            pass
-    _warm_up()
+    with warming():
+        for name in zygote_modules():
+            try:
+                importlib.import_module(name)
+            except ImportError:  # a library this machine lacks: only slower, never wrong
+                pass
+        _warm_up()
     if "matplotlib_inline.backend_inline" in sys.modules:  # see _warm_up: figures would be lost
         print("warm kernels: the inline backend was imported before any kernel", file=sys.stderr, flush=True)
     threads = len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else 1
