@@ -19,7 +19,10 @@ from nbformat import validator
 
 from .gradebook_engines import share_engines
 from .autograde_steps import autograde_steps, cell_results, sanitize_steps
+from .metadata_schema import check_schema_once
 from .tasks import Task, private_gradebook
+
+check_schema_once()  # a worker checks every notebook's metadata: nbgrader's schema is checked once
 
 NO_NOTEBOOKS = "No notebooks found, did you forget to run 'nbgrader generate_assignment'?"  # nbgrader's words
 
