@@ -8,6 +8,7 @@ nbgrader's autograde one submission after another, by `grade` on local worker pr
 the recorder alone, which must write nbgrader's rows.
 """
 import dataclasses
+import glob
 import os
 import shlex
 import shutil
@@ -225,17 +226,20 @@ def test_the_fork_server_ends_without_its_teardown():
     assert (ended.returncode, ended.stdout, ended.stderr) == (0, "", "")
 
 
-def test_a_killed_batch_leaves_no_process_behind(courses):
+def test_a_killed_batch_leaves_no_process_behind(courses, tmp_path):
     """Killed outright (SIGKILL, out of memory), the command runs no clean-up: its workers, their
-    fork server, the zygote and the kernels must end with it rather than wait forever."""
+    fork server, the zygote and the kernels must end with it rather than wait forever, and the
+    workers' scratch folder must not stay behind."""
     command = subprocess.Popen([os.path.join(os.path.dirname(sys.executable), "autograd-course"), "--root",
                                 courses["killed"], "grade", "--workers", "2"],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               env={**os.environ, "TMPDIR": str(tmp_path)})  # its scratch folders made here
     for line in command.stdout:
         if line.startswith("[1/"):  # a result: workers, kernels and both warm parents are all running
             break
     left = psutil.Process(command.pid).children(recursive=True)
     assert len(left) >= 4
+    assert len(glob.glob(str(tmp_path / "autograd-workers-*"))) == 1
     command.kill()
     command.wait()
     deadline = time.monotonic() + 60
@@ -243,6 +247,7 @@ def test_a_killed_batch_leaves_no_process_behind(courses):
         left = [p for p in left if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
         time.sleep(0.5)
     assert not left, [" ".join(p.cmdline())[:120] for p in left]
+    assert glob.glob(str(tmp_path / "autograd-workers-*")) == []
 
 
 def test_a_local_worker_collects_its_own_garbage_and_never_its_fork_servers():

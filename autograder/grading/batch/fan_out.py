@@ -53,7 +53,8 @@ def _start_worker(zygote: dict | None, command: int, scratch: str) -> None:
 
     Killed outright, the command runs no clean-up, and a worker blocked sending it a result would
     otherwise wait forever (and keep the fork server alive with it). Its kernel goes with it: the
-    zygote's supervisor kills a kernel whose client is gone.
+    zygote's supervisor kills a kernel whose client is gone. The pool's scratch folder goes too: the
+    command that would have removed it is gone.
     """
     if zygote:
         KernelFactory.adopt(zygote)
@@ -67,6 +68,7 @@ def _start_worker(zygote: dict | None, command: int, scratch: str) -> None:
 
     def end_with_the_command():
         select.select([command_gone], [], [])
+        shutil.rmtree(scratch, ignore_errors=True)
         os._exit(1)
     threading.Thread(target=end_with_the_command, daemon=True).start()
 
