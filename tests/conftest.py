@@ -1,5 +1,8 @@
-"""Keep Jupyter, IPython and matplotlib out of the real $HOME while tests run kernels."""
+"""Keep Jupyter, IPython and matplotlib out of the real $HOME while tests run kernels (in a folder
+of this test process's, removed when it ends)."""
+import atexit
 import os
+import shutil
 import tempfile
 
 import pytest
@@ -7,6 +10,7 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 _home = tempfile.mkdtemp(prefix="autograd-course-home-")
+atexit.register(shutil.rmtree, _home, True)
 for variable, folder in [("JUPYTER_CONFIG_DIR", "jupyter-config"), ("JUPYTER_RUNTIME_DIR", "jupyter-runtime"),
                          ("IPYTHONDIR", "ipython"), ("MPLCONFIGDIR", "matplotlib")]:
     os.environ[variable] = os.path.join(_home, folder)
