@@ -28,7 +28,7 @@ def main() -> None:
         base = make_course(workdir, args.size)
         for workers in args.workers:
             course = shutil.copytree(base, os.path.join(workdir, f"w{workers}"))
-            seconds, memory = ours(course, workers)
+            seconds, memory = ours(course, workers, sampled=True)
             print(f"{workers:>7} {seconds:>8.1f} {memory.peak_pss / 1024**3:>8.2f} {memory.peak_rss / 1024**3:>8.2f}  " +
                   " ".join(f"{f'{memory.at_peak.get(k, 0) / 1024**3:.2f} ({memory.most.get(k, 0)})':>18}"
                            for k in ROLES), flush=True)
