@@ -2,9 +2,10 @@
 
 A fresh kernel imports torch, matplotlib, IPython and the course before the first student line
 runs, most of what its start costs (``benchmarks/grading.py`` compares cold and warm starts). Here
-one parent per batch, the *zygote*, imports them once (and runs a little of each, single-threaded,
-so nothing starts a thread pool before a fork; ``preloads.warming``), then forks a new kernel for every notebook: each
-notebook still gets a fresh interpreter state of its own, but not the imports. What it imports is
+one parent per batch, the *zygote*, imports them once, with the collector off and then frozen
+(``preloads.warming``), and runs a little of each, single-threaded, so nothing starts a thread pool
+before a fork. Then it forks a new kernel for every notebook: each notebook still gets a fresh
+interpreter state of its own, but not the imports. What it imports is
 found, not listed (``preloads.py``): the libraries, and every module of the student package, so a
 new lesson is warm as soon as it exists.
 
