@@ -5,7 +5,9 @@ a Dask worker that cannot see the course, is in test_parallel_grading.py.)"""
 import json
 import os
 import shutil
+import subprocess
 import sys
+import tempfile
 
 import pytest
 from nbgrader.api import Gradebook
@@ -74,3 +76,18 @@ def test_a_local_workers_private_gradebooks_are_made_in_its_pools_folder(course,
 def test_a_lesson_never_released_says_so(course):
     with pytest.raises(LookupError, match="release it first"):
         AssignmentRows.read(course.db_url, "02_not_released")
+
+
+MAKES_ONE = """import sys
+from autograder.grading.batch.tasks import AssignmentRows, private_gradebook
+print(private_gradebook(AssignmentRows.read(sys.argv[1], sys.argv[2])), flush=True)"""
+
+
+def test_a_private_gradebook_made_in_the_systems_tmp_goes_when_its_process_ends(course):
+    """A Dask worker's (or the command's): no pool removes it, so its process does, at a normal end."""
+    made = subprocess.run([sys.executable, "-c", MAKES_ONE, course.db_url, LESSON], capture_output=True, text=True,
+                          timeout=120)
+    assert made.returncode == 0, made.stderr
+    path = made.stdout.strip()[len("sqlite:///"):]
+    assert path.startswith(os.path.join(tempfile.gettempdir(), "autograd-gradebook-"))
+    assert not os.path.exists(os.path.dirname(path))

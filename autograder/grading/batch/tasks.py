@@ -7,9 +7,11 @@ graded notebooks' text (``worker.Executed``). A worker writes those rows into a 
 gradebook of its own, once per process, and nbgrader's own steps read them there as they would read
 the course's gradebook: no course folder, no database server, no ``alembic`` on PATH.
 """
+import atexit
 import hashlib
 import os
 import pickle
+import shutil
 import tempfile
 from dataclasses import dataclass, field
 
@@ -80,6 +82,8 @@ def private_gradebook(assignment: AssignmentRows) -> str:
         import sqlalchemy
         from nbgrader.api import Base
         folder = tempfile.mkdtemp(prefix="autograd-gradebook-", dir=_gradebooks_folder["folder"])
+        if _gradebooks_folder["folder"] is None:  # a Dask worker's, or the command's: gone when it ends
+            atexit.register(shutil.rmtree, folder, True)
         url = f"sqlite:///{os.path.join(folder, f'{assignment.lesson}-{assignment.digest}.db')}"
         engine = sqlalchemy.create_engine(url)
         Base.metadata.create_all(engine)  # tables present: nbgrader's Gradebook stamps no alembic version
