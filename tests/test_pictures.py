@@ -1,8 +1,13 @@
 """The grader draws the figures a grading kernel describes: once per identical description, within its
 caps, and a description it cannot draw costs only that picture (pictures.py, course/visuals/picture.py)."""
 import base64
+import contextlib
 import io
 import json
+import subprocess
+import sys
+import threading
+import time
 
 import matplotlib
 
@@ -141,7 +146,7 @@ def test_a_picture_one_worker_drew_is_read_by_another_sharing_its_folder(monkeyp
     pictures.share(str(tmp_path))
     first = shown(graph())
     pictures.Pictures(64, 30, 10**8).show(first)  # drawn, and left in the folder
-    assert [p.suffix for p in tmp_path.iterdir()] == [".json"]
+    assert sorted(p.suffix for p in tmp_path.iterdir()) == [".json", ".lock"]  # the drawing, its lock
     monkeypatch.setattr(pictures, "DRAWN", type(pictures.DRAWN)())  # another worker: its own memo empty
     monkeypatch.setattr(pictures, "grading_png", lambda d: pytest.fail("drawn again"))
     second = shown(graph())
@@ -154,7 +159,7 @@ def test_a_worker_leaves_no_more_than_its_share_and_draws_what_it_cannot_read(mo
     monkeypatch.setattr(pictures, "SHARED_BYTES", 1)
     pictures.share(str(tmp_path))
     pictures.Pictures(64, 30, 10**8).show(shown(graph()))
-    assert list(tmp_path.iterdir()) == []  # over its share: kept in its own memo only
+    assert list(tmp_path.glob("*.json")) == []  # over its share: kept in its own memo only
     key = pictures._digest(graph())
     not_png = base64.b64encode(b"<svg onload=alert(1)>").decode()
     for planted in ('["not base64", "text"]', json.dumps([not_png, "<Figure>"]), '{"png": 1}'):
@@ -163,3 +168,68 @@ def test_a_worker_leaves_no_more_than_its_share_and_draws_what_it_cannot_read(mo
         msg = shown(graph())
         pictures.Pictures(64, 30, 10**8).show(msg)
         assert Image.open(io.BytesIO(base64.b64decode(msg["content"]["data"]["image/png"]))).format == "PNG"
+
+
+def slow_drawings(monkeypatch, seconds: float) -> tuple[list, threading.Event]:
+    """Every drawing recorded and made ``seconds`` slower; the event is set when the first begins."""
+    drawn, begun, real = [], threading.Event(), pictures.grading_png
+
+    def slow(description):
+        drawn.append(description)
+        begun.set()
+        time.sleep(seconds)
+        return real(description)
+    monkeypatch.setattr(pictures, "grading_png", slow)
+    return drawn, begun
+
+
+def test_a_worker_waits_for_the_one_drawing_the_same_picture_and_reads_it(monkeypatch, tmp_path):
+    monkeypatch.setattr(pictures, "_shared", dict(pictures._shared))
+    pictures.share(str(tmp_path))
+    drawn, begun = slow_drawings(monkeypatch, 0.5)
+    first, second = shown(graph()), shown(graph())
+    drawing = threading.Thread(target=pictures.Pictures(64, 30, 10**8).show, args=(first,))
+    drawing.start()
+    assert begun.wait(30)
+    monkeypatch.setattr(pictures, "DRAWN", type(pictures.DRAWN)())  # another worker: its own memo, its own lock
+    pictures.Pictures(64, 30, 10**8).show(second)  # while the first is still drawing
+    drawing.join(30)
+    assert len(drawn) == 1 and second["content"]["data"] == first["content"]["data"]
+
+
+@contextlib.contextmanager
+def lock_held_by_another_process(folder, key):
+    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, os, sys, time\n"
+                               "fcntl.flock(os.open(sys.argv[1], os.O_CREAT | os.O_RDWR), fcntl.LOCK_EX)\n"
+                               "print('held', flush=True)\ntime.sleep(600)", str(folder / f"{key}.lock")],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        yield holder
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_a_worker_that_died_holding_a_drawings_lock_keeps_no_one_waiting(monkeypatch, tmp_path):
+    monkeypatch.setattr(pictures, "_shared", dict(pictures._shared))
+    pictures.share(str(tmp_path))
+    drawn, _ = slow_drawings(monkeypatch, 0)
+    msg = shown(graph())
+    waiting = threading.Thread(target=pictures.Pictures(64, 600, 10**8).show, args=(msg,))
+    with lock_held_by_another_process(tmp_path, pictures._digest(graph())):
+        waiting.start()
+        waiting.join(0.5)
+        assert waiting.is_alive() and drawn == []  # waits for the one drawing it
+    waiting.join(60)  # killed: the system let go of its lock
+    assert not waiting.is_alive() and len(drawn) == 1 and "image/png" in msg["content"]["data"]
+
+
+def test_a_worker_waits_for_anothers_drawing_no_longer_than_its_notebooks_drawing_time(monkeypatch, tmp_path):
+    monkeypatch.setattr(pictures, "_shared", dict(pictures._shared))
+    pictures.share(str(tmp_path))
+    drawn, _ = slow_drawings(monkeypatch, 0)
+    msg, notebook = shown(graph()), pictures.Pictures(64, 0.5, 10**8)
+    with lock_held_by_another_process(tmp_path, pictures._digest(graph())):
+        notebook.show(msg)  # the holder never lets go: drawn here once its patience is spent
+    assert len(drawn) == 1 and "image/png" in msg["content"]["data"] and notebook.spent >= 0.5

@@ -5,7 +5,9 @@ A grading kernel sends a course figure as its description (plain data under ``PI
 output's ``image/png``. A class's notebooks show the same figures again and again (the lesson's
 own, and every correct answer's), so each is drawn once and kept (``DRAWN``), up to
 ``MEMO_BYTES``; the local workers of one batch also leave what they draw in a folder they share
-(``share``, from ``fan_out.local_executor``), so a figure one worker drew the others read. A
+(``share``, from ``fan_out.local_executor``), so a figure one worker drew the others read. At a
+lesson's start every worker meets its figures at once: one draws each (holding its lock) while the
+others wait for it, rather than all drawing it side by side on cores their kernels need. A
 description is data: drawing it runs only the course's drawing code, on values checked first; one
 that cannot be drawn becomes a line of text saying why. A notebook may have
 ``max_pictures`` drawn, in ``seconds`` of drawing and ``max_bytes`` of PNG at most (the notebook's
@@ -14,6 +16,7 @@ Pictures sent while a graded exercise is tried are not kept in the notebook, so 
 """
 import base64
 import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -29,6 +32,7 @@ from course.visuals.picture import PICTURE_MIME, PLACEHOLDER, PictureError, draw
 MEMO_BYTES = 64 * 1024**2
 SHARED_BYTES = 16 * 1024**2  # what one process writes to the shared folder at most
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+WAIT_POLL = 0.005  # seconds between looks at a lock another worker holds
 DRAWN: "OrderedDict[str, tuple[str, str]]" = OrderedDict()  # description's digest -> (PNG as base64, text)
 _shared = {"folder": None, "written": 0}
 drawing_modules()  # imported now: a warm parent forks its workers with them
@@ -43,21 +47,54 @@ def _digest(description) -> str:
     return hashlib.sha256(json.dumps(description, sort_keys=True, ensure_ascii=True).encode()).hexdigest()
 
 
-def _drawn(description) -> tuple[str, str]:
+def _drawn(description, patience: float) -> tuple[str, str]:
     key = _digest(description)
     if key in DRAWN:
         DRAWN.move_to_end(key)
         return DRAWN[key]
     drawn = _read_shared(key)
     if drawn is None:
-        data, text = grading_png(description)
-        drawn = base64.b64encode(data).decode("ascii"), text
-        _leave_shared(key, drawn)
+        with _drawing(key, patience):
+            drawn = _read_shared(key)  # left by the worker that held the lock, if it could
+            if drawn is None:
+                data, text = grading_png(description)
+                drawn = base64.b64encode(data).decode("ascii"), text
+                _leave_shared(key, drawn)
     if len(drawn[0]) <= MEMO_BYTES:
         DRAWN[key] = drawn
         while sum(len(png) for png, _ in DRAWN.values()) > MEMO_BYTES:  # a few dozen entries: summed anew
             DRAWN.popitem(last=False)
     return drawn
+
+
+@contextlib.contextmanager
+def _drawing(key: str, patience: float):
+    """Hold the lock on drawing ``key`` in the shared folder, once whoever holds it has let go (drawn,
+    or died: the system releases a dead process's lock), or after ``patience`` seconds, whichever is
+    first. Without a folder, or with no room left to share what it draws, a process draws at once."""
+    lock = _lock_file(key)
+    try:
+        deadline = time.monotonic() + patience
+        while lock is not None and time.monotonic() < deadline:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                time.sleep(WAIT_POLL)
+        yield
+    finally:
+        if lock is not None:
+            os.close(lock)  # and its lock with it
+
+
+def _lock_file(key: str) -> int | None:
+    folder = _shared["folder"]
+    if folder is None or _shared["written"] >= SHARED_BYTES:
+        return None
+    try:
+        return os.open(os.path.join(folder, key + ".lock"), os.O_CREAT | os.O_RDWR, 0o600)
+    except OSError:
+        return None
 
 
 def _read_shared(key: str) -> tuple[str, str] | None:
@@ -117,7 +154,7 @@ class Pictures:
         self.drawn += 1
         started = time.monotonic()
         try:
-            data["image/png"], text = _drawn(description)
+            data["image/png"], text = _drawn(description, patience=self.seconds - self.spent)
         except PictureError as error:
             data["text/plain"] = f"(picture not drawn: {error})"
         except Exception as error:  # noqa: BLE001  (data checked, yet shaped to break the drawing)
