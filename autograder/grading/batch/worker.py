@@ -20,9 +20,11 @@ from nbformat import validator
 from .gradebook_engines import share_engines
 from .autograde_steps import autograde_steps, cell_results, sanitize_steps
 from .metadata_schema import check_schema_once
+from .output_schema import compile_part_checks
 from .tasks import Task, private_gradebook
 
 check_schema_once()  # a worker checks every notebook's metadata: nbgrader's schema is checked once
+compile_part_checks()  # and every output its kernel sends: that part of nbformat's schema is compiled once
 
 NO_NOTEBOOKS = "No notebooks found, did you forget to run 'nbgrader generate_assignment'?"  # nbgrader's words
 

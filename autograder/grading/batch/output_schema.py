@@ -1,0 +1,45 @@
+"""nbformat's check of each output a kernel sends, with the part of the schema compiled once per process.
+
+nbclient makes every output of a graded notebook with nbformat's ``new_output``, which checks it
+against the notebook schema's ``output`` definition. A whole notebook nbformat checks with
+fastjsonschema, compiled once; a part of the schema it checks with jsonschema, resolving its
+references again for every output (most of a millisecond each, a few dozen outputs per notebook).
+Here a part is checked by fastjsonschema, compiled once per part from the very schema file nbformat
+reads; only what that refuses goes on to nbformat's own check, which raises nbformat's own error.
+"""
+import json
+import os
+
+import fastjsonschema
+from nbformat.v4 import nbbase
+
+_compiled = {}
+
+
+def validate(node, ref=None) -> None:
+    """What ``nbformat.v4.nbbase.validate`` does, in the same verdict."""
+    if ref is not None:
+        check = _compiled.get(ref) or _compile(ref)
+        try:
+            check(node)
+            return
+        except fastjsonschema.JsonSchemaException:
+            pass  # refused: nbformat's own check says why
+    _nbformats_own(node, ref)
+
+
+def _compile(ref: str):
+    path = os.path.join(os.path.dirname(nbbase.__file__), nbbase.nbformat_schema[nbbase.nbformat, nbbase.nbformat_minor])
+    with open(path, encoding="utf-8") as handle:
+        schema = json.load(handle)
+    part = {"$schema": schema["$schema"], "definitions": schema["definitions"], "$ref": f"#/definitions/{ref}"}
+    _compiled[ref] = fastjsonschema.compile(part)
+    return _compiled[ref]
+
+
+_nbformats_own = nbbase.validate
+
+
+def compile_part_checks() -> None:
+    """From now on in this process, nbformat checks a new output (or cell) with a compiled part."""
+    nbbase.validate = validate
