@@ -19,12 +19,14 @@ from nbformat import validator
 
 from .gradebook_engines import share_engines
 from .autograde_steps import autograde_steps, cell_results, sanitize_steps
+from .message_dates import parse_dates_quickly
 from .metadata_schema import check_schema_once
 from .output_schema import compile_part_checks
 from .tasks import Task, private_gradebook
 
 check_schema_once()  # a worker checks every notebook's metadata: nbgrader's schema is checked once
 compile_part_checks()  # and every output its kernel sends: that part of nbformat's schema is compiled once
+parse_dates_quickly()  # and the dates of every message it decodes
 
 NO_NOTEBOOKS = "No notebooks found, did you forget to run 'nbgrader generate_assignment'?"  # nbgrader's words
 
