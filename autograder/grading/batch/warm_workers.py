@@ -1,8 +1,9 @@
 """What the local workers' fork server imports once, so that every worker starts warm.
 
 A worker spawned cold imports nbgrader, nbclient, torch and what draws the kernels' figures
-(``judging/pictures.py``), and its first optimizer imports
-``torch._dynamo`` (``torch.optim`` reaches for it on first use), paid again by each worker while the
+(``judging/pictures.py``), its first optimizer imports
+``torch._dynamo`` (``torch.optim`` reaches for it on first use), and its first notebook compiles
+nbformat's checks (``output_schema.compile_ahead``), paid again by each worker while the
 batch has barely begun. The local pool forks its workers from one server
 that has done all of it (``fan_out.local_executor``), so the batch pays it once.
 
@@ -20,13 +21,14 @@ def _warm_up() -> None:
         importlib.import_module(f"{references.__name__}.{lesson}")
     model = torch.nn.Linear(3, 2)
     torch.optim.SGD(model.parameters(), lr=0.1).step()
+    output_schema.compile_ahead()
 
 
 with warming():  # all of it, as the zygote's
     import torch
 
     from ..judging import pictures, references  # noqa: F401  (pictures: matplotlib and the course's drawing)
-    from . import worker  # noqa: F401  (nbgrader, nbclient and the grader itself)
+    from . import output_schema, worker  # noqa: F401  (nbgrader, nbclient and the grader itself)
 
     torch.set_num_threads(1)
     _warm_up()
