@@ -141,3 +141,19 @@ def test_a_warm_kernel_collects_its_own_garbage_and_never_its_parents(tmp_path):
     executor = TrustedExecute(timeout=120, config=Config({"GradingKernels": {"warm_kernels": True}}))
     nb, _ = executor.preprocess(nb, {"metadata": {"path": str(tmp_path)}})
     assert nb.cells[0].outputs[0]["text"] == "True True\n"
+
+
+def test_a_warm_kernel_starts_without_walking_the_zygotes_modules_and_still_sees_them(tmp_path):
+    """ipykernel's list of module files (for a debugger grading never uses) is not made, which in a
+    fork would copy every page holding a module; the kernel's own ``sys.modules`` is whole."""
+    from autograder.grading.judging.trusted_execute import TrustedExecute
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "import sys, ipykernel.ipkernel\n"
+        "print(get_ipython().kernel._kernel_modules, 'torch' in sys.modules, len(sys.modules) > 1000,\n"
+        "      ipykernel.ipkernel.sys.version_info == sys.version_info)\n"
+        "1 / 0")])
+    nb.metadata.kernelspec = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    executor = TrustedExecute(timeout=120, allow_errors=True, config=Config({"GradingKernels": {"warm_kernels": True}}))
+    nb, _ = executor.preprocess(nb, {"metadata": {"path": str(tmp_path)}})
+    printed, error = nb.cells[0].outputs
+    assert printed["text"] == "[] True True True\n" and error["ename"] == "ZeroDivisionError"

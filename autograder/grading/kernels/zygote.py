@@ -28,6 +28,7 @@ import select
 import signal
 import socket
 import sys
+import types
 
 from . import parent_death
 from .enter import build_root, enter
@@ -62,6 +63,26 @@ def _warm_up() -> None:
     print_figure(figure, "png", bbox_inches="tight")
 
 
+class _SysWithoutModules(types.ModuleType):
+    """``sys`` as ipykernel's kernel module sees it in a fork: everything of it but ``sys.modules``."""
+
+    def __getattr__(self, name):
+        return getattr(sys, name)
+
+
+def _no_module_walk() -> None:
+    """A starting IPython kernel walks every loaded module (its debugger's list of the kernel's own
+    files; a grading kernel never debugs). In a fork of the zygote that walk touches each of the
+    thousands of modules it imported, and so copies each page that holds one: four in ten of a
+    kernel's page faults. ipykernel's module reads ``sys`` only there and for the interpreter's
+    version and current exception, so it gets a ``sys`` whose ``modules`` is empty."""
+    kernel_module = sys.modules.get("ipykernel.ipkernel")  # imported with the libraries, if installed
+    if kernel_module is not None:
+        view = _SysWithoutModules("sys")
+        view.modules = {}
+        kernel_module.sys = view
+
+
 def _preload() -> None:
     os.environ.update(KERNEL_ENVIRONMENT)
     with warming():
@@ -71,6 +92,7 @@ def _preload() -> None:
             except ImportError:  # a library this machine lacks: only slower, never wrong
                 pass
         _warm_up()
+        _no_module_walk()
     if "matplotlib_inline.backend_inline" in sys.modules:  # see _warm_up: figures would be lost
         print("warm kernels: the inline backend was imported before any kernel", file=sys.stderr, flush=True)
     threads = len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else 1
