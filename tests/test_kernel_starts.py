@@ -13,7 +13,7 @@ import sys
 import nbformat
 from traitlets.config import Config
 
-from autograder.grading.kernels import cold, preloads, zygote_client
+from autograder.grading.kernels import cold, preloads
 from autograder.grading.kernels.factory import KernelFactory
 from autograder.grading.kernels.manager import SandboxedKernelManager
 from autograder.grading.kernels.provisioners import ColdProvisioner, WarmProvisioner
@@ -55,8 +55,7 @@ def test_a_warm_start_asks_the_zygote_in_the_same_box(tmp_path):
     km, command = prepared(factory)
     try:
         assert type(km.provisioner) is WarmProvisioner and km.provisioner.factory is factory
-        assert command[:4] == [sys.executable, "-I", "-S", zygote_client.__file__]
-        request = json.loads(command[-1])
+        request = factory.request(command[command.index("ipykernel_launcher") + 1:], km.box)
         assert request["box"] == km.box.to_json() and request["fence"] == km.fence.to_json()
         assert request["arguments"][:1] == ["-f"]  # the kernel's own arguments, for the zygote's fork
         assert all(os.path.isdir(group) for group in km.box.cgroups)

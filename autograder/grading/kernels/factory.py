@@ -6,7 +6,6 @@ not once per worker. A process that was handed none (a Dask worker) starts its o
 (``shared``), and so does one whose zygote has died or was started with another fence.
 """
 import atexit
-import json
 import os
 import shutil
 import subprocess
@@ -14,8 +13,8 @@ import sys
 import tempfile
 import time
 
-from . import zygote_client
 from .fence import KERNEL_ENVIRONMENT, Fence
+from .forked_kernel import ForkedKernel
 
 
 class KernelFactory:
@@ -103,9 +102,13 @@ class KernelFactory:
         """A folder the zygote can see (everything else of the host's /tmp is hidden from it)."""
         return tempfile.mkdtemp(prefix=prefix, dir=self.area)
 
-    def command(self, arguments: list[str], box) -> list[str]:
-        request = {"arguments": arguments, "fence": self.fence.to_json(), "box": box.to_json()}
-        return [sys.executable, "-I", "-S", zygote_client.__file__, self.socket, json.dumps(request)]
+    def request(self, arguments: list[str], box) -> dict:
+        """What the zygote is asked for a kernel: its arguments, in ``box``, behind this fence."""
+        return {"arguments": arguments, "fence": self.fence.to_json(), "box": box.to_json()}
+
+    def fork(self, arguments: list[str], box) -> ForkedKernel:
+        """A kernel forked for this process, in ``box``, started with ``arguments``."""
+        return ForkedKernel(self.socket, self.request(arguments, box), within=self.ready_within)
 
     def close(self) -> None:
         """Stop the zygote and remove its folder, if this process started it."""

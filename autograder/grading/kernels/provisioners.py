@@ -2,10 +2,11 @@
 
 jupyter_client starts every kernel through a provisioner: ``pre_launch`` prepares the command,
 ``launch_kernel`` runs it, ``poll``, ``send_signal``, ``kill`` and ``terminate`` follow it and
-``cleanup`` undoes what ``pre_launch`` made. Both starts here are ``LocalProvisioner``'s local
-process, watched by its pid and signalled by its process group; they differ only in the command
-that puts the kernel in its box (``cold.py``'s, or ``zygote_client.py`` asking the zygote for a
-fork). A box's control group belongs to its kernel's run: made afresh in ``pre_launch`` (a
+``cleanup`` undoes what ``pre_launch`` made. Both starts here follow the kernel as
+``LocalProvisioner`` follows its local process: a cold kernel is that process, started by the
+command that puts it in its box (``cold.py``); a warm one is forked by the zygote, asked for by
+this process itself (``forked_kernel.py``), its exit read from the zygote and its signals sent
+through a pidfd. A box's control group belongs to its kernel's run: made afresh in ``pre_launch`` (a
 restarted kernel starts with clean counters, and nothing of the run before it is left in the
 group) and removed in ``cleanup``, which also kills anything of the kernel still in it.
 
@@ -17,6 +18,7 @@ metadata, which an environment that imports the grader from a checkout or an old
 not have (a Dask worker's, a test's); and no kernel spec needs to name a grading provisioner, so
 nbgrader's ``OverwriteKernelspec`` and every other Jupyter on the machine are unaffected.
 """
+import pathlib
 import sys
 from typing import Any
 
@@ -75,12 +77,23 @@ class ColdProvisioner(BoxedProvisioner):
 
 
 class WarmProvisioner(BoxedProvisioner):
-    """A kernel forked from the zygote: the client it launches asks for the fork and stands in for it."""
+    """A kernel forked from the zygote, which puts it in its box: the command only carries its arguments."""
 
     factory = Instance("autograder.grading.kernels.factory.KernelFactory", help="The zygote to fork from.")
 
     def boxed(self, command: list[str], box: Box) -> list[str]:
-        return self.factory.command(command[command.index("ipykernel_launcher") + 1:], box)
+        return command
+
+    async def launch_kernel(self, cmd: list[str], **kwargs: Any) -> dict[str, Any]:
+        self.process = self.factory.fork(cmd[cmd.index("ipykernel_launcher") + 1:], self.box)
+        self.pid, self.pgid, self.cwd = self.process.pid, None, kwargs.get("cwd", pathlib.Path.cwd())
+        return self.connection_info
+
+    async def cleanup(self, restart: bool = False) -> None:
+        if self.process is not None:  # never waited for: let it go (its supervisor then kills it)
+            self.process.close()
+            self.process = None
+        await super().cleanup(restart=restart)
 
 
 def forks_warm(argv: list[str]) -> bool:

@@ -14,9 +14,10 @@ Python, the student package and its own folder (``python -m autograder.grading.k
 started with an environment that is already the fence's allowlist. For each kernel it forks a
 supervisor, which enters new PID, mount, network and IPC namespaces and forks the kernel as their
 PID 1; the kernel enters its box (``enter.enter``: its own root without the zygote's folder, its
-control group, its uid, its limits), exactly as a cold kernel does. The kernel manager launches a
-tiny client (``zygote_client.py``) in place of the kernel; the client asks the zygote for a kernel,
-forwards signals to it and exits with it; if the client is killed, the supervisor kills the kernel.
+control group, its uid, its limits), exactly as a cold kernel does. The grading process asks for
+the kernel on the zygote's socket and follows it there (``forked_kernel.py``): the supervisor
+answers with the kernel's pid, then with its exit code, and kills the kernel if the connection
+closes.
 
 Keep this module's imports stdlib-only: it runs before the repository is hidden.
 """
@@ -159,7 +160,7 @@ def _supervise(connection, request: dict, namespaces: bool, zygote: int) -> None
     parent_death.die_with(zygote)
     os.close(zygote)
     if namespaces and _libc().unshare(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC) != 0:
-        os._exit(1)  # never a kernel outside its box: the client reports it died
+        os._exit(1)  # never a kernel outside its box: the asker reads no pid, and says so
     supervisor = parent_death.handle()
     kernel = os.fork()
     if kernel == 0:
@@ -176,7 +177,7 @@ def _supervise(connection, request: dict, namespaces: bool, zygote: int) -> None
         watched = [connection]
     while True:
         ready, _, _ = select.select(watched, [], [], 0.2)
-        if connection in ready and not connection.recv(64):  # the client is gone: so is its kernel
+        if connection in ready and not connection.recv(64):  # the asker is gone: so is its kernel
             os.kill(kernel, signal.SIGKILL)
             watched = watched[1:]
         done, status = os.waitpid(kernel, os.WNOHANG)
