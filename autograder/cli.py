@@ -155,7 +155,7 @@ def parser() -> argparse.ArgumentParser:
     collect_command.add_arguments(sub)
     sub = command("grade", _grade, "autograde submitted/ in parallel into the gradebook; resumable")
     sub.add_argument("--student", action="append", help="grade only this student (repeatable)")
-    sub.add_argument("--workers", type=int, default=0, help="local worker processes (default: one per core)")
+    sub.add_argument("--workers", type=int, default=0, help="local worker processes (default: one more than the cores)")
     sub.add_argument("--scheduler", default="", help="a Dask scheduler address, tcp://host:port")
     sub.add_argument("--force", action="store_true", help="grade again what is already graded")
     command("feedback", _feedback, "write feedback/ HTML for every graded submission")

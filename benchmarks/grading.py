@@ -1,6 +1,6 @@
 """How much faster `autograd-course grade` is than plain sequential `nbgrader autograde`.
 
-    .venv/bin/python benchmarks/grading.py [--sizes 8 32 128] [--budget 600] [--workers 2] [--cold]
+    .venv/bin/python benchmarks/grading.py [--sizes 8 32 128] [--budget 600] [--workers 3] [--cold]
 
 For each size N it builds N submissions over all four lessons (solutions, blanks and wrong answers
 from tests/wrong_submissions/, in turn), grades them in copies of one scratch course, side by
@@ -45,6 +45,7 @@ from autograder import pipeline  # noqa: E402
 from autograder.authoring.output_parity import differences  # noqa: E402
 from autograder.authoring.wrong_answers import build_submission, load_corpus, rounds, solution_cells  # noqa: E402
 from autograder.course_dir import assignments  # noqa: E402
+from autograder.grading.batch.settings import default_workers  # noqa: E402
 from course.visuals.drawing import GRADING, KERNEL_VARIABLE  # noqa: E402
 from process_memory import ROLES, PeakMemory  # noqa: E402  (beside this script)
 
@@ -234,7 +235,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[8, 32, 128])
     parser.add_argument("--budget", type=float, default=600, help="seconds the baseline of one size may take")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--workers", type=int, default=default_workers(), help="as grade's own default")
     parser.add_argument("--cold", action="store_true", help="also grade with warm kernels switched off")
     args = parser.parse_args()
     os.environ.setdefault("MPLBACKEND", "Agg")

@@ -27,7 +27,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from grading import notebooks_differing, timed  # noqa: E402  (beside this script)
+from grading import default_workers, notebooks_differing, timed  # noqa: E402  (beside this script)
 
 SAME_LESSONS = ("source", "release", "tests/wrong_submissions")
 
@@ -85,7 +85,7 @@ def main() -> None:
     parser.add_argument("revs", nargs="+")
     parser.add_argument("--size", type=int, default=32)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--workers", type=int, default=default_workers(), help="as grade's own default")
     parser.add_argument("--cache", default=os.path.join(tempfile.gettempdir(), "autograd-revisions"))
     args = parser.parse_args()
     if len(args.revs) < 2:

@@ -66,3 +66,11 @@ def test_grade_starts_its_warm_parents_before_it_reads_the_hand_grades_then_yiel
     order.clear()
     assert cli.main(["--root", ROOT, "grade"]) == 0  # prove, a test: the caller keeps its priority
     assert order == ["warm parents", "hand grades", ("batch", "started")]
+
+
+def test_by_default_a_batch_runs_one_worker_more_than_the_cores(monkeypatch):
+    from autograder.grading.batch import settings
+    monkeypatch.setattr(settings.os, "cpu_count", lambda: 16)
+    assert settings.default_workers() == 17
+    monkeypatch.setattr(settings.os, "cpu_count", lambda: None)  # unknown: one core
+    assert settings.default_workers() == 2
