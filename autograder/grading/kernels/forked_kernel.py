@@ -29,8 +29,10 @@ class ForkedKernel:
             self._connection.connect(socket_path)
             self._connection.sendall((json.dumps(request) + "\n").encode())
             reply = self._line(block=True, timeout=within)
-            if not reply:  # none within the time, or the supervisor could not start it (no box)
+            if reply is None:
                 raise RuntimeError(f"the warm-kernel zygote started no kernel within {within:g} s")
+            if not reply:  # its supervisor ended first: it could not put the kernel in a box
+                raise RuntimeError("the warm-kernel zygote could not start a kernel in its box")
             self.pid = int(json.loads(reply)["pid"])
             self._pidfd = os.pidfd_open(self.pid)
         except BaseException:

@@ -74,8 +74,8 @@ class _SysWithoutModules(types.ModuleType):
 def _no_module_walk() -> None:
     """A starting IPython kernel walks every loaded module (its debugger's list of the kernel's own
     files; a grading kernel never debugs). In a fork of the zygote that walk touches each of the
-    thousands of modules it imported, and so copies each page that holds one: four in ten of a
-    kernel's page faults. ipykernel's module reads ``sys`` only there and for the interpreter's
+    thousands of modules it imported, and so copies each page that holds one: a fifth of a kernel's
+    page faults. ipykernel's module reads ``sys`` only there and for the interpreter's
     version and current exception, so it gets a ``sys`` whose ``modules`` is empty."""
     kernel_module = sys.modules.get("ipykernel.ipkernel")  # imported with the libraries, if installed
     if kernel_module is not None:
