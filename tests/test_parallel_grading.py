@@ -258,16 +258,15 @@ def test_a_local_worker_collects_its_own_garbage_and_never_its_fork_servers():
         assert pool.submit(gc.isenabled).result() and pool.submit(gc.get_freeze_count).result() > 100_000
 
 
-def compiled_in_this_process() -> tuple[set, set]:
-    from nbformat import validator
-
-    from autograder.grading.batch import output_schema
-    return set(output_schema._compiled), {key[3] for key in validator.validators if key[0] == "fastjsonschema"}
+# evaluated in the worker (a builtin's call, so the worker imports no test module, nor conftest's home)
+COMPILED_THERE = ("(set(__import__('autograder.grading.batch.output_schema', fromlist=['_'])._compiled), "
+                  "{key[3] for key in __import__('nbformat.validator', fromlist=['_']).validators "
+                  "if key[0] == 'fastjsonschema'})")
 
 
 def test_a_local_worker_starts_with_nbformats_checks_compiled_by_its_fork_server():
     from autograder.grading.batch import output_schema
     from autograder.grading.batch.fan_out import local_executor
     with local_executor(1) as pool:
-        parts, whole = pool.submit(compiled_in_this_process).result()  # its first task: nothing checked yet
+        parts, whole = pool.submit(eval, COMPILED_THERE).result()  # its first task: nothing checked yet
     assert parts >= set(output_schema.AHEAD) and whole == {False, True}
