@@ -1,6 +1,10 @@
 """Settings that were constants or environment variables are traits, set in nbgrader_config.py, and the
 configured value is the one grading uses: how long the warm parent may take to serve, and the seed a
 failure is replayed with."""
+import subprocess
+import sys
+import textwrap
+
 import nbformat
 import pytest
 from traitlets.config import Config
@@ -66,6 +70,26 @@ def test_grade_starts_its_warm_parents_before_it_reads_the_hand_grades_then_yiel
     order.clear()
     assert cli.main(["--root", ROOT, "grade"]) == 0  # prove, a test: the caller keeps its priority
     assert order == ["warm parents", "hand grades", ("batch", "started")]
+
+
+def test_grade_starts_its_warm_parents_before_nbformat_or_anything_heavier_is_imported():
+    """The command's imports up to its warm parents' start delay both of their chains: the
+    command line's modules leave nbformat (and jsonschema, a tenth of a second) to what reads notebooks."""
+    code = textwrap.dedent(f"""
+        import sys
+        from autograder import cli
+        from autograder.grading.batch import planning, run
+        from autograder.workflow import status
+        planning.plan = lambda *a: ([("01_graph", "s1")], [])
+        status.unchanged_failures = lambda course, found, force: (found, [])
+        def start(course, scheduler):
+            print([m for m in ("nbformat", "jsonschema", "nbgrader", "sqlalchemy", "torch") if m in sys.modules])
+            raise SystemExit(0)
+        run.start = start
+        cli.main(["--root", {ROOT!r}, "grade"])
+    """)
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert shown.splitlines()[-1] == "[]"
 
 
 def test_by_default_a_batch_runs_one_worker_more_than_the_cores(monkeypatch):

@@ -20,8 +20,6 @@ import os
 import warnings
 from dataclasses import dataclass
 
-import nbformat
-
 from . import uploads
 from .ledger import LEDGER
 
@@ -132,6 +130,7 @@ def unreadable(data: bytes) -> str:
     """Why these bytes are not a notebook a kernel could run, or "" when they are one."""
     if not data.strip():
         return "an empty file (0 bytes of notebook): the upload was empty or failed"
+    import nbformat  # only here: the grade command starts its warm parents before nbformat is imported
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
