@@ -11,6 +11,7 @@ matplotlib.use("Agg")
 import pytest  # noqa: E402
 import torch  # noqa: E402
 from IPython.core.pylabtools import print_figure  # noqa: E402
+from matplotlib.layout_engine import PlaceHolderLayoutEngine  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from autograder.grading.kernels.fence import KERNEL_ENVIRONMENT  # noqa: E402
@@ -78,6 +79,23 @@ def test_the_grader_draws_each_description_as_the_lesson_does_the_same_size_in_i
         assert dpi_of(png) == pytest.approx(drawing.GRADING_DPI, abs=0.1)
         assert width_of(png) == pytest.approx(inches[0] * drawing.GRADING_DPI, abs=2)
         assert graded_text.split(" with ")[1] == text.split(" with ")[1]  # the same axes
+
+
+def test_the_grader_draws_a_laid_out_figure_once_the_same_pixels_as_with_matplotlibs_unseen_second_pass(grading, monkeypatch):
+    """``tight_layout`` (the gradient and history plots) leaves a layout engine behind, for which
+    ``savefig`` draws the figure twice; dropped, it is drawn once, and the PNG does not change."""
+    drawn, draw = [], matplotlib.figure.Figure.draw
+    monkeypatch.setattr(matplotlib.figure.Figure, "draw", lambda fig, renderer: drawn.append(fig) or draw(fig, renderer))
+    for made in figures():
+        drawn.clear()
+        png, _ = picture.grading_png(made.description)
+        assert len(drawn) == 1
+        fig = picture.draw(made.description, drawing.GRADING_DPI)
+        fig.set_layout_engine(PlaceHolderLayoutEngine(True, True))  # as tight_layout leaves it
+        drawn.clear()
+        again = io.BytesIO()
+        fig.savefig(again, format="png", dpi=drawing.GRADING_DPI, pil_kwargs=drawing.GRADING_PNG)
+        assert len(drawn) == 2 and again.getvalue() == png
 
 
 def test_ipython_shows_a_described_figure_without_drawing_it(grading):

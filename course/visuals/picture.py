@@ -14,9 +14,11 @@ import base64
 import importlib
 import io
 
+import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.layout_engine import PlaceHolderLayoutEngine
 
 from course.visuals.drawing import GRADING_DPI, GRADING_PNG, figure_dpi, grading, png
 
@@ -99,11 +101,23 @@ def draw(description, dpi: float | None = None) -> Figure:
         raise PictureError(f"it holds more than {MAX_ALL_TEXT} characters of text")
     fig = importlib.import_module(module).draw_picture(description, figure_dpi() if dpi is None else dpi)
     plt.close(fig)
+    _laid_out(fig)
     width, height = fig.get_size_inches()
     if max(width, height) > MAX_INCHES or width * height > MAX_AREA:  # checked before any pixel is drawn
         raise PictureError(f"it would be {width:.0f} x {height:.0f} inches, more than {MAX_INCHES} on a side "
                            f"or {MAX_AREA} square inches")
     return fig
+
+
+def _laid_out(fig: Figure) -> None:
+    """A figure laid out by ``tight_layout`` keeps a placeholder layout engine, and ``savefig`` draws a
+    figure that has an engine twice, the first time unseen, for the engine to lay it out: here it is
+    laid out already, so the engine goes and a figure saved without a tight crop (a grading
+    kernel's, the grader's) is drawn once. The same pixels; unchanged where the matplotlibrc asks
+    for a layout engine on every figure."""
+    if isinstance(fig.get_layout_engine(), PlaceHolderLayoutEngine) and not (
+            matplotlib.rcParams["figure.autolayout"] or matplotlib.rcParams["figure.constrained_layout.use"]):
+        fig.set_layout_engine(None)
 
 
 def _text_in(description: dict) -> int:
