@@ -9,11 +9,19 @@ import warnings
 # nbgrader's gradebook session emits SQLAlchemy autoflush notices that say nothing to instructors.
 warnings.filterwarnings("ignore", message="Object of type <Submitted")
 
-# Commands import what only they need (torch, nbgrader's API, matplotlib): `grade` starts its warm
-# parents sooner.
-from . import pipeline  # noqa: E402
+# Commands import what only they need (torch, nbgrader's API, matplotlib, the workflow's modules):
+# `grade` starts its warm parents sooner, and a local worker, which imports this script again, starts sooner.
+import importlib  # noqa: E402
+
 from .course_dir import Course  # noqa: E402
-from .workflow import collect_command, export, hand_grades, report, status  # noqa: E402
+from .workflow import command_arguments  # noqa: E402
+
+
+def _workflow(module: str):
+    """A workflow command's ``run``, its module imported when the command runs."""
+    def run(args) -> int:
+        return importlib.import_module(f"{__package__}.workflow.{module}").run(args)
+    return run
 
 
 def _build(args) -> int:
@@ -31,6 +39,7 @@ def _build(args) -> int:
 
 
 def _release(args) -> int:
+    from . import pipeline
     for assignment in pipeline.generate_release(args.root, args.lessons or None):
         print("released", assignment)
     return 0
@@ -45,6 +54,7 @@ def _grade(args) -> int:
     from .grading.batch.settings import GradingBatch, default_workers
     from .grading.batch.planning import plan
     from .grading.batch.grading_progress import BatchReport
+    from .workflow import hand_grades, status
     course = Course(args.root)
     settings = GradingBatch(config=course.config)
     scheduler = args.scheduler or settings.scheduler
@@ -81,8 +91,9 @@ def _grade(args) -> int:
 def _feedback(args) -> int:
     """Feedback for every submission graded to the end; one held back while a hand grade is pending
     (written when the next ``feedback`` finds it graded), a page saying why for one that could not be."""
+    from . import pipeline
     from .feedback import write_ungraded_page
-    from .workflow import late_penalties
+    from .workflow import export, late_penalties, status
     course = Course(args.root)
     late_penalties.settle(course.root)
     snapshot = export.read_gradebook(course.root)
@@ -151,18 +162,18 @@ def parser() -> argparse.ArgumentParser:
 
     command("build", _build, "store self-check values, execute lesson scripts into source/ notebooks")
     command("release", _release, "generate release/ from source/ with nbgrader")
-    sub = command("collect", collect_command.run, "place an LMS download (zip or folder), or the hub's exchange, into submitted/", lessons=False)
-    collect_command.add_arguments(sub)
+    sub = command("collect", _workflow("collect_command"), "place an LMS download (zip or folder), or the hub's exchange, into submitted/", lessons=False)
+    command_arguments.collect(sub)
     sub = command("grade", _grade, "autograde submitted/ in parallel into the gradebook; resumable")
     sub.add_argument("--student", action="append", help="grade only this student (repeatable)")
     sub.add_argument("--workers", type=int, default=0, help="local worker processes (default: one more than the cores)")
     sub.add_argument("--scheduler", default="", help="a Dask scheduler address, tcp://host:port")
     sub.add_argument("--force", action="store_true", help="grade again what is already graded")
     command("feedback", _feedback, "write feedback/ HTML for every graded submission")
-    sub = command("export", export.run, "grades.csv, exercises.csv and canvas.csv from the gradebook", lessons=False)
-    export.add_arguments(sub)
-    sub = command("report", report.run, "an item analysis of the class: report/report.html and PNGs", lessons=False)
-    report.add_arguments(sub)
+    sub = command("export", _workflow("export"), "grades.csv, exercises.csv and canvas.csv from the gradebook", lessons=False)
+    command_arguments.export(sub)
+    sub = command("report", _workflow("report"), "an item analysis of the class: report/report.html and PNGs", lessons=False)
+    command_arguments.report(sub)
     sub = command("validate", _validate, "run a notebook's tests; exit 1 if any fails", lessons=False)
     sub.add_argument("notebooks", nargs="+")
     sub = command("prove", _prove, "grade solution, blank and the wrong-answer corpus in a scratch copy")

@@ -72,9 +72,10 @@ def test_grade_starts_its_warm_parents_before_it_reads_the_hand_grades_then_yiel
     assert order == ["warm parents", "hand grades", ("batch", "started")]
 
 
-def test_grade_starts_its_warm_parents_before_nbformat_or_anything_heavier_is_imported():
-    """The command's imports up to its warm parents' start delay both of their chains: the
-    command line's modules leave nbformat (and jsonschema, a tenth of a second) to what reads notebooks."""
+def test_grade_starts_its_warm_parents_before_nbformat_or_the_other_commands_are_imported():
+    """The command's imports up to its warm parents' start delay both of their chains (and each local
+    worker imports the command's script again): nbformat (with jsonschema, a tenth of a second) is left
+    to what reads notebooks, the other commands' modules to those commands."""
     code = textwrap.dedent(f"""
         import sys
         from autograder import cli
@@ -83,7 +84,8 @@ def test_grade_starts_its_warm_parents_before_nbformat_or_anything_heavier_is_im
         planning.plan = lambda *a: ([("01_graph", "s1")], [])
         status.unchanged_failures = lambda course, found, force: (found, [])
         def start(course, scheduler):
-            print([m for m in ("nbformat", "jsonschema", "nbgrader", "sqlalchemy", "torch") if m in sys.modules])
+            print([m for m in ("nbformat", "jsonschema", "nbgrader", "sqlalchemy", "torch", "autograder.workflow.collect",
+                               "autograder.workflow.export", "autograder.workflow.report") if m in sys.modules])
             raise SystemExit(0)
         run.start = start
         cli.main(["--root", {ROOT!r}, "grade"])

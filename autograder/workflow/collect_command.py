@@ -3,25 +3,8 @@ download, ``collect.py``; the class hub's exchange, ``exchange_inbound.py``)."""
 import os
 
 from .collect import CollectError, collect
+from .command_arguments import collect as add_arguments  # noqa: F401  (its arguments)
 from .exchange_inbound import collect as collect_exchange
-
-
-def add_arguments(parser) -> None:
-    parser.add_argument("source", metavar="ZIP_OR_FOLDER", nargs="?", help="an LMS bulk download (Canvas, Moodle, "
-                                                                            "Blackboard, D2L Brightspace) or a folder "
-                                                                            "of student folders")
-    parser.add_argument("--exchange", action="store_true", help="collect from nbgrader's exchange on a class hub "
-                                                                "instead: each student's latest submission")
-    parser.add_argument("--lesson", help="the lesson every file in the download is for "
-                                         "(default: read from each file's name)")
-    parser.add_argument("--roster", help="CSV with student_id and any of canvas_id, canvas_anonymous_id, moodle_id, "
-                                         "d2l_id, username, login_id, email, name, first_name, last_name: LMS ids "
-                                         "are turned into student_id")
-    parser.add_argument("--force", action="store_true", help="replace submitted notebooks that differ, even when "
-                                                             "the download's is not newer")
-    parser.add_argument("--moodle-worksheet", action="append", default=[], metavar="CSV",
-                        help="a Moodle assignment's grading worksheet (in English): its submission times become "
-                             "the Moodle files' timestamps, for nbgrader's late penalty (repeat for each assignment)")
 
 
 def run(args) -> int:

@@ -27,6 +27,7 @@ from datetime import datetime, timezone
 
 from ..course_dir import open_api
 from . import collected, late_penalties, lms_ids, moodle_feedback, moodle_worksheet
+from .command_arguments import export as add_arguments  # noqa: F401  (its arguments)
 from .lms_files import fill_lms_file
 from .lms_settings import canvas_assignments
 from .score_text import points
@@ -398,21 +399,6 @@ def canvas_wanted(root: str) -> bool:
     or collected from folders alone (no LMS said otherwise)."""
     used = collected.readers_used(root) - {"lesson-folders", "student-folders"}
     return any(name.startswith("canvas") for name in used) or bool(canvas_assignments(root)) or not used
-
-
-def add_arguments(parser) -> None:
-    parser.add_argument("lessons", nargs="*", help="lessons to export (default: those released and collected)")
-    parser.add_argument("--out", default="exports", metavar="DIR",
-                        help="folder for grades.csv, exercises.csv, canvas.csv and moodle/ (default: exports/)")
-    parser.add_argument("--roster", metavar="CSV",
-                        help="student_id[,canvas_id,login_id,name,section,sis_user_id]: every roster student gets "
-                             "a row, matched in Canvas by its ids; without it the nbgrader student id is the "
-                             "Canvas login id")
-    parser.add_argument("--into", action="append", default=[], metavar="FILE",
-                        help="a gradebook file downloaded from the LMS (Canvas's Export, Moodle's grading worksheet, "
-                             "Blackboard's Work Offline download, D2L's grades export): a copy with the scores filled "
-                             "in, every other column and row as downloaded, is written to the --out folder "
-                             "(repeatable)")
 
 
 def _print_files(args, grades: int, exercises: int, canvas: "CanvasExport | None", sheets, maxima) -> None:

@@ -28,6 +28,7 @@ from datetime import datetime
 
 from course.grade_ids import exercise_of_test
 
+from .command_arguments import report as add_arguments  # noqa: F401  (its arguments)
 from .export import GradebookSnapshot, chosen_lessons, read_gradebook, read_roster
 from .score_text import points as _points
 from .inert_html import content_security_policy
@@ -422,13 +423,6 @@ def build_report(root: str, out: str, lessons: list[str] | None = None, roster: 
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(page)
     return path
-
-
-def add_arguments(parser) -> None:
-    parser.add_argument("lessons", nargs="*", help="lessons to report on (default: those released and collected)")
-    parser.add_argument("--out", default="report", metavar="DIR",
-                        help="folder for report.html and its PNG charts (default: report/)")
-    parser.add_argument("--roster", metavar="CSV", help="the class list (student_id, ...): lists who submitted nothing")
 
 
 def run(args) -> int:
