@@ -37,6 +37,18 @@ class RunningLab:
         """The notebook alone in a fresh workspace (`reset`), authenticated by the token."""
         return f"{self.url}/lab/tree/{urllib.parse.quote(path)}?reset&token={self.token}"
 
+    def shut_down_kernels_of(self, path: str) -> None:
+        """End the sessions (and so the kernels) of the notebook at ``path``, as its tab's menu would."""
+        headers = {"Authorization": f"token {self.token}"}
+        with urllib.request.urlopen(urllib.request.Request(f"{self.url}/api/sessions", headers=headers),
+                                    timeout=30) as response:
+            sessions = json.load(response)
+        for session in sessions:
+            if session.get("path") == path:
+                request = urllib.request.Request(f"{self.url}/api/sessions/{session['id']}", method="DELETE",
+                                                 headers=headers)
+                urllib.request.urlopen(request, timeout=30).close()
+
 
 def free_port() -> int:
     with socket.socket() as probe:
@@ -66,7 +78,7 @@ def _wait_until_up(url: str, token: str, process: subprocess.Popen, log_path: st
     request = urllib.request.Request(f"{url}/api/status", headers={"Authorization": f"token {token}"})
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"JupyterLab exited with code {process.returncode}; log:\n{_tail(log_path)}")
+            raise RuntimeError(f"JupyterLab exited with code {process.returncode}; log:\n{tail(log_path)}")
         try:
             with urllib.request.urlopen(request, timeout=2) as response:
                 if response.status == 200:
@@ -74,10 +86,10 @@ def _wait_until_up(url: str, token: str, process: subprocess.Popen, log_path: st
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             pass
         time.sleep(0.25)
-    raise TimeoutError(f"JupyterLab did not answer {url}/api/status within {timeout:.0f} s; log:\n{_tail(log_path)}")
+    raise TimeoutError(f"JupyterLab did not answer {url}/api/status within {timeout:.0f} s; log:\n{tail(log_path)}")
 
 
-def _tail(path: str, lines: int = 40) -> str:
+def tail(path: str, lines: int = 40) -> str:
     with open(path, errors="replace") as f:
         return "".join(f.readlines()[-lines:])
 
