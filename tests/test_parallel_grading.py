@@ -7,8 +7,10 @@ nbgrader's autograde one submission after another, by `grade` on local worker pr
 `grade` on a Dask LocalCluster on loopback; and nbgrader's graded notebooks are recorded again by
 the recorder alone, which must write nbgrader's rows.
 """
+import contextlib
 import dataclasses
 import glob
+import io
 import os
 import shlex
 import shutil
@@ -97,15 +99,24 @@ def sequential(courses):
     return cell_scores(courses["sequential"])
 
 
-def test_local_workers_give_the_sequential_scores_and_resume(courses, sequential, capsys):
+@pytest.fixture(scope="module")
+def graded_locally(courses):
+    """The local copy graded by `grade` on two local workers: its exit code and what it printed."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        code = main(["--root", courses["local"], "grade", "--workers", "2"])
+    return code, printed.getvalue()
+
+
+def test_local_workers_give_the_sequential_scores_and_resume(courses, graded_locally, sequential, capsys):
     root = courses["local"]
-    assert main(["--root", root, "grade", "--workers", "2"]) == 0
+    code, out = graded_locally
+    assert code == 0
     assert cell_scores(root) == sequential
     assert rows(root) == rows(courses["sequential"])
     assert autograded_files(root) == autograded_files(courses["sequential"])
     assert sequential["solution"]["test_vjp"] == 2 and sequential["blank"]["test_vjp"] == 0
     assert sequential["hangs"]["test_vjp"] == 0 and sequential["crashes"]["test_two_losses"] == 0
-    out = capsys.readouterr().out
     assert "graded 6, failed 0" in out
     # started again, it grades nothing, and neither loads nor starts anything heavy to find that out
     again = subprocess.run([sys.executable, "-X", "importtime", "-m", "autograder.cli", "--root", root, "grade"],
@@ -156,8 +167,8 @@ def test_recording_what_nbgrader_graded_writes_nbgraders_rows_and_files(courses,
         (LESSON, "blank"): None, (LESSON, "hangs"): "the submission changed while it was being graded: grade it again"}
 
 
-def test_an_interrupted_batch_keeps_what_it_recorded(courses):
-    root = courses["local"]
+def test_an_interrupted_batch_keeps_what_it_recorded(courses, graded_locally, tmp_path):
+    root = shutil.copytree(courses["local"], str(tmp_path / "local"))  # the other tests' copy stays whole
     course = Course(root)
     shutil.rmtree(os.path.join(root, "autograded", "wrong_1"))  # as if stopped before recording it
     todo, done = planning.plan(course)
