@@ -17,6 +17,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 import nbformat
@@ -191,6 +192,7 @@ def test_a_dask_worker_that_cannot_see_the_course_grades_it(courses, sequential,
     distributed = pytest.importorskip("distributed")
     root = courses["dask"]
     hidden = [str(tmp_path_factory.getbasetemp()), os.path.join(ROOT, "source"), os.path.join(ROOT, "release")]
+    gradebooks_before = set(glob.glob(os.path.join(tempfile.gettempdir(), "autograd-gradebook-*")))
     with distributed.LocalCluster(n_workers=0, host="127.0.0.1", dashboard_address=None) as cluster, \
             distributed.Client(cluster.scheduler_address) as client:
         worker = _worker_that_cannot_see(hidden, cluster.scheduler_address)
@@ -204,6 +206,8 @@ def test_a_dask_worker_that_cannot_see_the_course_grades_it(courses, sequential,
         finally:
             os.killpg(worker.pid, signal.SIGTERM)
             worker.wait(timeout=60)
+    # the workers' private gradebooks were in their own Dask folders, gone with them
+    assert set(glob.glob(os.path.join(tempfile.gettempdir(), "autograd-gradebook-*"))) <= gradebooks_before
     assert cell_scores(root) == sequential
     assert rows(root) == rows(courses["sequential"])
     for student in Course(root).students(LESSON):  # a Dask worker's own zygote keeps every figure too

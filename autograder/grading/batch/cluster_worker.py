@@ -15,6 +15,7 @@ import json
 from distributed.diagnostics.plugin import WorkerPlugin
 
 from ..kernels.settings import GradingKernels
+from .tasks import keep_gradebooks_in
 
 _started: dict = {}
 PLUGIN = "autograd-course-warm-grading"
@@ -37,6 +38,8 @@ class WarmGrading(WorkerPlugin):
         self.name = f"{PLUGIN}-{digest}"
 
     def setup(self, worker=None) -> None:
+        if worker is not None:  # removed by Dask when the worker closes, or purged by the next one if it died
+            keep_gradebooks_in(worker.local_directory)
         if _started.get("name") == self.name:
             return
         from traitlets.config import Config

@@ -71,8 +71,9 @@ _gradebooks_folder = {"folder": None}  # None: the system's temporary folder
 
 
 def keep_gradebooks_in(folder: str) -> None:
-    """Make this process's private gradebooks in ``folder``: a local pool's, removed with the pool.
-    A local worker ends with ``os._exit``, so nothing it made in the system's /tmp is removed."""
+    """Make this process's private gradebooks in ``folder``: a local pool's, removed with the pool, or
+    a Dask worker's own folder. A local worker ends with ``os._exit`` and a Dask worker may be killed,
+    so nothing either made in the system's /tmp would be removed."""
     _gradebooks_folder["folder"] = folder
 
 
@@ -82,7 +83,7 @@ def private_gradebook(assignment: AssignmentRows) -> str:
         import sqlalchemy
         from nbgrader.api import Base
         folder = tempfile.mkdtemp(prefix="autograd-gradebook-", dir=_gradebooks_folder["folder"])
-        if _gradebooks_folder["folder"] is None:  # a Dask worker's, or the command's: gone when it ends
+        if _gradebooks_folder["folder"] is None:  # the command's: gone when it ends
             atexit.register(shutil.rmtree, folder, True)
         url = f"sqlite:///{os.path.join(folder, f'{assignment.lesson}-{assignment.digest}.db')}"
         engine = sqlalchemy.create_engine(url)
