@@ -86,7 +86,22 @@ def _remove_account(name: str) -> None:
             except ProcessLookupError:
                 pass
         time.sleep(0.2)
+    _remove_files_in_tmp_of(uid)  # e.g. torch's cache folder: userdel removes only the home and mail
     subprocess.run(["userdel", "--remove", name], capture_output=True)
+
+
+def _remove_files_in_tmp_of(uid: int) -> None:
+    with os.scandir(tempfile.gettempdir()) as entries:
+        for entry in entries:
+            try:
+                if entry.stat(follow_symlinks=False).st_uid != uid:
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    shutil.rmtree(entry.path, ignore_errors=True)
+                else:
+                    os.unlink(entry.path)
+            except FileNotFoundError:
+                pass
 
 
 def _owner(pid: str) -> int | None:
