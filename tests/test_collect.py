@@ -10,7 +10,8 @@ import pytest
 from autograder.workflow import lms_ids
 from autograder.workflow.lms import READERS, identify
 from autograder.workflow.collect import CollectError, collect, lesson_named_by
-from autograder.workflow.collect_command import add_arguments, run
+from autograder.workflow.collect_command import run
+from autograder.workflow.command_arguments import collect as add_arguments
 
 LESSONS = ["01_graph", "02_backward", "03_no_grad", "04_zero_grad"]
 OLD, NEW = (2024, 3, 1, 10, 0, 0), (2024, 3, 2, 10, 0, 0)

@@ -12,7 +12,8 @@ import nbformat
 import pytest
 
 from autograder.workflow.collect import CollectError, CollectReport
-from autograder.workflow.collect_command import add_arguments, run
+from autograder.workflow.collect_command import run
+from autograder.workflow.command_arguments import collect as add_arguments
 from autograder.workflow.exchange_inbound import collect, latest_submissions
 from autograder.workflow.lms_settings import Collect
 

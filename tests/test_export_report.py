@@ -18,7 +18,7 @@ import nbformat
 import pytest
 
 from autograder.course_dir import open_api
-from autograder.workflow import export, report
+from autograder.workflow import command_arguments, export, report
 from browser.chromium import CHROMIUM, CHROMIUM_ARGS, require_browser
 from canvas_import import parse_like_canvas
 from moodle_import import parse_like_moodle
@@ -279,33 +279,33 @@ def test_moodle_worksheets_are_written_for_the_lessons_collected_from_moodle(cou
                                  for lesson, ids in MOODLE_IDS.items() for student, participant in ids.items()
                                  if lesson == "02_backward"})
     out = str(tmp_path / "exports")
-    assert export.run(_parser(export).parse_args(["--root", copy, "--out", out])) == 0
+    assert export.run(_parser(command_arguments.export).parse_args(["--root", copy, "--out", out])) == 0
     assert os.listdir(os.path.join(out, "moodle")) == ["02_backward.csv"]
     printed = capsys.readouterr().out
     assert ("wrote 2 Moodle participants to " + os.path.join(out, "moodle", "02_backward.csv") +
             " (2 graded; grades in points: set the Moodle assignment's Maximum grade to 6") in printed
 
 
-def _parser(module) -> argparse.ArgumentParser:
+def _parser(add_arguments) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser()
     parser.add_argument("--root")
-    module.add_arguments(parser)
+    add_arguments(parser)
     return parser
 
 
 def test_export_command_writes_the_three_files(course, tmp_path, capsys):
     out = str(tmp_path / "exports")
-    assert export.run(_parser(export).parse_args(["--root", course, "--out", out])) == 0
+    assert export.run(_parser(command_arguments.export).parse_args(["--root", course, "--out", out])) == 0
     assert sorted(os.listdir(out)) == ["canvas.csv", "exercises.csv", "grades.csv"]
     assert _rows(os.path.join(out, "canvas.csv"))[:2] == [CANVAS_HEADER, POINTS_POSSIBLE]
-    assert export.run(_parser(export).parse_args(["--root", course, "--out", out, "01_graph"])) == 0
+    assert export.run(_parser(command_arguments.export).parse_args(["--root", course, "--out", out, "01_graph"])) == 0
     assert _rows(os.path.join(out, "canvas.csv"))[0] == CANVAS_HEADER[:-1]
     assert {row[1] for row in _rows(os.path.join(out, "grades.csv"))[1:]} == {"01_graph"}
-    assert export.run(_parser(export).parse_args(["--root", course, "--out", out, "05_nothing"])) == 2
+    assert export.run(_parser(command_arguments.export).parse_args(["--root", course, "--out", out, "05_nothing"])) == 2
     assert "not in the gradebook: 05_nothing" in capsys.readouterr().out
     roster = tmp_path / "roster.csv"
     roster.write_text("Student_ID,Login_ID\nalice,a\nbob,b\ncarol,c\n")  # collect's roster: any case
-    args = _parser(export).parse_args(["--root", course, "--out", out, "--roster", str(roster), "01_graph", "02_backward"])
+    args = _parser(command_arguments.export).parse_args(["--root", course, "--out", out, "--roster", str(roster), "01_graph", "02_backward"])
     assert export.run(args) == 1, "a student missing from the roster must not pass silently"
     assert "dave: not in the roster" in capsys.readouterr().out
     assert [row[3] for row in _rows(os.path.join(out, "canvas.csv"))[2:]] == ["a", "b", "c"]  # frank: not listed
@@ -422,11 +422,11 @@ def test_no_empty_histogram_for_a_lesson_nobody_submitted(course, tmp_path):
 
 def test_report_command_takes_lessons(course, tmp_path, capsys):
     out = str(tmp_path / "one")
-    assert report.run(_parser(report).parse_args(["--root", course, "--out", out, "01_graph"])) == 0
+    assert report.run(_parser(command_arguments.report).parse_args(["--root", course, "--out", out, "01_graph"])) == 0
     with open(os.path.join(out, "report.html"), encoding="utf-8") as handle:
         page = handle.read()
     assert "02_backward" not in page
-    assert report.run(_parser(report).parse_args(["--root", course, "--out", out, "09_nope"])) == 2
+    assert report.run(_parser(command_arguments.report).parse_args(["--root", course, "--out", out, "09_nope"])) == 2
     assert "09_nope" in capsys.readouterr().out
 
 

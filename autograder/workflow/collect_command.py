@@ -3,7 +3,6 @@ download, ``collect.py``; the class hub's exchange, ``exchange_inbound.py``)."""
 import os
 
 from .collect import CollectError, collect
-from .command_arguments import collect as add_arguments  # noqa: F401  (its arguments)
 from .exchange_inbound import collect as collect_exchange
 
 

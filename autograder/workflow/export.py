@@ -27,7 +27,6 @@ from datetime import datetime, timezone
 
 from ..course_dir import open_api
 from . import collected, late_penalties, lms_ids, moodle_feedback, moodle_worksheet
-from .command_arguments import export as add_arguments  # noqa: F401  (its arguments)
 from .lms_files import fill_lms_file
 from .lms_settings import canvas_assignments
 from .score_text import points

@@ -28,7 +28,6 @@ from datetime import datetime
 
 from course.grade_ids import exercise_of_test
 
-from .command_arguments import report as add_arguments  # noqa: F401  (its arguments)
 from .export import GradebookSnapshot, chosen_lessons, read_gradebook, read_roster
 from .score_text import points as _points
 from .inert_html import content_security_policy
