@@ -41,7 +41,7 @@ lab: release
 instructor-lab: setup
 	$(call LAB_CONFIG,instructor) $(BIN)/jupyter lab $(LAB_OPTIONS)
 
-# The class hub (hub/, README "Running the course on JupyterHub"): as root, the accounts, the exchange and
+# The class hub (hub/, docs/hub.md): as root, the accounts, the exchange and
 # the instructor's course directory made where missing, the students' environment built from binder/
 # once, the pinned proxy from npm, then JupyterHub in the foreground (Ctrl-C stops it).
 HUB_STATE ?= $(CURDIR)/hub/state

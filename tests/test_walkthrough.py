@@ -1,6 +1,6 @@
-"""The README's "Grading a class", command for command, on the example class in a scratch course.
+"""The instructor guide's "Grading a class", command for command, on the example class in a scratch course.
 
-The commands are read from README.md and each runs as its own shell command, in a copy of the course with the example class generated
+The commands are read from docs/instructor.md and each runs as its own shell command, in a copy of the course with the example class generated
 from today's lessons (examples/make_submissions.py). Each step is then checked by what it left:
 notebooks placed, grades in the gradebook, feedback without the grader's code, CSVs, the report.
 """
@@ -19,6 +19,7 @@ from nbgrader.api import Gradebook
 from conftest import ROOT
 
 SECTION = "Grading a class"
+GUIDE = os.path.join("docs", "instructor.md")  # where the instructor reads the week's commands
 EXAMPLES = os.path.join(ROOT, "examples")
 
 
@@ -33,10 +34,10 @@ examples = _load_examples()
 
 
 def readme_commands() -> list[str]:
-    """The shell lines of the section's first ``bash`` block in README.md."""
-    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    """The shell lines of the section's first ``bash`` block in the instructor's guide."""
+    text = open(os.path.join(ROOT, GUIDE), encoding="utf-8").read()
     heading = re.search(rf"^#+ {SECTION}\s*$", text, re.MULTILINE)
-    assert heading, f"no '{SECTION}' section in README.md"
+    assert heading, f"no '{SECTION}' section in {GUIDE}"
     block = re.search(r"```bash\n(.*?)```", text[heading.end():], re.DOTALL)
     return [line for line in block.group(1).splitlines() if line.strip() and not line.lstrip().startswith("#")]
 

@@ -9,7 +9,7 @@ from traitlets.config import Configurable
 def default_workers() -> int:
     """One more than the cores. A worker and its kernel take turns (the worker sends a cell and waits,
     the kernel runs it and waits), so with one worker per core both cores idled a tenth of the time
-    after the start; a worker more fills it (README, *Speed*: measured side by side)."""
+    after the start; a worker more fills it (docs/speed.md: measured side by side)."""
     return max(1, os.cpu_count() or 1) + 1
 
 
