@@ -41,14 +41,25 @@ lab: release
 instructor-lab: setup
 	$(call LAB_CONFIG,instructor) $(BIN)/jupyter lab $(LAB_OPTIONS)
 
-# The class hub (hub/, docs/hub.md): as root, the accounts, the exchange and
-# the instructor's course directory made where missing, the students' environment built from binder/
-# once, the pinned proxy from npm, then JupyterHub in the foreground (Ctrl-C stops it).
-HUB_STATE ?= $(CURDIR)/hub/state
-.PHONY: hub
-hub: setup hub/node_modules/.installed hub/student-env/.installed
-	AUTOGRAD_HUB_STATE=$(HUB_STATE) $(BIN)/python hub/classroom.py
-	mkdir -p $(HUB_STATE) && cd $(HUB_STATE) && AUTOGRAD_HUB_STATE=$(HUB_STATE) $(CURDIR)/$(BIN)/jupyterhub -f $(CURDIR)/hub/jupyterhub_config.py
+# The class hub (hub/, docs/hub.md), as root (sudo or a root shell): the students' and the instructor's
+# environments built under HUB_PREFIX from the system's Python (only what changed, hub/hub_environments.py),
+# the pinned proxy from npm, the accounts, the exchange, the instructor's course directory and the checks
+# (hub/classroom.py), then JupyterHub in the foreground (Ctrl-C stops it). It needs no .venv.
+HUB_STATE  ?= $(CURDIR)/hub/state
+HUB_PREFIX ?= /opt/autograd-course
+HUB_PYTHON ?= /usr/bin/python3.11
+HUB_BIN     = $(HUB_PREFIX)/instructor-env/bin
+.PHONY: hub hub-root hub-envs
+hub: hub-root hub/node_modules/.installed hub-envs
+	AUTOGRAD_HUB_PREFIX=$(HUB_PREFIX) AUTOGRAD_HUB_STATE=$(HUB_STATE) $(HUB_BIN)/python hub/classroom.py
+	mkdir -p $(HUB_STATE) && cd $(HUB_STATE) && AUTOGRAD_HUB_PREFIX=$(HUB_PREFIX) AUTOGRAD_HUB_STATE=$(HUB_STATE) \
+	  $(HUB_BIN)/jupyterhub -f $(CURDIR)/hub/jupyterhub_config.py
+
+hub-root:
+	@[ "$$(id -u)" = 0 ] || { echo "make hub: run it as root (sudo make hub): each user's server is started as that user"; exit 1; }
+
+hub-envs:
+	$(HUB_PYTHON) hub/hub_environments.py $(HUB_PREFIX)
 
 # The hub test's proxy: installed where npm is (.ci/run installs npm); without it that test skips.
 .PHONY: hub-deps
@@ -58,11 +69,6 @@ hub-deps:
 
 hub/node_modules/.installed: hub/package.json hub/package-lock.json
 	cd hub && npm ci --no-audit --no-fund --loglevel=error
-	touch $@
-
-hub/student-env/.installed: binder/requirements.txt requirements-lock.txt course/pyproject.toml
-	rm -rf hub/student-env
-	$(BIN)/python hub/student_env.py hub/student-env jupyterhub
 	touch $@
 
 # The browser test drives Debian's Chromium; install it when it is missing and we may.
