@@ -14,7 +14,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from classroom import USERADD, Classroom, server  # noqa: E402
+from classroom import INSTRUCTORS, USERADD, Classroom, server  # noqa: E402
 
 c = get_config()  # noqa: F821  (provided by JupyterHub when it loads this file)
 room = Classroom.from_environment()
@@ -44,11 +44,33 @@ def _configure_server(spawner) -> None:
     spawner.cmd = settings["cmd"]
     spawner.environment = {**spawner.environment, **settings["environment"]}
     spawner.notebook_dir = settings["notebook_dir"]
+    spawner.first_workspace = settings["first_workspace"]
 
 
-# Each user's JupyterLab is a local process run as that user (JupyterHub's LocalProcessSpawner).
-c.JupyterHub.spawner_class = "localprocess"
+# Each user's JupyterLab is a local process run as that user, in a control group of its own with a
+# memory cap, started in its root folder (classroom_spawner.py).
+c.JupyterHub.spawner_class = "classroom_spawner.ClassroomSpawner"
 c.Spawner.pre_spawn_hook = _configure_server
+c.Spawner.mem_limit = room.memory
 c.Spawner.default_url = "/lab"
 c.Spawner.start_timeout = 120  # seconds: the first start of a server imports JupyterLab and nbgrader
 c.Spawner.http_timeout = 120
+
+# Activity is reported often enough for the culler to see it well within its timeout.
+c.JupyterHub.last_activity_interval = room.activity_interval
+c.Spawner.environment = {"JUPYTERHUB_ACTIVITY_INTERVAL": str(room.activity_interval)}
+
+# Services the hub runs (as root) and restarts if they end: the idle culler stops servers nobody has
+# used for room.idle_timeout seconds; the grading service grades the instructor's batches, each kernel
+# in its box, for the instructor's account only (autograder/grading/batch/).
+c.JupyterHub.services = [
+    {"name": "idle-culler",
+     "command": [sys.executable, "-m", "jupyterhub_idle_culler", f"--timeout={room.idle_timeout}",
+                 f"--cull-every={room.activity_interval}"]},
+    {"name": "grading",
+     "command": [os.path.join(room.instructor_env, "bin", "autograd-course"), "grading-service",
+                 "--socket", room.grading_socket, "--allow", room.instructor, "--group", INSTRUCTORS,
+                 "--course", room.grading_course]},
+]
+c.JupyterHub.load_roles = [{"name": "idle-culler", "services": ["idle-culler"],
+                            "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"]}]
