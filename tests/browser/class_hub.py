@@ -1,11 +1,15 @@
-"""A throwaway class hub for tests: real system accounts, the real hub config, loopback only.
+"""A throwaway class hub for tests, brought up as an instructor would: `make hub`, as root, in a fresh clone.
 
-`class_hub` makes an instructor and students with useradd (names no one else uses, random
-passwords), a temporary exchange and hub state, the instructor's course directory as `make hub`
-makes it (hub/classroom.py), and starts JupyterHub with hub/jupyterhub_config.py. On the way out it
-stops the hub (which stops every user's server), ends what is left of the accounts' own processes by
-their ids, and deletes the accounts with their homes.
+`class_hub` clones this checkout (its committed state) into a temporary folder and runs `make hub`
+there in the foreground, with settings any instructor could give it: user names no one else uses, a
+free port on loopback, a temporary exchange, state and grading socket, and the environments' prefix
+the tests share (tests/shared_student_env.py, built as `make hub` builds them). `make hub` makes the
+accounts (their new passwords are read where it keeps them), the exchange, the course directory, and
+starts JupyterHub. On the way out the hub is stopped as Ctrl-C stops it (which stops every user's
+server), what is left of the accounts' own processes is ended by their ids, and the accounts are
+deleted with their homes.
 """
+import dataclasses
 import os
 import pwd
 import secrets
@@ -20,6 +24,7 @@ import urllib.request
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from autograder.grading.kernels import cgroups
 from conftest import ROOT
 
 from .jupyterlab_server import free_port
@@ -28,7 +33,6 @@ sys.path.insert(0, os.path.join(ROOT, "hub"))
 import classroom  # noqa: E402
 
 HUB = os.path.join(ROOT, "hub")
-PROXY = os.path.join(HUB, "node_modules", ".bin", "configurable-http-proxy")
 
 
 def cannot_make_users() -> str | None:
@@ -37,11 +41,9 @@ def cannot_make_users() -> str | None:
         return "the class hub needs Linux accounts"
     if os.geteuid() != 0:
         return "making system accounts (useradd) and starting servers as them needs root"
-    for tool in ("useradd", "userdel", "chpasswd"):
+    for tool in ("useradd", "userdel", "chpasswd", "su", "git", "make", "npm"):
         if not shutil.which(tool):
-            return f"{tool} is not installed"
-    if not os.path.exists(PROXY):
-        return "the hub's proxy is not installed: run `make test` (npm ci in hub/)"
+            return f"{tool} is not installed" + (" (apt-get install npm: the hub's proxy)" if tool == "npm" else "")
     return None
 
 
@@ -51,24 +53,16 @@ class RunningHub:
     room: classroom.Classroom
     passwords: dict[str, str]
     log_path: str
+    checkout: str
 
-    def run_as(self, user: str, *command: str, cwd: str | None = None, timeout: float = 600,
-               env: dict | None = None) -> subprocess.CompletedProcess:
-        """A command as ``user`` (its uid, gid and groups), with a clean environment and its own home."""
-        account = pwd.getpwnam(user)
-        environment = {"HOME": account.pw_dir, "USER": user, "LOGNAME": user, "LANG": "C.UTF-8",
-                       "PATH": f"{os.path.dirname(sys.executable)}:/usr/bin:/bin",
-                       "AUTOGRAD_COURSE_EXCHANGE": self.room.exchange, **(env or {})}
-        return subprocess.run(command, user=account.pw_uid, group=account.pw_gid, extra_groups=[],
-                              cwd=cwd or account.pw_dir, env=environment, capture_output=True, text=True,
-                              timeout=timeout)
+    def run_as(self, user: str, command: str, timeout: float = 600) -> subprocess.CompletedProcess:
+        """``command`` in ``user``'s own login shell (su -l): their account, groups, profile and PATH."""
+        return subprocess.run(["su", "-l", user, "-c", command], capture_output=True, text=True, timeout=timeout,
+                              stdin=subprocess.DEVNULL)
 
-
-def _make_account(name: str) -> str:
-    subprocess.run([*classroom.USERADD, name], check=True, capture_output=True)
-    password = secrets.token_urlsafe(12)
-    subprocess.run(["chpasswd"], input=f"{name}:{password}\n", text=True, check=True)
-    return password
+    def log(self, characters: int = 6000) -> str:
+        with open(self.log_path, errors="replace") as handle:
+            return handle.read()[-characters:]
 
 
 def _remove_account(name: str) -> None:
@@ -111,11 +105,12 @@ def _owner(pid: str) -> int | None:
         return None
 
 
-def _wait_until_up(url: str, process: subprocess.Popen, log_path: str, timeout: float = 90) -> None:
+def _wait_until_up(url: str, process: subprocess.Popen, log_path: str, timeout: float = 900) -> None:
+    """Until the hub answers: `make hub` may first install the proxy and environments' changes."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"JupyterHub exited with code {process.returncode}; log:\n{_tail(log_path)}")
+            raise RuntimeError(f"make hub exited with code {process.returncode}; its output:\n{_tail(log_path)}")
         try:
             with urllib.request.urlopen(f"{url}hub/api", timeout=2) as response:
                 if response.status == 200:
@@ -123,80 +118,72 @@ def _wait_until_up(url: str, process: subprocess.Popen, log_path: str, timeout: 
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             pass
         time.sleep(0.5)
-    raise TimeoutError(f"JupyterHub did not answer within {timeout:.0f} s; log:\n{_tail(log_path)}")
+    raise TimeoutError(f"the hub did not answer within {timeout:.0f} s; make hub's output:\n{_tail(log_path)}")
 
 
-def _tail(path: str, lines: int = 60) -> str:
+def _tail(path: str, lines: int = 80) -> str:
     with open(path, errors="replace") as handle:
         return "".join(handle.readlines()[-lines:])
 
 
 def _stop(process: subprocess.Popen) -> None:
+    """Ctrl-C, as in the terminal that runs `make hub`: to make and JupyterHub, which stops every server."""
     if process.poll() is None:
-        process.send_signal(signal.SIGINT)  # JupyterHub stops every user's server, then the proxy
+        os.killpg(process.pid, signal.SIGINT)
         try:
-            process.wait(timeout=30)
+            process.wait(timeout=60)
         except subprocess.TimeoutExpired:
-            process.kill()
+            os.killpg(process.pid, signal.SIGKILL)
             process.wait(timeout=10)
 
 
-@contextmanager
-def python_reachable(*pythons: str):
-    """Let every account pass through (x, never list) the folders on the way to these Pythons, for a while.
-
-    The servers and the instructor's commands run them as other users; where one lives in root's home
-    (pyenv in /root) or under pytest's private temporary folder, that folder is closed to them. Each
-    mode is put back on the way out.
-    """
-    closed = {folder: os.stat(folder).st_mode for python in pythons
-              for folder in classroom.closed_to_others(os.path.dirname(os.path.realpath(python)))}
-    for folder, mode in closed.items():
-        os.chmod(folder, mode | 0o001)
-    try:
-        yield
-    finally:
-        for folder, mode in closed.items():
-            os.chmod(folder, mode & 0o7777)
+def _passwords(state: str, names: list[str]) -> dict[str, str]:
+    """The new accounts' passwords, where `make hub` keeps them for the instructor (mode 600)."""
+    with open(os.path.join(state, "new-passwords.txt"), encoding="utf-8") as handle:
+        found = dict(line.split() for line in handle if line.strip())
+    return {name: found[name] for name in names}
 
 
 @contextmanager
-def class_hub(student_python: str, students: int = 2):
-    """Yields a RunningHub with one instructor and ``students`` students, each with a password."""
+def class_hub(prefix: str, students: int = 2, **settings: str):
+    """Yields a RunningHub brought up by `make hub` with one instructor and ``students`` students.
+    ``settings``: more of make hub's environment settings (AUTOGRAD_HUB_MEMORY=..., ...)."""
     tag = secrets.token_hex(3)
     names = [f"agi{tag}"] + [f"ags{tag}{n}" for n in range(1, students + 1)]
     work = tempfile.mkdtemp(prefix="autograd-course-hub-")
     os.chmod(work, 0o711)
+    checkout = os.path.join(work, "autograd-course")
+    subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", ROOT, checkout], check=True)
+    profile_existed = os.path.exists(classroom.PROFILE)
     process = None
-    opened = python_reachable(sys.base_prefix + "/bin/python", os.path.dirname(student_python))
-    opened.__enter__()
     try:
-        passwords = {name: _make_account(name) for name in names}
         port = free_port()
-        room = classroom.Classroom(
-            instructor=names[0], students=tuple(names[1:]), ip="127.0.0.1", port=port,
-            state=os.path.join(work, "state"), student_env=os.path.dirname(os.path.dirname(student_python)),
-            course_dir=os.path.join(pwd.getpwnam(names[0]).pw_dir, "autograd-course"), course_id="autograd-course",
-            exchange=os.path.join(work, "exchange"))
-        classroom.prepare_exchange(room)
-        classroom.prepare_course(room)
-        env = {**{k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "IPYTHON", "MPL"))},
-               "AUTOGRAD_HUB_INSTRUCTOR": room.instructor, "AUTOGRAD_HUB_STUDENTS": " ".join(room.students),
-               "AUTOGRAD_HUB_PORT": str(port), "AUTOGRAD_HUB_STATE": room.state,
-               "AUTOGRAD_HUB_STUDENT_ENV": room.student_env, "AUTOGRAD_HUB_COURSE": room.course_dir,
-               "AUTOGRAD_COURSE_EXCHANGE": room.exchange}
-        os.makedirs(room.state, mode=0o700)
-        log_path = os.path.join(work, "jupyterhub.log")
+        env = {**{k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "IPYTHON", "MPL", "AUTOGRAD_",
+                                                                             "PYTEST", "VIRTUAL_ENV", "MAKE"))},
+               "AUTOGRAD_HUB_INSTRUCTOR": names[0], "AUTOGRAD_HUB_STUDENTS": " ".join(names[1:]),
+               "AUTOGRAD_HUB_PORT": str(port), "AUTOGRAD_COURSE_EXCHANGE": os.path.join(work, "exchange"),
+               "AUTOGRAD_HUB_GRADING_SOCKET": os.path.join(work, "grading", "grading.sock"), **settings}
+        state = os.path.join(work, "state")
+        log_path = os.path.join(work, "make-hub.log")
         with open(log_path, "w") as log:
-            process = subprocess.Popen(
-                [os.path.join(os.path.dirname(sys.executable), "jupyterhub"), "-f", os.path.join(HUB, "jupyterhub_config.py")],
-                cwd=room.state, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        _wait_until_up(room.url, process, log_path)
-        yield RunningHub(room.url, room, passwords, log_path)
+            process = subprocess.Popen(["make", "hub", f"HUB_PREFIX={prefix}", f"HUB_STATE={state}"], cwd=checkout,
+                                       env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                       start_new_session=True)
+        url = f"http://127.0.0.1:{port}/"
+        _wait_until_up(url, process, log_path)
+        room = dataclasses.replace(classroom.Classroom.from_environment({**env, "AUTOGRAD_HUB_PREFIX": prefix,
+                                                                         "AUTOGRAD_HUB_STATE": state}),
+                                   exchange=env["AUTOGRAD_COURSE_EXCHANGE"], checkout=checkout)
+        yield RunningHub(url, room, _passwords(state, names), log_path, checkout)
     finally:
         if process is not None:
             _stop(process)
         for name in names:
             _remove_account(name)
+            if cgroups.version():  # a server's control group, if the hub could not remove it
+                cgroups.remove(cgroups.paths(cgroups.version(), f"hub-{name}"))
+        if not profile_existed and os.path.exists(classroom.PROFILE):
+            os.unlink(classroom.PROFILE)
         shutil.rmtree(work, ignore_errors=True)
-        opened.__exit__(None, None, None)
+
+
