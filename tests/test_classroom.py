@@ -29,18 +29,43 @@ def test_the_course_and_exchange_come_from_the_courses_own_config(monkeypatch):
 
 
 def test_students_run_the_student_environment_and_the_instructor_the_tools():
-    room = classroom.Classroom.from_environment({"AUTOGRAD_HUB_STUDENT_ENV": "/opt/students",
+    room = classroom.Classroom.from_environment({"AUTOGRAD_HUB_PREFIX": "/opt/course",
                                                  "AUTOGRAD_HUB_COURSE": "/home/instructor/course"})
     student, instructor = classroom.server(room, "ana"), classroom.server(room, "instructor")
-    assert student["cmd"] == ["/opt/students/bin/jupyterhub-singleuser"]
-    assert student["environment"]["JUPYTER_CONFIG_PATH"].endswith("jupyter-config/hub-student")
+    assert student["cmd"] == ["/opt/course/student-env/bin/jupyterhub-singleuser"]
+    assert student["environment"]["JUPYTER_CONFIG_PATH"] == "/opt/course/jupyter-config/hub-student"
     assert student["notebook_dir"] == os.path.expanduser("~ana")
-    assert instructor["environment"]["JUPYTER_CONFIG_PATH"].endswith("jupyter-config/instructor")
+    assert instructor["environment"]["JUPYTER_CONFIG_PATH"] == ("/opt/course/jupyter-config/hub-instructor:"
+                                                                 "/opt/course/jupyter-config/instructor")
     assert instructor["notebook_dir"] == "/home/instructor/course"
-    assert instructor["cmd"][0].startswith(room.instructor_env)
-    for settings in (student, instructor):  # the students' nbgrader finds the same course and exchange
+    assert instructor["cmd"] == ["/opt/course/instructor-env/bin/jupyterhub-singleuser"]
+    for settings, env in ((student, "/opt/course/student-env"), (instructor, "/opt/course/instructor-env")):
+        # the students' nbgrader finds the same course and exchange; a terminal's login shell finds its tools
         assert settings["environment"]["AUTOGRAD_COURSE_ID"] == room.course_id
         assert settings["environment"]["AUTOGRAD_COURSE_EXCHANGE"] == room.exchange
+        assert settings["environment"]["AUTOGRAD_HUB_ENV"] == env
+    # only the instructor's server is told where to send grading; only a student's first login gets a layout
+    assert instructor["environment"]["AUTOGRAD_COURSE_GRADING_SERVICE"] == room.grading_socket
+    assert "AUTOGRAD_COURSE_GRADING_SERVICE" not in student["environment"]
+    assert student["first_workspace"] and instructor["first_workspace"] is None
+
+
+def test_a_login_shell_puts_the_servers_environment_first(tmp_path):
+    """The profile make hub installs: bash -l with AUTOGRAD_HUB_ENV set finds that environment's commands."""
+    import subprocess
+    (tmp_path / "env" / "bin").mkdir(parents=True)
+    profile = tmp_path / "profile.sh"
+    profile.write_text(classroom.PROFILE_TEXT)
+    found = subprocess.run(["sh", "-c", f"PATH=/usr/bin:/bin; . {profile}; echo $PATH"], capture_output=True,
+                           text=True, env={"AUTOGRAD_HUB_ENV": str(tmp_path / "env")}).stdout.strip()
+    assert found == f"{tmp_path}/env/bin:/usr/bin:/bin"
+    untouched = subprocess.run(["sh", "-c", f"PATH=/usr/bin:/bin; . {profile}; echo $PATH"], capture_output=True,
+                               text=True, env={}).stdout.strip()
+    assert untouched == "/usr/bin:/bin"
+
+
+def test_the_inbound_folder_is_sticky():
+    assert classroom.INBOUND_MODE == 0o3733  # nbgrader's 2733, plus the sticky bit
 
 
 def test_the_hub_makes_private_homes():

@@ -1,8 +1,8 @@
 """What the hub tests do as a person at the hub: log in, open a tab or a terminal, type, click.
 
 Every step is the one a person takes in Chromium: the login page, JupyterLab's menus, its terminal
-(a login shell, as JupyterLab opens it) read as text (the hub's JupyterLab renders terminals as DOM,
-for screen readers and so for these tests).
+(a login shell, as JupyterLab opens it) read as text (the hub's JupyterLab turns on its terminals' screen reader mode, whose text
+a page holds, for screen readers and so for these tests).
 """
 import os
 import re
@@ -48,41 +48,43 @@ def choose(page, *path: str) -> None:
         page.locator(".lm-Menu:visible .lm-Menu-itemLabel", has_text=re.compile(rf"^{re.escape(label)}$")).last.click()
 
 
+_ROWS = "tree => Array.from(tree.children).map(row => row.textContent.replace(/\\u00a0/g, ' ').trimEnd()).filter(r => r)"
+
+
 class Terminal:
     """A JupyterLab terminal, opened from File > New > Terminal; commands typed, their output read."""
 
     def __init__(self, page):
         self.page = page
         choose(page, "File", "New", "Terminal")
-        self.screen = page.locator(".jp-Terminal .xterm-rows").last
-        self.screen.wait_for()
-        self._wait_for_prompt(60_000)
+        terminal = page.locator(".jp-Terminal:visible").last  # the tab just opened, in front
+        self.body = terminal.locator(".xterm-screen")
+        self.rows = terminal.locator(".xterm-accessibility-tree")  # what a screen reader reads
+        self.rows.wait_for(state="attached")
+        self._wait(f"rows => new RegExp({PROMPT.pattern!r}).test(({_ROWS})(rows).pop() || '')", 60_000)
 
     def lines(self) -> list[str]:
-        text = self.screen.inner_text().replace("\xa0", " ")
-        return [line.rstrip() for line in text.splitlines() if line.strip()]
+        return self.rows.evaluate(_ROWS)
 
-    def _wait_for_prompt(self, timeout: float) -> None:
-        self.page.wait_for_function(
-            """([rows, prompt]) => {
-                const lines = rows.innerText.replace(/\\u00a0/g, " ").split("\\n").map(l => l.trimEnd()).filter(l => l);
-                return lines.length && new RegExp(prompt).test(lines[lines.length - 1]);
-            }""", arg=[self.screen.element_handle(), PROMPT.pattern], timeout=timeout, polling=500)
+    def _wait(self, condition: str, timeout: float, arg=None) -> None:
+        self.page.wait_for_function(f"([rows, arg]) => ({condition})(rows, arg)",
+                                    arg=[self.rows.element_handle(), arg], timeout=timeout, polling=500)
 
     def run(self, command: str, timeout: float = 900_000) -> str:
         """Types ``command`` and Enter, waits for the next prompt: the lines shown after the command."""
-        self.screen.click()
-        self.page.keyboard.type(command)
-        tail = command[-20:]
-        self.page.wait_for_function("([rows, tail]) => rows.innerText.replace(/\\u00a0/g, ' ').includes(tail)",
-                                    arg=[self.screen.element_handle(), tail], timeout=30_000, polling=200)
+        for attempt in range(3):  # keys typed while xterm takes the focus can be lost: then the line again
+            self.body.click()
+            self.page.keyboard.type(command)
+            try:
+                self._wait(f"(rows, command) => (({_ROWS})(rows).pop() || '').endsWith(command)", 15_000, command)
+                break
+            except Exception:
+                if attempt == 2:
+                    raise AssertionError(f"the terminal never showed {command!r}: {self.lines()[-5:]}") from None
+                self.page.keyboard.press("Control+U")
         self.page.keyboard.press("Enter")
-        self.page.wait_for_function(
-            """([rows, prompt, tail]) => {
-                const lines = rows.innerText.replace(/\\u00a0/g, " ").split("\\n").map(l => l.trimEnd()).filter(l => l);
-                const last = lines[lines.length - 1] || "";
-                return new RegExp(prompt).test(last) && !last.endsWith(tail);
-            }""", arg=[self.screen.element_handle(), PROMPT.pattern, tail], timeout=timeout, polling=1000)
+        self._wait(f"(rows, command) => {{ const last = ({_ROWS})(rows).pop() || '';"
+                   f" return new RegExp({PROMPT.pattern!r}).test(last) && !last.endsWith(command); }}", timeout, command)
         lines = self.lines()
-        echoed = max((i for i, line in enumerate(lines) if line.endswith(tail)), default=-1)
+        echoed = max((i for i, line in enumerate(lines) if line.endswith(command)), default=-1)
         return "\n".join(lines[echoed + 1:-1])

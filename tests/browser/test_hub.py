@@ -1,15 +1,15 @@
-"""A class on a real JupyterHub, end to end: release, fetch, submit, collect, grade, feedback, fetch feedback.
+"""A week of a class on a real JupyterHub brought up by `make hub`, each person doing their own steps.
 
-One instructor and two students are real system accounts (useradd); the hub is hub/jupyterhub_config.py
-on loopback, each user's JupyterLab started as that user; students' servers run the student
-environment built from binder/. Chromium logs each student in and works the Assignments tab: fetch the
-lesson, submit (one solved, one blank), later fetch the feedback and open it. The instructor's steps
-run as the instructor's account, as commands in their hub terminal would. Between them the test checks
-what each account could not see: a classmate's server, submission, cache and feedback, the
-instructor's course directory, and a submission made in a classmate's name (`nbgrader submit
---student`), which collect refuses. Screenshots go to test-artifacts/hub/.
+`make hub` runs as root in a fresh clone (tests/browser/class_hub.py). The instructor works in
+Chromium: their JupyterLab opens on the course directory; the week's commands, read from docs/hub.md,
+are typed into their JupyterLab terminal (a login shell of their account, nothing set up by the test);
+Formgrader opens inside JupyterLab, lists lessons, students and submissions, and a written answer is
+hand-graded there. Students work in Chromium: the first login opens on the Assignments tab; they
+fetch, submit (one solved, one blank, which also submits in the classmate's name from its terminal),
+fetch their feedback and open it with one click. Between them, each student's own login shell finds
+nothing to read of the course, the classmates or the grader, and cannot rename a classmate's
+submission away. Screenshots go to test-artifacts/hub/.
 """
-import glob
 import os
 import re
 
@@ -19,14 +19,14 @@ import pytest
 from autograder.authoring.wrong_answers import build_submission, solution_cells
 from conftest import ROOT
 from lesson_solutions import source_notebook
-from shared_student_env import shared_student_env
+from shared_student_env import shared_hub_prefix
 
 from .chromium import launched, require_browser
 from .class_hub import cannot_make_users, class_hub
+from .hub_people import Terminal, choose, log_in, shot
 
 pytestmark = pytest.mark.browser
-LESSON = "04_zero_grad"
-SHOTS = os.path.join(ROOT, "test-artifacts", "hub")
+GUIDE = os.path.join(ROOT, "docs", "hub.md")
 SCORE = re.compile(r"\(Score: ([\d.]+) / ([\d.]+)\)")
 
 require_browser()
@@ -39,56 +39,61 @@ from playwright.sync_api import expect  # noqa: E402
 expect.set_options(timeout=60_000)  # a fetch or submit on a loaded two-core machine
 
 
-def _ok(done) -> str:
-    assert done.returncode == 0, f"{done.args} exited {done.returncode}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
-    return done.stdout
+def week_on_the_hub() -> list[list[str]]:
+    """docs/hub.md's week, as typed there: its commands, in the runs between the students' turns (# lines)."""
+    with open(GUIDE, encoding="utf-8") as handle:
+        block = handle.read().split("**The week on the hub**", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
+    runs = [[]]
+    for line in block.splitlines():
+        if line.lstrip().startswith("#"):
+            runs.append([])
+        elif line.strip():
+            runs[-1].append(re.sub(r"\s+#.*$", "", line).strip())
+    return runs
+
+
+WEEK = week_on_the_hub()
+LESSON = WEEK[0][0].split()[-1]  # `autograd-course release 02_backward`
 
 
 @pytest.fixture(scope="module")
-def hub(tmp_path_factory):
-    with class_hub(shared_student_env(tmp_path_factory)) as running:
-        course = running.room.course_path()
-        instructor = running.room.instructor
-        _ok(running.run_as(instructor, "autograd-course", "release", LESSON, cwd=course))
-        _ok(running.run_as(instructor, "nbgrader", "release_assignment", LESSON, cwd=course))
+def hub():
+    with class_hub(shared_hub_prefix()) as running:
         yield running
 
 
 @pytest.fixture(scope="module")
 def browser():
-    os.makedirs(SHOTS, exist_ok=True)
     with launched() as chromium:
         yield chromium
 
 
-def log_in(browser, hub, user: str):
-    """A student's own browser: the hub's login page, their password, their JupyterLab."""
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(120_000)
-    page.goto(f"{hub.url}hub/login")
-    page.fill("#username_input", user)
-    page.fill("#password_input", hub.passwords[user])
-    page.click("#login_submit")
-    try:  # the hub spawns the student's server first (its start_timeout is 120 s)
-        page.wait_for_url(re.compile(rf"/user/{user}/lab"), wait_until="commit", timeout=240_000)
-    except Exception:
-        page.screenshot(path=os.path.join(SHOTS, f"failed-login-{user}.png"))
-        raise AssertionError(f"{user} never reached their JupyterLab (at {page.url}); the hub's log:\n"
-                             + open(hub.log_path, errors="replace").read()[-4000:]) from None
-    page.locator("#jp-MainMenu .lm-MenuBar-itemLabel", has_text="Nbgrader").wait_for()
-    return page
-
-
-def open_assignments(page):
-    page.locator("#jp-MainMenu .lm-MenuBar-itemLabel", has_text="Nbgrader").click()
-    page.get_by_role("menuitem", name="Assignment List", exact=True).click()
-    page.locator("#released_assignments_list, #fetched_assignments_list").first.wait_for()
-    return page
+def made_by_make_hub(hub) -> None:
+    """What `make hub` said it did and checked, as its output shows it."""
+    with open(hub.log_path, errors="replace") as handle:
+        said = handle.read()
+    first = hub.room.students[0]
+    assert f"Checked as {first}: no student can read this checkout's source/ or autograder/" in said, said[-3000:]
+    assert "This checkout is now closed to other accounts" in said and "chmod" not in said
+    assert f"The exchange: {hub.room.exchange}/{hub.room.course_id} (inbound 3733" in said
 
 
 def row(page, listing: str):
     return page.locator(f"#{listing}_assignments_list .list_item:not(.nested_list_item)", has_text=LESSON)
+
+
+def student_fetches(browser, hub, user: str):
+    """The first login opens on the Assignments tab (where to start); the student fetches the lesson."""
+    page = log_in(browser, hub, user)
+    expect(row(page, "released").get_by_role("button", name="Fetch")).to_be_visible()
+    shot(page, f"2-first-login-{role(hub, user)}")
+    row(page, "released").get_by_role("button", name="Fetch").click()
+    expect(row(page, "fetched")).to_be_visible()
+    return page
+
+
+def role(hub, user: str) -> str:
+    return "solver" if user == hub.room.students[0] else "blank"
 
 
 def solve(hub, user: str) -> None:
@@ -100,112 +105,119 @@ def solve(hub, user: str) -> None:
     os.chown(path, account.st_uid, account.st_gid)
 
 
-def fetch_and_submit(browser, hub) -> dict:
-    """Each student logs in and fetches the lesson; the solver's copy gets the answers; both submit."""
-    solver, blank = hub.room.students
-    pages = {}
-    for user in (solver, blank):
-        page = open_assignments(log_in(browser, hub, user))
-        row(page, "released").get_by_role("button", name="Fetch").click()
-        expect(row(page, "fetched")).to_be_visible()
-        page.screenshot(path=os.path.join(SHOTS, f"1-fetched-{role(hub, user)}.png"))
-        pages[user] = page
-    solve(hub, solver)
-    notebook = pages[solver].context.new_page()
-    notebook.goto(f"{hub.url}user/{solver}/lab/tree/{LESSON}/{LESSON}.ipynb")
-    notebook.locator(".jp-NotebookPanel-toolbar").wait_for(timeout=120_000)
-    expect(notebook.locator(".jp-Cell").first).to_be_visible()
-    notebook.screenshot(path=os.path.join(SHOTS, "2-solved-notebook.png"))
-    notebook.close()
-    for user, page in pages.items():
-        row(page, "fetched").get_by_role("button", name="Submit").click()
-        expect(row(page, "submitted")).to_be_visible()
-    pages[blank].screenshot(path=os.path.join(SHOTS, "3-submitted-blank.png"))
-    return pages
-
-
-def role(hub, user: str) -> str:
-    return "solver" if user == hub.room.students[0] else "blank"
-
-
-def instructors_week(hub) -> None:
-    """collect (the forged submission refused), grade, feedback, release_feedback: as the instructor."""
-    solver, blank = hub.room.students
-    course, instructor = hub.room.course_path(), hub.room.instructor
-    collected = hub.run_as(instructor, "autograd-course", "collect", "--exchange", cwd=course)
-    print(collected.stdout)
-    assert collected.returncode == 1, collected.stdout + collected.stderr  # the forged one is not placed
-    assert f"placed {solver}/{LESSON}" in collected.stdout and f"placed {blank}/{LESSON}" in collected.stdout
-    assert re.search(rf"NOT PLACED {solver}\+{LESSON}\+.*written by {blank}, not by {solver}'s own account",
-                     collected.stdout)
-    print(_ok(hub.run_as(instructor, "autograd-course", "grade", LESSON, cwd=course)))
-    print(_ok(hub.run_as(instructor, "autograd-course", "feedback", LESSON, cwd=course)))
-    _ok(hub.run_as(instructor, "nbgrader", "release_feedback", LESSON, cwd=course))
+def hand_grade_in_formgrader(page, hub, student: str, grade_id: str, points: str) -> None:
+    """Nbgrader > Formgrader in the instructor's JupyterLab: lessons and students listed, one written
+    answer given its points, which the student's page then counts."""
+    choose(page, "Nbgrader", "Formgrader")
+    formgrader = page.frame_locator("#formgrader iframe")
+    lessons = formgrader.locator("tr", has_text=LESSON)
+    expect(lessons.first).to_be_visible()
+    shot(page, "4-formgrader-lessons")
+    formgrader.get_by_role("link", name="Manage Students").click()
+    for user in hub.room.students:
+        expect(formgrader.locator("tr", has_text=user)).to_be_visible()
+    shot(page, "5-formgrader-students")
+    formgrader.locator("tr", has_text=student).get_by_role("link").first.click()
+    formgrader.get_by_role("link", name=LESSON).first.click()
+    formgrader.locator("a[href*='/formgrader/submissions/']").first.click()
+    score = formgrader.locator(f"input.score#{grade_id}")
+    score.fill(points)
+    score.press("Tab")  # formgrader saves a score when its box loses the focus
+    expect(formgrader.locator(f"#{grade_id}").locator("xpath=ancestor::div[contains(@class,'panel')][1]")
+           .locator(".score-saved")).to_be_visible()
+    shot(page, "6-formgrader-hand-graded")
+    formgrader.get_by_role("link", name="Manage Students").first.click()
+    formgrader.locator("tr", has_text=student).get_by_role("link").first.click()
+    expect(formgrader.locator("tr", has_text=LESSON)).to_contain_text(f"{points} / {points}")
 
 
 def fetch_feedback(hub, user: str, page) -> tuple[float, float]:
-    """The student fetches their feedback in the Assignments tab and opens it: (score, out of)."""
-    try:
-        button = row(page, "submitted").get_by_role("button", name="Fetch Feedback").first
-        for _ in range(3):  # the list asks the server again at each refresh; a loaded one may answer late
-            page.locator("#refresh_assignments_list").click()
-            expect(page.locator("#submitted_assignments_list_loading")).to_be_hidden()
-            try:
-                button.wait_for(timeout=30_000)
-                break
-            except Exception:
-                continue
-        button.click()
-        expect(row(page, "submitted").get_by_text("(view feedback)").first).to_be_visible()
-    except Exception:  # a timeout or a failed expectation: keep what the student saw
-        page.screenshot(path=os.path.join(SHOTS, f"failed-feedback-{role(hub, user)}.png"))
-        raise
-    page.screenshot(path=os.path.join(SHOTS, f"4-feedback-fetched-{role(hub, user)}.png"))
-    home = os.path.expanduser(f"~{user}")
-    local, = glob.glob(os.path.join(home, LESSON, "feedback", "*", f"{LESSON}.html"))
-    feedback = page.context.new_page()
-    feedback.goto(f"{hub.url}user/{user}/files/{os.path.relpath(local, home)}")
-    text = feedback.locator("body").inner_text()
-    feedback.screenshot(path=os.path.join(SHOTS, f"5-feedback-{role(hub, user)}.png"))
-    feedback.close()
-    got, out_of = map(float, SCORE.search(text).groups())
+    """The student fetches their feedback in the Assignments tab and opens it with one click: (score, out of)."""
+    button = row(page, "submitted").get_by_role("button", name="Fetch Feedback").first
+    for _ in range(3):  # the list asks the server again at each refresh; a loaded one may answer late
+        page.locator("#refresh_assignments_list").click()
+        expect(page.locator("#submitted_assignments_list_loading")).to_be_hidden()
+        try:
+            button.wait_for(timeout=30_000)
+            break
+        except Exception:
+            continue
+    button.click()
+    row(page, "submitted").get_by_text("(view feedback)").first.click()
+    viewer = page.locator(".jp-HTMLViewer iframe").last
+    expect(viewer).to_be_visible()
+    text = viewer.content_frame.locator("body")
+    expect(text).to_contain_text("Score:")
+    shot(page, f"8-feedback-{role(hub, user)}")
+    got, out_of = map(float, SCORE.search(text.inner_text()).groups())
     return got, out_of
 
 
-def assert_classmate_out_of_reach(hub, page) -> None:
-    """The blank student cannot open the solver's server, nor read their work, cache or grades."""
+def nothing_of_others_within_reach(hub, page) -> None:
+    """The blank student: no classmate's server, and in their own login shell nothing of the classmate, the
+    course, the checkout or the grader to read, and no classmate's submission to rename away."""
     solver, blank = hub.room.students
     other = page.context.new_page()
     response = other.goto(f"{hub.url}user/{solver}/lab")
     assert response.status == 403 and "You do not have permission" in other.content(), response.status
-    other.screenshot(path=os.path.join(SHOTS, "6-classmates-server-refused.png"))
+    shot(other, "9-classmates-server-refused")
     other.close()
     exchange, course = os.path.join(hub.room.exchange, hub.room.course_id), hub.room.course_path()
     solver_home = os.path.expanduser(f"~{solver}")
-    for attempt in (["ls", os.path.join(exchange, "inbound")],
-                    ["ls", os.path.join(exchange, "feedback")],
-                    ["cat", os.path.join(solver_home, LESSON, f"{LESSON}.ipynb")],
-                    ["ls", os.path.join(solver_home, ".local", "share", "jupyter", "nbgrader_cache")],
-                    ["cat", os.path.join(course, "submitted", solver, LESSON, f"{LESSON}.ipynb")],
-                    ["cat", os.path.join(course, "autograded", solver, LESSON, f"{LESSON}.ipynb")],
-                    ["cat", os.path.join(course, "feedback", solver, LESSON, f"{LESSON}.html")],
-                    ["cat", os.path.join(course, "gradebook.db")],
-                    ["ls", os.path.join(course, "source")]):
-        done = hub.run_as(blank, *attempt)
-        assert done.returncode != 0 and "Permission denied" in done.stderr, (attempt, done.stdout[:200])
+    grader, = [os.path.join(root, "autograder") for root, dirs, _ in os.walk(hub.room.instructor_env)
+               if "autograder" in dirs and root.endswith("site-packages")]
+    for attempt in (f"ls {exchange}/inbound", f"ls {exchange}/feedback",
+                    f"cat {solver_home}/{LESSON}/{LESSON}.ipynb",
+                    f"ls {solver_home}/.local/share/jupyter/nbgrader_cache",
+                    f"cat {course}/submitted/{solver}/{LESSON}/{LESSON}.ipynb",
+                    f"cat {course}/gradebook.db", f"ls {course}/source",
+                    f"grep -r solution {hub.checkout}/source/{LESSON}", f"ls {hub.checkout}/autograder",
+                    f"ls {grader}", f"{hub.room.instructor_env}/bin/python -c 'import autograder'"):
+        done = hub.run_as(blank, attempt)
+        assert done.returncode != 0 and re.search("Permission denied|No module named 'autograder'", done.stderr), \
+            (attempt, done.stdout[:300], done.stderr[:300])
+    solvers = [name for name in os.listdir(os.path.join(exchange, "inbound")) if name.startswith(f"{solver}+")]
+    assert solvers, "the solver's submission is in inbound/"
+    moved = hub.run_as(blank, f"mv '{exchange}/inbound/{solvers[0]}' '{exchange}/inbound/{blank}+gone'")
+    assert moved.returncode != 0 and "Operation not permitted" in moved.stderr, (moved.stdout, moved.stderr)
+    assert os.path.isdir(os.path.join(exchange, "inbound", solvers[0]))
 
 
-def test_a_class_round_trip_on_the_hub(hub, browser):
+def test_a_week_of_class_on_the_hub(hub, browser):
     solver, blank = hub.room.students
-    pages = fetch_and_submit(browser, hub)
-    # The blank student hands in work in the solver's name: nbgrader lets them, collect must not.
-    _ok(hub.run_as(blank, os.path.join(hub.room.student_env, "bin", "nbgrader"), "submit", LESSON, "--student", solver,
-                   env={"JUPYTER_CONFIG_PATH": os.path.join(ROOT, "jupyter-config", "hub-student"),
-                        "AUTOGRAD_COURSE_ID": hub.room.course_id}))
-    instructors_week(hub)
-    scores = {user: fetch_feedback(hub, user, page) for user, page in pages.items()}
+    made_by_make_hub(hub)
+    teacher = log_in(browser, hub, hub.room.instructor)
+    expect(teacher.locator(".jp-DirListing-item", has_text="nbgrader_config.py")).to_be_visible()
+    expect(teacher.locator(".jp-DirListing-item", has_text="source")).to_be_visible()
+    shot(teacher, "0-instructor-on-the-course")
+    terminal = Terminal(teacher)
+    for command in WEEK[0]:  # the lesson into release/, the gradebook and the exchange
+        said = terminal.run(command)
+        assert "command not found" not in said and "Traceback" not in said, (command, said)
+    assert os.path.isdir(os.path.join(hub.room.exchange, hub.room.course_id, "outbound", LESSON))
+    shot(teacher, "1-instructor-released")
+
+    pages = {user: student_fetches(browser, hub, user) for user in (solver, blank)}
+    solve(hub, solver)
+    forged = Terminal(pages[blank]).run(f"nbgrader submit {LESSON} --student {solver}")  # in the classmate's name
+    assert "Submitted as:" in forged, forged
+    for user, page in pages.items():
+        choose(page, "Nbgrader", "Assignment List")
+        row(page, "fetched").get_by_role("button", name="Submit").click()
+        expect(row(page, "submitted")).to_be_visible()
+    shot(pages[blank], "3-submitted-blank")
+
+    collect, grade = (terminal.run(command) for command in WEEK[1])
+    assert f"placed {solver}/{LESSON}" in collect and f"placed {blank}/{LESSON}" in collect, collect
+    assert re.search(rf"NOT PLACED {solver}\+{LESSON}\+.*written by {blank}, not by {solver}'s own account", collect)
+    assert "graded 2, failed 0" in grade, grade
+    hand_grade_in_formgrader(teacher, hub, solver, "why_scalar", "2")
+    for command in WEEK[2]:  # feedback pages, and into the exchange
+        said = terminal.run(command)
+        assert "command not found" not in said and "Traceback" not in said, (command, said)
+    shot(teacher, "7-instructor-feedback-released")
+
+    scores = {user: fetch_feedback(hub, user, pages[user]) for user in (solver, blank)}
     print("feedback scores:", scores)
-    assert scores[blank][0] == 0 and scores[solver][0] > 0, scores
-    assert_classmate_out_of_reach(hub, pages[blank])
-    for page in pages.values():
-        page.context.close()
+    assert scores[solver][0] == scores[solver][1] > 0 and scores[blank][0] == 0, scores
+    nothing_of_others_within_reach(hub, pages[blank])
