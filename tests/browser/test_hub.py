@@ -133,6 +133,7 @@ def hand_grade_in_formgrader(page, hub, student: str, grade_id: str, points: str
 
 def fetch_feedback(hub, user: str, page) -> tuple[float, float]:
     """The student fetches their feedback in the Assignments tab and opens it with one click: (score, out of)."""
+    choose(page, "Nbgrader", "Assignment List")
     button = row(page, "submitted").get_by_role("button", name="Fetch Feedback").first
     for _ in range(3):  # the list asks the server again at each refresh; a loaded one may answer late
         page.locator("#refresh_assignments_list").click()
@@ -199,17 +200,18 @@ def test_a_week_of_class_on_the_hub(hub, browser):
 
     pages = {user: student_fetches(browser, hub, user) for user in (solver, blank)}
     solve(hub, solver)
+    for user, page in pages.items():
+        row(page, "fetched").get_by_role("button", name="Submit").click()
+        expect(row(page, "submitted")).to_be_visible()
+    shot(pages[blank], "3-submitted-blank")
     forged = Terminal(pages[blank]).run(f"nbgrader submit {LESSON} --student {solver}")  # in the classmate's name
     assert "Submitted as:" in forged, forged
-    for user, page in pages.items():
-        choose(page, "Nbgrader", "Assignment List")
-        row(page, "fetched").get_by_role("button", name="Submit").click()
-        expect(row(page, "submitted").first).to_be_visible()  # the blank one's forged submission is listed too
-    shot(pages[blank], "3-submitted-blank")
 
     collect, grade = (terminal.run(command) for command in WEEK[1])
     assert f"placed {solver}/{LESSON}" in collect and f"placed {blank}/{LESSON}" in collect, collect
-    assert re.search(rf"NOT PLACED {solver}\+{LESSON}\+.*written by {blank}, not by {solver}'s own account", collect)
+    unwrapped = collect.replace("\n", "")  # the terminal's rows, a long line wrapped over several
+    assert re.search(rf"NOT PLACED {solver}\+{LESSON}\+.*written by {blank}, not by {solver}'s own account",
+                     unwrapped), collect
     assert "graded 2, failed 0" in grade, grade
     hand_grade_in_formgrader(teacher, hub, solver, "why_scalar", "2")
     for command in WEEK[2]:  # feedback pages, and into the exchange
