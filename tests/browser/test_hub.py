@@ -122,9 +122,9 @@ def hand_grade_in_formgrader(page, hub, student: str, grade_id: str, points: str
     formgrader.locator("a[href*='/formgrader/submissions/']").first.click()
     score = formgrader.locator(f"input.score#{grade_id}")
     score.fill(points)
-    score.press("Tab")  # formgrader saves a score when its box loses the focus
-    expect(formgrader.locator(f"#{grade_id}").locator("xpath=ancestor::div[contains(@class,'panel')][1]")
-           .locator(".score-saved")).to_be_visible()
+    with page.expect_response(lambda r: "/formgrader/api/grade/" in r.url and r.request.method == "PUT") as saved:
+        score.press("Tab")  # formgrader saves a score when its box loses the focus
+    assert saved.value.ok, saved.value.status
     shot(page, "6-formgrader-hand-graded")
     formgrader.get_by_role("link", name="Manage Students").first.click()
     formgrader.locator("tr", has_text=student).get_by_role("link").first.click()
