@@ -54,6 +54,7 @@ def week_on_the_hub() -> list[list[str]]:
 
 WEEK = week_on_the_hub()
 LESSON = WEEK[0][0].split()[-1]  # `autograd-course release 02_backward`
+WRITTEN = "why_scalar"  # its written answer
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +101,12 @@ def solve(hub, user: str) -> None:
     """The student's answers typed into their fetched copy: the source notebook's solution cells."""
     path = os.path.join(os.path.expanduser(f"~{user}"), LESSON, f"{LESSON}.ipynb")
     fetched = nbformat.read(path, as_version=4)
-    nbformat.write(build_submission(fetched, solution_cells(source_notebook(LESSON))), path)
+    solved = build_submission(fetched, solution_cells(source_notebook(LESSON)))
+    for cell in solved.cells:  # and the written answer, which the instructor grades by hand
+        if cell.metadata.get("nbgrader", {}).get("grade_id") == WRITTEN:
+            cell.source = ("backward() needs one number to start from: for a vector output it would need a whole "
+                           "Jacobian. gradient= gives the vector v, and backward computes v^T J instead.")
+    nbformat.write(solved, path)
     account = os.stat(os.path.dirname(path))
     os.chown(path, account.st_uid, account.st_gid)
 
@@ -126,6 +132,7 @@ def hand_grade_in_formgrader(page, hub, student: str, grade_id: str, points: str
         score.press("Tab")  # formgrader saves a score when its box loses the focus
     assert saved.value.ok, saved.value.status
     shot(page, "6-formgrader-hand-graded")
+    formgrader.get_by_role("link", name="Manual Grading").first.click()  # the grading page's way back
     formgrader.get_by_role("link", name="Manage Students").first.click()
     formgrader.locator("tr", has_text=student).get_by_role("link").first.click()
     expect(formgrader.locator("tr", has_text=LESSON)).to_contain_text(f"{points} / {points}")
@@ -213,7 +220,7 @@ def test_a_week_of_class_on_the_hub(hub, browser):
     assert re.search(rf"NOT PLACED {solver}\+{LESSON}\+.*written by {blank}, not by {solver}'s own account",
                      unwrapped), collect
     assert "graded 2, failed 0" in grade, grade
-    hand_grade_in_formgrader(teacher, hub, solver, "why_scalar", "2")
+    hand_grade_in_formgrader(teacher, hub, solver, WRITTEN, "2")
     for command in WEEK[2]:  # feedback pages, and into the exchange
         said = terminal.run(command)
         assert "command not found" not in said and "Traceback" not in said, (command, said)
@@ -223,3 +230,74 @@ def test_a_week_of_class_on_the_hub(hub, browser):
     print("feedback scores:", scores)
     assert scores[solver][0] == scores[solver][1] > 0 and scores[blank][0] == 0, scores
     nothing_of_others_within_reach(hub, pages[blank])
+
+
+HUNT = '''import glob, json, os
+# A cheat's cell: find the course's source/ from inside the kernel, run its solution cells.
+places = set()
+for pid in filter(str.isdigit, os.listdir("/proc")):
+    try:
+        places.add(os.readlink(f"/proc/{pid}/cwd"))
+    except OSError:
+        pass
+for guess in ("/home/*/autograd-course", "/home/*/*", "/root/*", "/tmp/*/autograd-course", "/opt/*", "/srv/*", "..", "../.."):
+    places.update(glob.glob(guess))
+for place in sorted(places):
+    for notebook in glob.glob(os.path.join(place, "source", "*", "*.ipynb")):
+        try:
+            for cell in json.load(open(notebook))["cells"]:
+                if cell.get("metadata", {}).get("nbgrader", {}).get("solution"):
+                    exec("".join(cell["source"]), globals())
+            open(os.path.join(place, "hunted.txt"), "w").write("found")
+        except Exception:
+            pass
+'''
+
+
+def grading_service_in(hub) -> bool:
+    """Whether the hub's instructor environment has the grading service (the hub runs it)."""
+    import subprocess
+    done = subprocess.run([os.path.join(hub.room.instructor_env, "bin", "autograd-course"), "grading-service",
+                           "--help"], capture_output=True)
+    return done.returncode == 0
+
+
+def snapshot(folder: str) -> dict[str, bytes]:
+    found = {}
+    for root, _, files in os.walk(folder):
+        for name in files:
+            with open(os.path.join(root, name), "rb") as handle:
+                found[os.path.relpath(os.path.join(root, name), folder)] = handle.read()
+    return found
+
+
+def test_a_submission_hunting_for_the_course_scores_0_on_the_hub(hub, browser):
+    """After the week: the blank student hands in a notebook whose first cell hunts for the course directory
+    (/proc's working folders, its parent's, guessed paths) and runs source/'s solution cells; the hub's
+    grading boxes its kernel, so it finds nothing, scores 0, and the course directory is as it was."""
+    if not grading_service_in(hub):
+        pytest.skip("the grading service (autograd-course grading-service) is not in this checkout yet")
+    solver, hunter = hub.room.students
+    course = hub.room.course_path()
+    before = {name: snapshot(os.path.join(course, name)) for name in ("source", "release")}
+    path = os.path.join(os.path.expanduser(f"~{hunter}"), LESSON, f"{LESSON}.ipynb")
+    notebook = nbformat.read(path, as_version=4)
+    notebook.cells.insert(0, nbformat.v4.new_code_cell(HUNT))
+    nbformat.write(notebook, path)
+    account = os.stat(os.path.dirname(path))
+    os.chown(path, account.st_uid, account.st_gid)
+    page = log_in(browser, hub, hunter)
+    choose(page, "Nbgrader", "Assignment List")
+    row(page, "fetched").get_by_role("button", name="Submit").click()
+    expect(row(page, "submitted").first).to_be_visible()
+    teacher = log_in(browser, hub, hub.room.instructor)
+    terminal = Terminal(teacher)
+    collect, grade = (terminal.run(command) for command in WEEK[1])
+    assert f"placed {hunter}/{LESSON}" in collect, collect
+    shot(teacher, "10-hunting-submission-graded")
+    said = terminal.run(WEEK[2][0])  # autograd-course feedback
+    with open(os.path.join(course, "feedback", hunter, LESSON, f"{LESSON}.html"), encoding="utf-8") as handle:
+        got, out_of = map(float, SCORE.search(handle.read()).groups())
+    assert got == 0, (got, out_of, grade, said)
+    assert {name: snapshot(os.path.join(course, name)) for name in ("source", "release")} == before
+    assert not os.path.exists(os.path.join(course, "hunted.txt"))
