@@ -57,7 +57,11 @@ class Terminal:
     def __init__(self, page):
         self.page = page
         choose(page, "File", "New", "Terminal")
-        terminal = page.locator(".jp-Terminal:visible").last  # the tab just opened, in front
+        opened = page.locator(".jp-Terminal:visible").last  # the tab just opened, in front
+        opened.wait_for()
+        widget = opened.evaluate("e => e.closest('.jp-MainAreaWidget').id")  # its tab's, in JupyterLab's main area
+        self.tab = page.locator(f"li.lm-TabBar-tab[data-id='{widget}']")
+        terminal = page.locator(f"[id='{widget}'] .jp-Terminal")
         self.body = terminal.locator(".xterm-screen")
         self.rows = terminal.locator(".xterm-accessibility-tree")  # what a screen reader reads
         self.rows.wait_for(state="attached")
@@ -72,6 +76,7 @@ class Terminal:
 
     def run(self, command: str, timeout: float = 900_000) -> str:
         """Types ``command`` and Enter, waits for the next prompt: the lines shown after the command."""
+        self.tab.click()  # its tab in front again, as a person would click it
         for attempt in range(3):  # keys typed while xterm takes the focus can be lost: then the line again
             self.body.click()
             self.page.keyboard.type(command)

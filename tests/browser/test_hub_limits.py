@@ -48,7 +48,7 @@ def servers_of(user: str) -> list[int]:
 
 
 def test_a_students_memory_is_capped_and_their_idle_server_stopped():
-    with class_hub(shared_hub_prefix(), students=1, AUTOGRAD_HUB_MEMORY=str(MEMORY),
+    with class_hub(shared_hub_prefix(), students=1, AUTOGRAD_HUB_MEMORY="1G",
                    AUTOGRAD_HUB_IDLE_TIMEOUT="60") as hub, launched() as browser:
         student, = hub.room.students
         page = log_in(browser, hub, student)
