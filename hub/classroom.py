@@ -317,6 +317,16 @@ def check_closed(room: Classroom) -> list[str]:
             "directory and its gradebook, the grader's package, the hub's state or another account's home"]
 
 
+def grading_service(room: Classroom) -> list[str] | None:
+    """The grading service's command (the hub runs it as root), or None where the instructor environment has
+    none yet: then `autograd-course grade` on the hub refuses to grade unboxed unless told to."""
+    command = [os.path.join(room.instructor_env, "bin", "autograd-course"), "grading-service"]
+    if subprocess.run([*command, "--help"], capture_output=True).returncode:
+        return None
+    return [*command, "--socket", room.grading_socket, "--allow", room.instructor, "--group", INSTRUCTORS,
+            "--course", room.grading_course]
+
+
 def memory_limit(room: Classroom) -> str:
     """What `make hub` says of the per-user memory limit (classroom_spawner.py enforces it)."""
     try:
@@ -348,8 +358,10 @@ def prepare(room: Classroom) -> list[str]:
     lines += close_checkout(room)
     lines += check_closed(room)
     lines.append(memory_limit(room))
-    lines.append(f"Idle servers are stopped after {room.idle_timeout} s; grading is boxed by the grading "
-                 f"service at {room.grading_socket}")
+    lines.append(f"Idle servers are stopped after {room.idle_timeout} s")
+    lines.append(f"Grading is boxed by the hub's grading service, at {room.grading_socket}" if grading_service(room)
+                 else "WARNING: this checkout has no grading service (autograd-course grading-service): the hub "
+                      "runs none, and `autograd-course grade` cannot box kernels for the instructor")
     return lines
 
 

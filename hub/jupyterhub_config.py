@@ -14,7 +14,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from classroom import INSTRUCTORS, USERADD, Classroom, server  # noqa: E402
+from classroom import USERADD, Classroom, grading_service, server  # noqa: E402
 
 c = get_config()  # noqa: F821  (provided by JupyterHub when it loads this file)
 room = Classroom.from_environment()
@@ -67,10 +67,8 @@ c.JupyterHub.services = [
     {"name": "idle-culler",
      "command": [sys.executable, "-m", "jupyterhub_idle_culler", f"--timeout={room.idle_timeout}",
                  f"--cull-every={room.activity_interval}"]},
-    {"name": "grading",
-     "command": [os.path.join(room.instructor_env, "bin", "autograd-course"), "grading-service",
-                 "--socket", room.grading_socket, "--allow", room.instructor, "--group", INSTRUCTORS,
-                 "--course", room.grading_course]},
 ]
+if grading_service(room):  # make hub says when the checkout has none
+    c.JupyterHub.services.append({"name": "grading", "command": grading_service(room)})
 c.JupyterHub.load_roles = [{"name": "idle-culler", "services": ["idle-culler"],
                             "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"]}]

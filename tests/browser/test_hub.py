@@ -22,7 +22,7 @@ from lesson_solutions import source_notebook
 from shared_student_env import shared_hub_prefix
 
 from .chromium import launched, require_browser
-from .class_hub import cannot_make_users, class_hub
+from .class_hub import cannot_make_users, class_hub, classroom
 from .hub_people import Terminal, choose, log_in, shot
 
 pytestmark = pytest.mark.browser
@@ -254,14 +254,6 @@ for place in sorted(places):
 '''
 
 
-def grading_service_in(hub) -> bool:
-    """Whether the hub's instructor environment has the grading service (the hub runs it)."""
-    import subprocess
-    done = subprocess.run([os.path.join(hub.room.instructor_env, "bin", "autograd-course"), "grading-service",
-                           "--help"], capture_output=True)
-    return done.returncode == 0
-
-
 def snapshot(folder: str) -> dict[str, bytes]:
     found = {}
     for root, _, files in os.walk(folder):
@@ -275,7 +267,7 @@ def test_a_submission_hunting_for_the_course_scores_0_on_the_hub(hub, browser):
     """After the week: the blank student hands in a notebook whose first cell hunts for the course directory
     (/proc's working folders, its parent's, guessed paths) and runs source/'s solution cells; the hub's
     grading boxes its kernel, so it finds nothing, scores 0, and the course directory is as it was."""
-    if not grading_service_in(hub):
+    if not classroom.grading_service(hub.room):
         pytest.skip("the grading service (autograd-course grading-service) is not in this checkout yet")
     solver, hunter = hub.room.students
     course = hub.room.course_path()
