@@ -181,9 +181,9 @@ def nothing_of_others_within_reach(hub, page) -> None:
                     f"cat {course}/submitted/{solver}/{LESSON}/{LESSON}.ipynb",
                     f"cat {course}/gradebook.db", f"ls {course}/source",
                     f"grep -r solution {hub.checkout}/source/{LESSON}", f"ls {hub.checkout}/autograder",
-                    f"ls {grader}", f"{hub.room.instructor_env}/bin/python -c 'import autograder'"):
+                    f"ls {grader}", f"{hub.room.instructor_env}/bin/python -c 'import autograder.cli'"):
         done = hub.run_as(blank, attempt)
-        assert done.returncode != 0 and re.search("Permission denied|No module named 'autograder'", done.stderr), \
+        assert done.returncode != 0 and re.search("Permission denied|No module named 'autograder.cli'", done.stderr), \
             (attempt, done.stdout[:300], done.stderr[:300])
     solvers = [name for name in os.listdir(os.path.join(exchange, "inbound")) if name.startswith(f"{solver}+")]
     assert solvers, "the solver's submission is in inbound/"
