@@ -61,11 +61,11 @@ hub-root:
 hub-envs:
 	$(HUB_PYTHON) hub/hub_environments.py $(HUB_PREFIX)
 
-# The hub test's proxy: installed where npm is (.ci/run installs npm); without it that test skips.
+# The hub tests run `make hub` in a fresh clone, which installs the proxy there with npm (.ci/run
+# installs npm when it is missing); without npm they skip.
 .PHONY: hub-deps
 hub-deps:
-	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory hub/node_modules/.installed; \
-	else echo "The class hub test needs npm (apt-get install npm) for its proxy: it will skip"; fi
+	@command -v npm >/dev/null 2>&1 || echo "The class hub tests need npm (apt-get install npm) for the hub's proxy: they will skip"
 
 hub/node_modules/.installed: hub/package.json hub/package-lock.json
 	cd hub && npm ci --no-audit --no-fund --loglevel=error
