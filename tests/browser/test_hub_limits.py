@@ -67,8 +67,13 @@ def test_a_students_memory_is_capped_and_their_idle_server_stopped():
                ).to_have_count(1, timeout=120_000)
         cell.click()
         page.keyboard.type("hoard = b'x' * (3 * 2**29)  # 1.5 GiB")
+        expect(cell).to_contain_text("hoard = b'x' * (3 * 2**29)")  # all of it typed, before it runs
         page.keyboard.press("Shift+Enter")
-        expect(page.get_by_text("appears to have died")).to_be_visible(timeout=180_000)
+        try:
+            expect(page.get_by_text("appears to have died")).to_be_visible(timeout=180_000)
+        except AssertionError:
+            shot(page, "limits-failed-kernel")
+            raise
         shot(page, "limits-1-kernel-died")
         assert cgroups.breaches(folders)["memory"] >= 1
         assert servers_of(student) == [server]  # the server lives on; only the kernel was killed
