@@ -47,6 +47,19 @@ class Fence:
         values = json.loads(text)
         return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()})
 
+    def statement(self) -> str:
+        """What this fence holds a kernel to, in one line: said at the start of every grading run."""
+        if not self.namespaces:
+            return "Kernels are NOT boxed: " + "; ".join(self.missing)
+        held = [f"its own root, user (uids {self.first_uid}-{self.first_uid + self.uid_count - 1}), "
+                "PID, mount and IPC namespaces, no network",
+                f"{self.scratch / 1024**2:g} MiB of scratch space"]
+        if self.cgroups:
+            held.append(f"a control group ({self.cgroups}) of {self.memory / 1024**3:g} GiB, "
+                        f"{self.max_processes} processes, {self.cpu:g} core(s)")
+        line = "Kernels are boxed: each has " + ", ".join(held)
+        return line + (f"; WITHOUT {'; '.join(self.missing)}" if self.missing else "")
+
     def environment_for(self, box: "Box", inherited: dict) -> dict:
         """A kernel's whole environment: the allowlisted variables it inherited, and its own folders."""
         env = {k: v for k, v in inherited.items() if k in self.environment}
