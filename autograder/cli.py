@@ -14,7 +14,7 @@ warnings.filterwarnings("ignore", message="Object of type <Submitted")
 import importlib  # noqa: E402
 
 from .course_dir import Course  # noqa: E402
-from .grading.kernels.settings import UNBOXED_FLAG  # noqa: E402
+from .grading.kernels.fence import UNBOXED_FLAG  # noqa: E402
 from .workflow import command_arguments  # noqa: E402
 
 

@@ -15,7 +15,7 @@ from traitlets import Bool, Float, Integer, List, Unicode
 from traitlets.config import Config, Configurable
 
 from .factory import KernelFactory
-from .fence import Fence, build
+from .fence import UNBOXED_FLAG, Fence, build
 
 _built: dict = {}
 STARTS = ("warm_kernels", "zygote_timeout", "allow_unboxed")  # how kernels start, not what fences them
@@ -28,6 +28,9 @@ class Unboxed(RuntimeError):
 class GradingKernels(Configurable):
     warm_kernels = Bool(True, help="Fork each kernel from a warm parent that has imported torch and the "
                                    "course already, instead of starting Python afresh.").tag(config=True)
+    library_patches = Bool(True, help="Apply the course's patches of other libraries' internals, each for "
+                                      "speed only (autograder/grading/library_patches/); off: grade with the "
+                                      "libraries as shipped, the same scores and outputs, slower.").tag(config=True)
     zygote_timeout = Float(180, help="Seconds the warm parent may take to import torch and the course and "
                                      "start serving kernels; past them grading stops with its log, as a "
                                      "parent that slow is stuck.").tag(config=True)
@@ -83,9 +86,6 @@ class GradingKernels(Configurable):
     def zygote(self) -> KernelFactory | None:
         """The warm parent this process's kernels fork from, ready (None: they start cold)."""
         return KernelFactory.shared(self.fence(), self.zygote_timeout) if self.warm_kernels else None
-
-
-UNBOXED_FLAG = "--unboxed-kernels-can-read-my-files"
 
 
 def unboxed_refusal(fence: Fence) -> str:
