@@ -25,6 +25,13 @@ def _workflow(module: str):
     return run
 
 
+def _workflow_free(module: str):
+    """A command's ``run`` in a module of the instructor package's top, imported when the command runs."""
+    def run(args) -> int:
+        return importlib.import_module(f"{__package__}.{module}").run(args)
+    return run
+
+
 def _build(args) -> int:
     from course.exercise import lesson_module
 
@@ -193,6 +200,9 @@ def parser() -> argparse.ArgumentParser:
     sub.add_argument(UNBOXED_FLAG, action="store_true",
                      help="where kernels cannot be boxed (not root, no grading service), grade anyway: each "
                           "student's notebook then runs with your rights and can read and change your files")
+    sub = command("settings", _workflow_free("course_settings"), "every setting of the course, its default, "
+                  "its help and what nbgrader_config.py sets", lessons=False)
+    sub.add_argument("--markdown", action="store_true", help="the list as docs/settings.md holds it")
     sub = command("grading-service", _grading_service, "as root: grade tasks sent by instructors' grade commands "
                   "over a Unix socket, each kernel boxed (the class hub runs it)", lessons=False)
     sub.add_argument("--socket", required=True, help="the Unix socket to listen on (its folder: root's alone)")
