@@ -36,6 +36,7 @@ from autograder.grading.batch.recording import Recorder
 from autograder.grading.batch.worker import Executed, digest
 from conftest import ROOT
 from gradebook_rows import gradebook_rows
+import plain_nbgrader
 
 LESSON = "02_backward"
 
@@ -95,7 +96,7 @@ def autograded_files(root):
 
 @pytest.fixture(scope="module")
 def sequential(courses):
-    report = pipeline.autograde(courses["sequential"], LESSON)
+    report = plain_nbgrader.autograde(courses["sequential"], LESSON, Course(courses["sequential"]).students(LESSON))
     assert not report.failed, report.failed
     return cell_scores(courses["sequential"])
 
