@@ -11,7 +11,7 @@ SERVICE_ENVIRONMENT = "AUTOGRAD_COURSE_GRADING_SERVICE"  # the hub gives the ins
 def default_workers() -> int:
     """One more than the cores. A worker and its kernel take turns (the worker sends a cell and waits,
     the kernel runs it and waits), so with one worker per core both cores idled a tenth of the time
-    after the start; a worker more fills it (docs/speed.md: measured side by side)."""
+    after the start; a worker more fills it (measured side by side: benchmarks/results.md)."""
     return max(1, os.cpu_count() or 1) + 1
 
 

@@ -5,7 +5,7 @@ Each makes grading faster and changes nothing it decides; each is a module here 
 ``upstream_changes()`` names the patches whose upstream code changed shape, so each is read again
 before it is trusted (tests/test_library_patches.py fails until then). ``c.GradingKernels.library_patches
 = False`` grades with the libraries as shipped: the same scores and outputs, slower
-(``benchmarks/grading.py --library-patches off`` measures the difference).
+(``benchmarks/grading.py --library-patches-off`` measures the difference).
 
 - ``message_dates``: jupyter_client reads message dates with ``datetime.fromisoformat`` (a worker);
 - ``metadata_schema``: nbgrader's cell-metadata check keeps its validator (a worker);

@@ -3,9 +3,9 @@
 nbgrader's ``Gradebook`` creates a new engine each time it is opened, and autograde opens it
 several times per notebook (the cell overwriting, the kernelspec, each gradebook-writing step, the
 submission's set-up). A new engine starts with an empty statement cache, so every query of every
-step is compiled anew, in the recorder and again in the worker (docs/speed.md gives what it cost).
-With ``apply()``, a process's gradebooks reuse one engine (its pool and its
-compiled statements) per database URL; sessions, transactions and commits stay nbgrader's own.
+step is compiled anew, in the recorder and again in the worker (benchmarks/results.md gives what it
+cost). With ``apply()``, a process's gradebooks reuse one engine (its pool and its compiled
+statements) per database URL; sessions, transactions and commits stay nbgrader's own.
 """
 import nbgrader.api
 
