@@ -54,7 +54,7 @@ def _release(args) -> int:
 
 
 # The grade command's priority once its warm parents run: its own imports and recording then yield
-# the cores to the parents' start, the workers and their kernels (at N = 32 on 2 cores: see docs/speed.md).
+# the cores to the parents' start, the workers and their kernels (at N = 32 on 2 cores: see benchmarks/results.md).
 RECORDER_NICENESS = 10
 
 
