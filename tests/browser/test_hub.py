@@ -8,7 +8,8 @@ hand-graded there. Students work in Chromium: the first login opens on the Assig
 fetch, submit (one solved, one blank, which also submits in the classmate's name from its terminal),
 fetch their feedback and open it with one click. Between them, each student's own login shell finds
 nothing to read of the course, the classmates or the grader, and cannot rename a classmate's
-submission away. Screenshots go to test-artifacts/hub/.
+submission away. Then a submission that hunts for the course directory from its kernel scores 0 on the
+hub's grading service and leaves the course as it was. Screenshots go to test-artifacts/hub/.
 """
 import os
 import re
