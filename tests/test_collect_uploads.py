@@ -249,6 +249,7 @@ def test_names_differing_in_case_or_normalisation_are_all_kept(course, download)
     kept = course / "ungraded" / "5120" / "02_backward" / "uploads"
     assert sorted(p.read_bytes() for p in kept.iterdir()) == sorted(
         [notebook("one"), notebook("two"), b"%PDF a", b"%PDF b", b"nfc", b"nfd"]), "nothing lost"
+    assert {"Notes.pdf", "notes (2).pdf", "r\u00e9sum\u00e9.md", "r\u00e9sum\u00e9 (2).md"} <= {p.name for p in kept.iterdir()}
 
 
 def test_a_link_in_a_folder_download_is_not_followed(course, tmp_path):

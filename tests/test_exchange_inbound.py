@@ -136,8 +136,9 @@ def test_a_link_is_never_followed(course, tmp_path):
     os.remove(folder / f"{LESSON}.ipynb")
     os.symlink(secret, folder / f"{LESSON}.ipynb")
     report = collect(str(course))
-    assert not placed(course, "alice").exists()
-    assert "a link, not a file: not followed" in report.unplaced[0].why
+    assert not (placed(course, "alice") / f"{LESSON}.ipynb").exists()
+    assert "holds a 02_backward.ipynb that is a link, not a file: not followed" in report.refused[0].why
+    assert "a link" in (course / "ungraded" / "alice" / LESSON / "reason.txt").read_text(), "alice is told why"
     linked = inbound(course) / f"bob+{LESSON}+{now()}+Lnk"
     os.symlink(folder, linked)
     assert "not followed" in collect(str(course)).unplaced[-1].why

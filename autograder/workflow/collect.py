@@ -8,13 +8,14 @@ kept, so nothing is lost silently. The class list is ``roster.py``'s.
 
 Choices made here:
 - Whose and when come from the LMS's naming of the upload alone (``download_files.py`` finds the level
-  at which uploads are named; the instructor's wrapper folders and zips above it do not count):
+  at which uploads are named, ``download_reading.py`` reads each file under its upload; the
+  instructor's wrapper folders and zips above that level do not count):
   whatever an upload holds, in a zip (``upload_contents.py``) or in Moodle's folder, is that student's,
   with the upload's attempt, time and LATE mark, whatever its own names say. A file inside a student's
   zip named like a classmate's upload is still the student's own.
 - Collect is bounded per student: each student's uploads may unpack to ``c.Collect.max_upload_bytes``
-  and ``max_upload_entries`` files, zips opened ``max_upload_depth`` deep; each file is streamed into a
-  staging folder in the course (``staged_files.py``), never held whole in memory. A corrupt, truncated
+  and ``max_upload_entries`` files, zips opened ``max_upload_depth`` deep; each file is streamed, and
+  kept in memory only while small (``staged_files.py``), else in a staging folder in the course. A corrupt, truncated
   or encrypted entry, a zip that is not one, or a spent budget refuses that student's upload with its
   reason, and every other student is collected as usual. The work is linear in the download's files.
 - A notebook that is not valid JSON/nbformat is still placed, and listed as unreadable: grading then
@@ -53,9 +54,10 @@ from typing import NamedTuple
 
 from ..course_dir import assignments
 from ..grading.batch.notebook_size import NotebookLimits
-from . import collected, download_files, lms, lms_ids, moodle_worksheet, staged_files, upload_contents, uploads
-from .collect_report import CollectReport, Item, printable
+from . import collected, download_reading, lms, lms_ids, moodle_worksheet, staged_files, uploads
+from .collect_report import CollectReport, Item
 from .download_files import DownloadError, download_size, mib
+from .download_reading import Pending, Upload, too_big
 from .lms_settings import Collect, course_config
 from .roster import Roster, RosterError, folder_name
 from .staged_files import Staged, Staging
@@ -108,16 +110,6 @@ def lesson_named_by(filename: str, lessons: list[str], any_extension: bool = Fal
     return next((lesson for lesson in lessons if lesson.lower() == stem), None)
 
 
-class _Upload(NamedTuple):
-    """One file of the download as the LMS named it (a Canvas file, a file of Moodle's student folder)."""
-    shown: str
-    reader: lms.Reader
-    match: re.Match
-    mtime: float              # as the download says
-    name: str                 # what the student uploaded (the last part of the LMS's name for it), printable
-    key: str                  # the LMS's name of the file, as a receipt names it
-
-
 class _Candidate(NamedTuple):
     shown: str
     filename: str             # what the student named it (the last part)
@@ -138,30 +130,18 @@ class _Candidate(NamedTuple):
         return self.staged.digest if self.staged else f"refused: {self.refused}"
 
 
-class _Pending(NamedTuple):
-    """A file of an upload, read and staged (or refused), waiting for its student and lesson."""
-    upload: _Upload
-    shown: str
-    filename: str
-    staged: Staged | None
-    refused: str = ""
-
-
 @dataclass
 class _Run:
-    """One collect's state while it reads and places files."""
+    """One collect's state while it places what the download held."""
     root: str
     limits: Collect
     roster: Roster | None
     worksheets: bool
     context: lms.Context
     lessons: list[str]
-    staging: Staging | None = None
     force: bool = False
     report: CollectReport = field(default_factory=CollectReport)
-    pending: list = field(default_factory=list)   # [_Pending] in download order
     facts: dict = field(default_factory=dict)     # (reader, the LMS's name of a file) -> lms.Facts (receipts)
-    budgets: dict = field(default_factory=dict)   # (reader, the LMS's id) -> upload_contents.Budget
     found: dict = field(default_factory=lambda: defaultdict(list))  # (student, lesson) -> [_Candidate]
     notes: dict = field(default_factory=lambda: defaultdict(dict))  # a note said once -> {student: None}, in order
     due: dict = field(default_factory=dict)
@@ -177,119 +157,9 @@ class _Run:
         return lms.names_an_upload(name) or bool(self.roster and self.roster.mentions(name))
 
 
-# -- reading the download: every file streamed into staging, under the upload the LMS named ----------
-
-def _read_download(source: str, run: _Run) -> None:
-    for entry in download_files.entries(source, run.report, run.names_an_upload, run.lessons):
-        _take(entry, run)
-
-
-def _take(entry: download_files.Entry, run: _Run) -> None:
-    """One file of the download: a receipt, a wrapper zip, or a file of an upload, staged or refused."""
-    parts = entry.path.split("/")
-    within = "/".join(parts[entry.anchor:])
-    receipt = lms.receipt_reader(within) if "/" not in within else None
-    if receipt is not None:
-        _read_receipt(entry, receipt, run)
-        return
-    identified = lms.identify(within)
-    if identified is None:
-        if "/" not in within and within.lower().endswith(".zip") and not entry.wrapped:
-            _open_wrapper(entry, run)
-            return
-        notebook = within.lower().endswith(".ipynb")
-        (run.report.unplaced if notebook else run.report.skipped).append(Item(
-            entry.shown, why=("cannot tell whose it is: no LMS file name and no student folder"
-                              + ("" if notebook else " (and not a notebook)"))))
-        return
-    reader, match = identified
-    upload = _Upload(entry.shown, reader, match, entry.mtime, printable(match["filename"].rsplit("/", 1)[-1]), parts[-1])
-    budget = run.budgets.setdefault((reader.name, match["student"]), upload_contents.Budget(run.limits))
-    staged = None
-    try:
-        budget.entry()
-        if upload.name.lower().endswith(".ipynb") and entry.size > run.limits.max_notebook_bytes:
-            run.pending.append(_Pending(upload, entry.shown, upload.name, None,
-                                        _too_big(entry.size, run.limits.max_notebook_bytes)))
-            return
-        if entry.size > budget.bytes_left:
-            budget.spend(entry.size)  # the download says so itself: refused before reading
-        staged = run.staging.stage(entry.open(), budget.spend)
-        if not upload.name.lower().endswith(".zip"):
-            run.pending.append(_Pending(upload, entry.shown, upload.name, staged))
-            return
-        pieces, left_out = [], []
-        for piece in upload_contents.unpack(staged, upload.name, budget, run.staging):
-            shown = entry.shown + piece.inside[len(upload.name):]  # the download's name for it, for the instructor
-            if isinstance(piece, upload_contents.LeftOut):
-                run.report.skipped.append(Item(shown, why=piece.why))
-                left_out.append(f"{piece.inside}: {piece.why}")
-            else:
-                pieces.append(_Pending(upload, shown, piece.inside.rsplit("/", 1)[-1], piece.staged))
-        staged_files.drop(staged)
-        if not pieces:  # the student handed in something: they are told what became of it, not "missing"
-            raise upload_contents.Refused(f"{upload.name} holds nothing that could be kept"
-                                          + (f" ({'; '.join(left_out[:3])})" if left_out else " (an empty zip)"))
-        run.pending += pieces
-    except upload_contents.Refused as why:
-        _refuse(run, upload, entry, str(why), staged)
-    except Exception as error:  # a damaged entry of the download itself (bad CRC, unreadable file)
-        _refuse(run, upload, entry, f"{upload.name} could not be read from the download ({type(error).__name__}: "
-                                    f"{error}): download it again, or ask for it again", staged)
-
-
-def _refuse(run: _Run, upload: _Upload, entry, why: str, staged: Staged | None) -> None:
-    """The upload stands refused with its reason: what was staged of it is dropped (pieces of a zip that
-    were staged before the refusal are dropped by the staging folder's end)."""
-    if staged is not None:
-        staged_files.drop(staged)
-    run.pending.append(_Pending(upload, entry.shown, upload.name, None, why))
-
-
-def _read_receipt(entry: download_files.Entry, reader: lms.Reader, run: _Run) -> None:
-    if entry.size > run.limits.max_notebook_bytes:
-        run.report.skipped.append(Item(entry.shown, why=f"an LMS receipt of {mib(entry.size)}: not read"))
-        return
-    try:
-        with entry.open() as stream:
-            data = stream.read(run.limits.max_notebook_bytes + 1)
-    except Exception as error:  # damaged in the download: its uploads are read by their names alone
-        run.report.skipped.append(Item(entry.shown, why=f"an LMS receipt that could not be read "
-                                                        f"({type(error).__name__}: {error})"))
-        return
-    found = reader.read_receipt(entry.path.rsplit("/", 1)[-1], data, run.context)
-    run.facts.update({(reader.name, name): fact for name, fact in found.items()})
-
-
-def _open_wrapper(entry: download_files.Entry, run: _Run) -> None:
-    """A zip at the top of the download that names no student: the instructor's, looked into once."""
-    if entry.size > run.limits.max_download_bytes:
-        run.report.skipped.append(Item(entry.shown, why=f"a zip of {mib(entry.size)}, over the download limit "
-                                                        "(c.Collect.max_download_bytes): not opened"))
-        return
-    try:
-        staged = run.staging.stage(entry.open())
-    except Exception as error:
-        run.report.skipped.append(Item(entry.shown, why=f"could not be read from the download ({error})"))
-        return
-    try:
-        with zipfile.ZipFile(staged_files.opened(staged)) as archive:
-            unpacked = sum(info.file_size for info in archive.infolist())
-        if unpacked > run.limits.max_download_bytes:
-            run.report.skipped.append(Item(entry.shown, why=f"a zip that unpacks to {mib(unpacked)}, over the download "
-                                                            "limit (c.Collect.max_download_bytes): not opened"))
-            return
-    except Exception:
-        pass  # wrapper_entries says why it is not a zip
-    for inner in download_files.wrapper_entries(entry, staged_files.opened(staged), run.report, run.names_an_upload,
-                                                run.lessons):
-        _take(inner, run)
-    staged_files.drop(staged)
-
-
 # -- whose and which lesson ------------------------------------------------------------------------
 
-def _student(run: _Run, upload: _Upload) -> tuple[str | None, str]:
+def _student(run: _Run, upload: Upload) -> tuple[str | None, str]:
     """The student_id for an upload, or None and why not (the same answer for every file of it)."""
     fact = run.facts.get((upload.reader.name, upload.key))
     reader, match = upload.reader, upload.match
@@ -317,10 +187,10 @@ def _resolve(reader: lms.Reader, raws: list[str], name: str | None, roster: Rost
                   + getattr(reader, "hidden", ""))
 
 
-def _sort(lesson: str | None, run: _Run) -> None:
+def _sort(lesson: str | None, pending_files: list[Pending], run: _Run) -> None:
     """Each file read under its (student, lesson), or reported with why not."""
     unsorted = []
-    for pending in run.pending:
+    for pending in pending_files:
         match = pending.upload.match
         named = lesson_named_by(pending.filename, run.lessons, any_extension=True)
         upload_lesson = lesson_named_by(pending.upload.name, run.lessons, any_extension=True)
@@ -338,7 +208,7 @@ def _sort(lesson: str | None, run: _Run) -> None:
         _sort_by_company(run, pending, lessons_of, every)
 
 
-def _sort_by_company(run: _Run, pending: _Pending, lessons_of: dict, every: set) -> None:
+def _sort_by_company(run: _Run, pending: Pending, lessons_of: dict, every: set) -> None:
     """A file named for no lesson goes with its student's one lesson in this download, else (an LMS's
     download being one assignment) with the download's one lesson; otherwise it is reported."""
     notebook = pending.filename.lower().endswith(".ipynb")
@@ -359,7 +229,7 @@ def _sort_by_company(run: _Run, pending: _Pending, lessons_of: dict, every: set)
         staged_files.drop(pending.staged)
 
 
-def _add(run: _Run, pending: _Pending, which: str, named: bool) -> None:
+def _add(run: _Run, pending: Pending, which: str, named: bool) -> None:
     upload = pending.upload
     reader, match = upload.reader, upload.match
     student, why = _student(run, upload)
@@ -488,15 +358,9 @@ def _refusal(run: _Run, kept: _Candidate) -> tuple[str, bytes | None]:
     if kept.staged is None:
         return kept.refused, None
     if kept.staged.size > run.limits.max_notebook_bytes:
-        return _too_big(kept.staged.size, run.limits.max_notebook_bytes), None
+        return too_big(kept.staged.size, run.limits.max_notebook_bytes), None
     data = staged_files.read(kept.staged)
     return NotebookLimits(config=run.limits.config).refusal(data), data
-
-
-def _too_big(size: int, limit: int) -> str:
-    return (f"the notebook is {mib(size)}, over the limit of {mib(limit)} per notebook: it was not read. A lesson "
-            "notebook is well under 5 MB; clear the outputs (Edit > Clear Outputs of All Cells), save and upload "
-            "it again")
 
 
 def _place(run: _Run, student: str, which: str, kept: _Candidate, previous: collected.Upload | None) -> None:
@@ -587,12 +451,15 @@ def collect(source: str, root: str, lesson: str | None = None, roster: str | Non
     """
     run = _start(source, root, lesson, roster, worksheets)
     run.force = force
-    with Staging(root) as run.staging:
+    with Staging(root) as staging:
+        reading = download_reading.Reading(run.limits, run.lessons, run.context, staging, run.report,
+                                           run.names_an_upload)
         try:
-            _read_download(source, run)
+            download_reading.read(source, reading)
         except DownloadError as error:
             raise CollectError(str(error)) from None
-        _sort(lesson, run)
+        run.facts = reading.facts
+        _sort(lesson, reading.pending, run)
         _place_all(run)
     lms_ids.record(root, run.ids)
     collected.record(root, run.placed)

@@ -166,27 +166,33 @@ def _stated_time(folder_fd: int, path: str, student: str, uid: int | None, arriv
 
 def _read_submission(inbound: str, name: str, student: str, lesson: str, limits: Collect, uid: int | None,
                      tolerance: float) -> Submission | str:
-    """The submission in ``inbound/name``, or why it cannot be trusted."""
+    """The submission in ``inbound/name``, or why it is not the student's (a string). A folder of the
+    student's own whose content cannot be read is theirs, refused with the reason (their status)."""
     path = os.path.join(inbound, name)
     info = os.lstat(path)
     if not stat.S_ISDIR(info.st_mode):
         return "not a submission folder (a file or a link): not followed"
     if uid is not None and info.st_uid != uid:
         return f"written by {_owner(info.st_uid)}, not by {student}'s own account: not placed in {student}'s name"
+
+    def refused(why: str) -> Submission:
+        return Submission(name, student, lesson, datetime.fromtimestamp(info.st_ctime, timezone.utc), None, None,
+                          f"the submission {why}: it was not read. Submit again from the Assignments tab")
     folder_fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
     try:
         secret = None
         if os.path.lexists(os.path.join(path, SECRET)):
             read = _read_regular(folder_fd, SECRET, SMALL_FILE)
             if read.why or (uid is not None and read.uid != uid):
-                return f"its {SECRET} is not {student}'s own small file ({read.why or 'written by ' + _owner(read.uid)})"
+                return refused(f"holds a {SECRET} that is not {student}'s own small file "
+                               f"({read.why or 'written by ' + _owner(read.uid)})")
             secret = read.data
         notebook = f"{lesson}.ipynb"
         if not os.path.lexists(os.path.join(path, notebook)):
-            return f"holds no {notebook}"
+            return refused(f"holds no {notebook}")
         read = _read_regular(folder_fd, notebook, limits.max_notebook_bytes)
         if read.why and not read.why.startswith("it is "):
-            return f"its {notebook}: {read.why}"
+            return refused(f"holds a {notebook} that is {read.why}")
         if uid is not None and read.uid != uid:
             return f"its {notebook} was written by {_owner(read.uid)}, not by {student}: not placed"
         arrived = datetime.fromtimestamp(read.ctime, timezone.utc)

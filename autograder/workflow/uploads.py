@@ -8,6 +8,7 @@ to the student's status, so every export, the report and the feedback page say t
 """
 import os
 import re
+import unicodedata
 from typing import NamedTuple
 
 from . import staged_files
@@ -42,7 +43,8 @@ def _folder(root: str, student: str, lesson: str) -> str:
 
 def safe_name(filename: str) -> str:
     """The last part of ``filename`` with only letters, digits, spaces and ``.()-_`` left, not too long."""
-    name = re.sub(r"[^\w .()-]+", "_", filename.rsplit("/", 1)[-1]).strip(" .") or "upload"
+    name = unicodedata.normalize("NFC", filename.rsplit("/", 1)[-1])  # an accent stays a letter, not "_"
+    name = re.sub(r"[^\w .()-]+", "_", name).strip(" .") or "upload"
     stem, extension = os.path.splitext(name)
     return name if len(name) <= LONGEST_NAME else stem[:LONGEST_NAME - len(extension[:12])] + extension[:12]
 
