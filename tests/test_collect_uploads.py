@@ -197,7 +197,7 @@ def test_a_zip_bomb_is_stopped_at_the_students_budget(course, download):
     report = collect(honest(download, {"doejane_5120_7003_work.zip": bomb}), str(course))
     assert_classmates_placed(course, report)
     [refused] = [i for i in report.refused if i.student == "5120"]
-    assert "they unpack to more than 3.0 MiB (c.Collect.max_upload_bytes)" in refused.why
+    assert "unpacks to more than 3.0 MiB (c.Collect.max_upload_bytes)" in refused.why
 
 
 def test_a_zip_declaring_more_than_the_budget_is_refused_before_it_is_read(course, download):
@@ -214,7 +214,7 @@ def test_too_many_entries_are_refused_before_zipfile_reads_them_all(course, down
     many = make_zip({f"f{i}.txt": b"" for i in range(500)})
     report = collect(honest(download, {"doejane_5120_7003_work.zip": many}), str(course))
     assert_classmates_placed(course, report)
-    assert "they hold more than 50 files (c.Collect.max_upload_entries)" in next(
+    assert "holds more than 50 files (c.Collect.max_upload_entries)" in next(
         i.why for i in report.refused if i.student == "5120")
 
 
@@ -291,3 +291,21 @@ def test_nothing_of_a_refused_upload_stays_in_the_course(course, download):
     assert not (course / "ungraded" / "5120" / "02_backward" / "uploads").exists() or not any(
         (course / "ungraded" / "5120" / "02_backward" / "uploads").iterdir())
     assert stat.S_ISDIR(os.stat(course / "submitted").st_mode)
+
+
+def test_names_that_are_not_utf8_in_a_folder_download_are_shown_escaped(course, tmp_path, capsys):
+    source = tmp_path / "download"
+    for student in ("alice", "bob"):
+        (source / student).mkdir(parents=True)
+        (source / student / "02_backward.ipynb").write_bytes(notebook(student))
+    with open(os.path.join(os.fsencode(source / "bob"), b"notes\xff\x1b.pdf"), "wb") as handle:
+        handle.write(b"%PDF")
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args([str(source)])
+    args.root = str(course)
+    assert run(args) == 0
+    printed = capsys.readouterr().out
+    assert "also handed in bob/02_backward from bob/notes\\udcff\\x1b.pdf" in printed
+    assert submitted(course, "alice").read_bytes() == notebook("alice")
+    assert [p.name for p in (course / "ungraded" / "bob" / "02_backward" / "uploads").iterdir()] == ["notes_udcff_x1b.pdf"]

@@ -177,7 +177,7 @@ def _read_submission(inbound: str, name: str, student: str, lesson: str, limits:
 
     def refused(why: str) -> Submission:
         return Submission(name, student, lesson, datetime.fromtimestamp(info.st_ctime, timezone.utc), None, None,
-                          f"the submission {why}: it was not read. Submit again from the Assignments tab")
+                          f"your submission {why}, so it was not read: submit it again from the Assignments tab")
     folder_fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
     try:
         secret = None

@@ -40,15 +40,15 @@ class Budget:
     def entry(self, count: int = 1) -> None:
         self.entries_left -= count
         if self.entries_left < 0:
-            self._out(f"they hold more than {self.limits.max_upload_entries} files (c.Collect.max_upload_entries)")
+            self._out(f"holds more than {self.limits.max_upload_entries} files (c.Collect.max_upload_entries)")
 
     def spend(self, size: int) -> None:
         self.bytes_left -= size
         if self.bytes_left < 0:
-            self._out(f"they unpack to more than {mib(self.limits.max_upload_bytes)} (c.Collect.max_upload_bytes)")
+            self._out(f"unpacks to more than {mib(self.limits.max_upload_bytes)} (c.Collect.max_upload_bytes)")
 
     def _out(self, why: str) -> None:
-        self.spent_on = self.spent_on or (f"this student's uploads are refused: {why}. A lesson's upload is its "
+        self.spent_on = self.spent_on or (f"what you handed in {why}, so it was refused. A lesson's upload is its "
                                           "notebook (or a zip of a few files): upload the notebook itself")
         raise Refused(self.spent_on)
 
