@@ -34,7 +34,8 @@ nbval_numbers.install()
 # hands whole files to its two workers in collection order (--dist loadfile --no-loadscope-reorder):
 # starting with these, no worker is left alone at the end with one long file while the other idles.
 SLOWEST_FIRST = ["tests/test_hostile_corpus.py", "tests/test_grading_round_trip.py", "tests/test_parallel_grading.py",
-                 "tests/test_student_install.py", "tests/browser/test_hub.py", "tests/test_lms_classes.py",
+                 "tests/test_student_install.py", "tests/browser/test_hub.py", "tests/test_hostile_uploads.py",
+                 "tests/test_lms_classes.py",
                  "tests/test_outputs_kept.py", "tests/test_walkthrough.py", "tests/test_no_answers_in_student_package.py",
                  "tests/test_postgres_gradebook.py"]
 

@@ -272,9 +272,11 @@ def test_blackboard_download_ignores_its_receipts_quietly(course, download):
 
 
 def test_plain_folders_in_either_layout_and_under_a_wrapper_folder(course, tmp_path):
+    """Student folders are the download's first level below a folder that holds the whole download (as
+    zipping a folder makes it); a folder inside a student's folder is that student's own."""
     source = tmp_path / "download"
-    for path, text in [("alice/02_backward.ipynb", "alice"), ("bob/03_no_grad/03_no_grad.ipynb", "bob"),
-                       ("export/carol/04_zero_grad.ipynb", "carol")]:
+    for path, text in [("export/alice/02_backward.ipynb", "alice"), ("export/bob/03_no_grad/03_no_grad.ipynb", "bob"),
+                       ("export/carol/my work/04_zero_grad.ipynb", "carol")]:
         (source / path).parent.mkdir(parents=True, exist_ok=True)
         (source / path).write_bytes(notebook(text))
     report = collect(str(source), str(course))
@@ -443,15 +445,21 @@ def test_non_notebooks_are_skipped_and_archive_junk_is_ignored(course, download)
 
 
 def test_zips_inside_the_download_are_opened_one_level(course, download):
+    """The instructor's re-zipped export is looked into; a student's zip is opened as theirs, and a zip
+    inside it is kept as it is (c.Collect.max_upload_depth), not opened."""
     deeper = zip_bytes({"inner.zip": zip_bytes({"zed/01_graph.ipynb": notebook("too deep")})})
     source = download({
         "canvas-export.zip": zip_bytes({"smithjohn_48213_1177302_02_backward.ipynb": notebook("john")}),
         "doejane_5120_1177400_work.zip": zip_bytes({"work/03_no_grad.ipynb": notebook("jane")}),
-        "nested/deeper.zip": deeper})
+        "nested/01_graph.ipynb": notebook("nested's"), "nested/deeper.zip": deeper})
     report = collect(source, str(course))
-    assert {(i.student, i.lesson) for i in report.placed} == {("48213", "02_backward"), ("5120", "03_no_grad")}
+    assert {(i.student, i.lesson) for i in report.placed} == {
+        ("48213", "02_backward"), ("5120", "03_no_grad"), ("nested", "01_graph")}
     assert [i.source for i in report.skipped] == ["nested/deeper.zip/inner.zip"]
-    assert "zip inside a zip" in report.skipped[0].why
+    assert "a zip inside a zip: kept as it is, not opened" in report.skipped[0].why
+    assert [(i.source, i.student) for i in report.also] == [("nested/deeper.zip/inner.zip", "nested")]
+    kept = course / "ungraded" / "nested" / "01_graph" / "uploads" / "inner.zip"
+    assert zipfile.ZipFile(kept).read("zed/01_graph.ipynb") == notebook("too deep"), "kept whole, not lost"
 
 
 def test_zip_slip_entries_are_reported_and_never_written(course, download, tmp_path):

@@ -3,6 +3,7 @@ download, ``collect.py``; the class hub's exchange, ``exchange_inbound.py``)."""
 import os
 
 from .collect import CollectError, collect
+from .collect_report import printable
 from .exchange_inbound import collect as collect_exchange
 
 
@@ -17,7 +18,7 @@ def run(args) -> int:
         else:
             report = collect(args.source, args.root, args.lesson, args.roster, args.force, args.moodle_worksheet)
     except (CollectError, OSError) as error:
-        print(f"collect: {error}")
+        print(printable(f"collect: {error}"))
         return 2
     try:
         print("\n".join(report.lines()), flush=True)

@@ -1,6 +1,27 @@
-"""What ``collect`` did with every file of a download, as the lines the instructor reads."""
+"""What ``collect`` did with every file of a download, as the lines the instructor reads.
+
+Names come from students (file names, zip entries, folder names on the exchange): every line is
+shown with its control and format characters escaped, so no name can start a line of its own,
+move the cursor, colour the terminal or reverse the text that follows it.
+"""
+import unicodedata
 from dataclasses import dataclass, field
 from typing import NamedTuple
+
+_HIDDEN = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}  # control, format (bidi), surrogate, private, unassigned, separators
+
+
+def printable(text: str) -> str:
+    """``text`` with every character a terminal would act on written as its escape (\\n, \\x1b, \\u202e)."""
+    if text.isprintable():
+        return text
+    return "".join(_escaped(c) if unicodedata.category(c) in _HIDDEN else c for c in text)
+
+
+def _escaped(char: str) -> str:
+    code = ord(char)
+    return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(char) or (
+        f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
 
 
 class Item(NamedTuple):
@@ -27,14 +48,19 @@ class CollectReport:
     missing: list[tuple[str, str]] = field(default_factory=list)  # (roster student, lesson)
     unread_times: list[Item] = field(default_factory=list)   # a Moodle worksheet time that could not be read
     notes: list[str] = field(default_factory=list)           # said once for the whole download
+    distrusted: list[Item] = field(default_factory=list)     # the exchange: a stated time that is not when it arrived
 
     @property
     def ok(self) -> bool:
         """Everything that is a submission is accounted for under a student, with every time the LMS
         gave (missing students are not an error here)."""
-        return not self.unplaced and not self.conflicts and not self.unread_times
+        return not self.unplaced and not self.conflicts and not self.unread_times and not self.distrusted
 
     def lines(self) -> list[str]:
+        """Every line ``collect`` prints, each one line whatever the names in it hold."""
+        return [printable(line) for line in self._lines()]
+
+    def _lines(self) -> list[str]:
         def who(item: Item) -> str:
             return f"{item.student}/{item.lesson} from {item.source}"
         out = [f"collected: {len(self.placed)} placed, {len(self.unchanged)} unchanged, "
@@ -54,5 +80,6 @@ class CollectReport:
         out += [f"NOT PLACED {i.source}: {i.why}" for i in self.unplaced]
         out += [f"CONFLICT {who(i)}: {i.why}" for i in self.conflicts]
         out += [f"TIME NOT READ {i.source}: {i.why}" for i in self.unread_times]
+        out += [f"TIME NOT TRUSTED {who(i)}: {i.why}" for i in self.distrusted]
         out += [f"missing {student}/{lesson}: on the roster, no submission" for student, lesson in self.missing]
         return out

@@ -35,7 +35,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from .collect import Roster
+from .roster import Roster
 from .status import GRADED, Status
 
 

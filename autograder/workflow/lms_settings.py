@@ -19,6 +19,18 @@ class Collect(Configurable):
         4 * 1024**3, help="Largest download collect opens (bytes, all entries uncompressed, nested zips "
                           "included), checked before reading anything: about 40 MB per student for a "
                           "class of 100.").tag(config=True)
+    max_upload_bytes = Integer(
+        100 * 1024**2, help="Most bytes one student's uploads in a download may unpack to (every file they "
+                            "handed in, zips and what they hold), counted while each is read, whatever a zip "
+                            "declares. Past it the upload is refused with the reason, and every other student "
+                            "is collected as usual.").tag(config=True)
+    max_upload_entries = Integer(
+        1000, help="Most files and folders one student's uploads in a download may hold, a zip's entries "
+                   "included (junk such as __MACOSX/ too). A lesson's upload is a notebook, or a zip of a "
+                   "few files; past it the upload is refused with the reason.").tag(config=True)
+    max_upload_depth = Integer(
+        1, help="How deep zips are opened inside a student's upload: 1 opens the zip a student handed in; "
+                "a zip inside it is kept as it is, not opened (2 opens that one too).").tag(config=True)
     timezone = Unicode(
         "UTC", help="The LMS server's time zone (an IANA name such as Europe/Berlin), for the local times "
                     "written in Blackboard's file names and in a Moodle grading worksheet (the zone of the "

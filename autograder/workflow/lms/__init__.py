@@ -29,10 +29,12 @@ class Context:
 class Reader:
     """How one LMS names a download's files. Subclasses set the attributes and override what differs.
 
-    ``pattern`` must match the whole of the last one, two, ... parts of a file's path (shortest first,
-    so a wrapper folder does not matter). Groups: ``student`` (the LMS's id) and ``filename`` (what the
+    ``pattern`` must match the whole of a path from the upload's own name down: the upload is the
+    path's first part (a file the LMS named, or a folder it named for a student), and what lies below
+    it is what the student handed in. Groups: ``student`` (the LMS's id) and ``filename`` (what the
     student uploaded) always; optionally ``name`` (a display name), ``attempt`` (digits that grow with
-    each upload), ``lesson`` (a lesson folder) and ``late`` (the LMS says late, not when).
+    each upload), ``lesson`` (a lesson folder) and ``late`` (the LMS says late, not when). A naming of
+    a file (Canvas, Blackboard, D2L) matches one part only, so a folder is never taken for one.
     """
     name = ""
     about = ""
@@ -44,12 +46,8 @@ class Reader:
     from_lms = True       # an LMS's own naming (not a folder a person made)
 
     def match(self, path: str) -> re.Match | None:
-        parts = path.split("/")
-        for start in range(len(parts) - 1, -1, -1):
-            found = self.pattern.fullmatch("/".join(parts[start:]))
-            if found:
-                return found
-        return None
+        """The naming of ``path``, read from its first part (the upload) down."""
+        return self.pattern.fullmatch(path)
 
     def is_receipt(self, path: str) -> bool:
         """A file this LMS adds beside the submissions: read by ``read_receipt``, never a submission."""
@@ -89,7 +87,8 @@ READERS: tuple[Reader, ...] = (canvas.ANONYMOUS, canvas.NAMED, moodle.READER, bl
 
 
 def identify(path: str) -> tuple[Reader, re.Match] | None:
-    """The first reader (in READERS order) whose naming fits the end of the path."""
+    """The first reader (in READERS order) whose naming fits ``path``, read from the upload's name (its
+    first part) down: what a student put inside an upload never names anyone."""
     for reader in READERS:
         found = reader.match(path)
         if found:
@@ -97,5 +96,12 @@ def identify(path: str) -> tuple[Reader, re.Match] | None:
     return None
 
 
-def receipt_reader(path: str) -> Reader | None:
-    return next((reader for reader in READERS if reader.is_receipt(path)), None)
+def names_an_upload(name: str) -> bool:
+    """Whether one file or folder name is an LMS's naming of an upload (or one of its receipts)."""
+    return any(reader.from_lms and (reader.match(name) or reader.match(name + "/x") or reader.is_receipt(name))
+               for reader in READERS)
+
+
+def receipt_reader(name: str) -> Reader | None:
+    """The reader whose receipt this file name (one part) is, if any."""
+    return next((reader for reader in READERS if reader.is_receipt(name)), None)

@@ -16,7 +16,8 @@ class Named(Reader):
     about = ("Canvas 'Download Submissions': lastfirst[_LATE]_userid_fileid_filename; a re-uploaded "
              "file of the same name gets -1, -2 before its extension")
     example = "smithjohn_LATE_48213_1177302_02_backward-1.ipynb"
-    pattern = re.compile(r"(?P<name>[^/_]+)(?P<late>_(?i:late))?_(?P<student>\d+)_(?P<attempt>\d+)_(?P<filename>.+)")
+    pattern = re.compile(r"(?P<name>[^/_]+)(?P<late>_(?i:late))?_(?P<student>\d{1,20})_(?P<attempt>\d{1,20})_"
+                         r"(?P<filename>[^/]+)")
     roster_columns = ("canvas_id",)
 
 
@@ -27,7 +28,8 @@ class Anonymous(Reader):
     about = ("Canvas 'Download Submissions' of an anonymously graded assignment: "
              "[LATE_]anon_anonymousid_fileid_filename")
     example = "LATE_anon_gX7kq_1177302_02_backward.ipynb"
-    pattern = re.compile(r"(?P<late>(?i:late)_)?anon_(?P<student>[A-Za-z0-9]+)_(?P<attempt>\d+)_(?P<filename>.+)")
+    pattern = re.compile(r"(?P<late>(?i:late)_)?anon_(?P<student>[A-Za-z0-9]{1,64})_(?P<attempt>\d{1,20})_"
+                         r"(?P<filename>[^/]+)")
     roster_columns = ("canvas_anonymous_id",)
     several_ids = True
     hidden = ("; Canvas hides who submitted it until the assignment's grades are posted: add the id to the "

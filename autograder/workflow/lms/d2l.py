@@ -27,7 +27,7 @@ class D2L(Reader):
     name = "d2l"
     about = "D2L Brightspace assignment download: subid-userid - Name - Mon D, YYYY HMM AM - file, and index.html"
     example = "148823-60412 - Hopper, Grace - Mar 5, 2026 640 PM - 02_backward.ipynb"
-    pattern = re.compile(r"(?P<submission>\d+)-(?P<student>\d+) - (?P<name>[^/]+?) - (?P<when>" + _WHEN + r")"
+    pattern = re.compile(r"(?P<submission>\d{1,20})-(?P<student>\d{1,20}) - (?P<name>[^/]+?) - (?P<when>" + _WHEN + r")"
                          r" - (?P<filename>[^/]+)")
     roster_columns = ("d2l_id",)
 

@@ -1,4 +1,8 @@
-"""Folders a person made: one per student, as submitted/ has them, or with the notebooks straight inside."""
+"""Folders a person made: one per student, as submitted/ has them, or with the notebooks straight inside.
+
+The student folder is the download's first level below its wrappers (``download_files.py``); everything
+inside it, in subfolders or zips, is that student's whatever its own name says.
+"""
 import re
 
 from . import Reader
@@ -10,7 +14,7 @@ class LessonFolders(Reader):
     name = "lesson-folders"
     about = "a folder per student with nbgrader's lesson folder inside, as in submitted/"
     example = "jsmith7/02_backward/02_backward.ipynb"
-    pattern = re.compile(r"(?P<student>[^/]+)/(?P<lesson>\d\d_[^/]+)/(?P<filename>[^/]+)")
+    pattern = re.compile(r"(?P<student>[^/]+)/(?P<lesson>\d\d_[^/]+)/(?P<filename>.+)")
     roster_columns = _EVERY_COLUMN
     from_lms = False
 
@@ -19,7 +23,7 @@ class StudentFolders(Reader):
     name = "student-folders"
     about = "a folder per student holding the notebook"
     example = "jsmith7/02_backward.ipynb"
-    pattern = re.compile(r"(?P<student>[^/]+)/(?P<filename>[^/]+)")
+    pattern = re.compile(r"(?P<student>[^/]+)/(?P<filename>.+)")
     roster_columns = _EVERY_COLUMN
     from_lms = False
 

@@ -19,7 +19,8 @@ class Moodle(Reader):
     about = ("Moodle assignment 'Download all submissions': Full Name_participantid_assignsubmission_file/"
              "file (4.1+; with a trailing _ before 4.1, or flat), Participant_id_... under blind marking")
     example = "Jürgen Müller_2046_assignsubmission_file/02_backward.ipynb"
-    pattern = re.compile(r"(?P<name>[^/]+?)_(?P<student>\d+)_assignsubmission_(?:file|onlinetext)(?:_/|/|_)(?P<filename>.+)")
+    pattern = re.compile(r"(?P<name>[^/]+?)_(?P<student>\d{1,20})_assignsubmission_(?:file|onlinetext)(?:_/|/|_)"
+                         r"(?P<filename>.+)")
     roster_columns = ("moodle_id",)
     several_ids = True
     keeps_ids = True
