@@ -17,6 +17,7 @@ from course.exercise import exercises_of
 from course.outcome import CORRECT, INCORRECT, Verdict
 from autograder.grading.judging import limits, trials
 from autograder.grading.judging.output_caps import OutputCaps, message_size
+from autograder.grading.judging.trusted_execute import plain_execution_count
 
 LOG = logging.getLogger("test")
 
@@ -74,6 +75,16 @@ def test_a_deadline_caps_each_cells_timeout():
     passed = limits.Deadline(-5)
     assert passed.remaining() < 0 and passed.cell_timeout(120) == 1
     assert passed.why() == "the notebook ran past its time limit of -5 s"
+
+
+@pytest.mark.parametrize("count", ['<img src=x onerror="alert(1)">', "7", 7.0, True, -1, 2**40, [1]])
+def test_an_execution_count_a_kernel_sent_is_a_whole_number_or_none(count):
+    msg = {"msg_type": "execute_input", "content": {"code": "", "execution_count": count}}
+    plain_execution_count(msg)
+    assert msg["content"]["execution_count"] is None
+    msg = {"msg_type": "execute_result", "content": {"execution_count": 12, "data": {}, "metadata": {}}}
+    plain_execution_count(msg)
+    assert msg["content"]["execution_count"] == 12
 
 
 def kernel(breaches=(), cut="", peak=0):
