@@ -5,6 +5,7 @@ What they do inside a real grading run is what tests/test_hostile_corpus.py and 
 prove; here each part's rules are read off directly.
 """
 import logging
+import time
 from types import SimpleNamespace
 
 import nbformat
@@ -75,6 +76,13 @@ def test_a_deadline_caps_each_cells_timeout():
     passed = limits.Deadline(-5)
     assert passed.remaining() < 0 and passed.cell_timeout(120) == 1
     assert passed.why() == "the notebook ran past its time limit of -5 s"
+
+
+def test_the_graders_own_work_between_cells_does_not_run_down_the_deadline():
+    deadline = limits.Deadline(10)
+    with deadline.paused():
+        time.sleep(0.3)  # drawing the cell's pictures, say
+    assert deadline.remaining() > 9.9
 
 
 @pytest.mark.parametrize("count", ['<img src=x onerror="alert(1)">', "7", 7.0, True, -1, 2**40, [1]])

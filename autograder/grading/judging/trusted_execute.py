@@ -65,8 +65,9 @@ class TrustedExecute(ResilientExecute):
                                          "included; the cells after that are not run.").tag(config=True)
     max_pictures = Integer(64, help="Course figures this process draws for one notebook (its kernel "
                                     "describes them, pictures.py); past that, they say so.").tag(config=True)
-    picture_seconds = Float(30.0, help="Seconds this process may spend drawing one notebook's course figures; "
-                                       "past that, they say so.").tag(config=True)
+    picture_seconds = Float(30.0, help="CPU seconds this process may spend drawing one notebook's course figures "
+                                       "(after each cell, off its kernel's clocks); past that, they say "
+                                       "so.").tag(config=True)
 
     @default("store_widget_state")
     def _no_widget_state(self):
@@ -92,7 +93,9 @@ class TrustedExecute(ResilientExecute):
         for cell in nb.cells:  # what only the grader writes: a file's own is not the grader's
             for key in GRADERS_METADATA:
                 cell.get("metadata", {}).pop(key, None)
-        return super().preprocess(nb, resources, km)
+        nb, resources = super().preprocess(nb, resources, km)
+        self._draw_pictures()
+        return nb, resources
 
     # --- the kernel ---------------------------------------------------------------------------
 
@@ -148,8 +151,16 @@ class TrustedExecute(ResilientExecute):
                                                  f"read ({type(error).__name__}); the cell scores nothing"))
                 resources = self.resources
             self._check_limits(cell)
-            return cell, resources
-        return self._grade(cell, exercise, index), self.resources
+        else:
+            cell, resources = self._grade(cell, exercise, index), self.resources
+        self._draw_pictures()
+        return cell, resources
+
+    def _draw_pictures(self) -> None:
+        """The pictures the cells' outputs describe, drawn once a cell has run: this process's work,
+        kept off the notebook's clock as off its kernel's."""
+        with self._deadline.paused():
+            self._pictures.draw(self.nb.cells)
 
     def _get_timeout(self, cell):
         """A cell's timeout, never past the notebook's own deadline (replays included)."""
@@ -178,14 +189,14 @@ class TrustedExecute(ResilientExecute):
             self.give_up(f"a cell above {why}")
 
     def process_message(self, msg, cell, cell_index):
-        """Every IOPub message counts against the caps, whatever its type, before nbclient reads it;
-        a course figure the kernel described is drawn here (``pictures.py``)."""
+        """Every IOPub message counts against the caps, whatever its type, before nbclient reads it; a
+        course figure the kernel described waits in its output to be drawn after the cell (``pictures.py``)."""
         self._caps.count(message_size(msg), cell_index, kept=not msg.get("oversized"))
         if self._caps.unread(msg):
             return None
         try:
             plain_execution_count(msg)
-            self._pictures.show(msg, kept=not self._asking)
+            self._pictures.receive(msg, kept=not self._asking)
             return super().process_message(msg, cell, cell_index)
         except CellExecutionComplete:
             raise
