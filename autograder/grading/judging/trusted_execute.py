@@ -65,6 +65,11 @@ class TrustedExecute(ResilientExecute):
                                          "included; the cells after that are not run.").tag(config=True)
     max_pictures = Integer(64, help="Course figures this process draws for one notebook (its kernel "
                                     "describes them, pictures.py); past that, they say so.").tag(config=True)
+    iopub_timeout = Integer(30, help="Seconds after a cell's reply for its last messages to be read (and, after "
+                                     "the interrupt at its timeout, for its kernel to stop); past them the kernel "
+                                     "is taken to be stuck and restarted. Reading a cell's messages up to its "
+                                     "output limit takes this process a fraction of a second; a busy machine "
+                                     "stretches that, and nbgrader's 4 s did not hold.").tag(config=True)
     picture_seconds = Float(30.0, help="CPU seconds this process may spend drawing one notebook's course figures "
                                        "(after each cell, off its kernel's clocks); past that, they say "
                                        "so.").tag(config=True)
