@@ -4,6 +4,7 @@
 What they do inside a real grading run is what tests/test_hostile_corpus.py and tests/test_sandbox.py
 prove; here each part's rules are read off directly.
 """
+import asyncio
 import logging
 import time
 from types import SimpleNamespace
@@ -18,7 +19,7 @@ from course.exercise import exercises_of
 from course.outcome import CORRECT, INCORRECT, Verdict
 from autograder.grading.judging import limits, trials
 from autograder.grading.judging.output_caps import OutputCaps, message_size
-from autograder.grading.judging.trusted_execute import plain_execution_count
+from autograder.grading.judging.trusted_execute import TrustedExecute, plain_execution_count
 
 LOG = logging.getLogger("test")
 
@@ -83,6 +84,15 @@ def test_the_graders_own_work_between_cells_does_not_run_down_the_deadline():
     with deadline.paused():
         time.sleep(0.3)  # drawing the cell's pictures, say
     assert deadline.remaining() > 9.9
+
+
+def test_only_a_kernel_interrupted_at_its_time_limit_is_stuck_when_its_last_messages_do_not_come():
+    """One that replied has run its cell: its idle status may be among what its full queue dropped."""
+    executor = TrustedExecute(km=SimpleNamespace(interrupt_kernel=lambda: None))
+    executor._interrupted_at_limit = False
+    assert not executor.raise_on_iopub_timeout
+    asyncio.run(executor._async_handle_timeout(20, None))
+    assert executor.raise_on_iopub_timeout
 
 
 @pytest.mark.parametrize("count", ['<img src=x onerror="alert(1)">', "7", 7.0, True, -1, 2**40, [1]])

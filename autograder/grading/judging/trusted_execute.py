@@ -65,11 +65,11 @@ class TrustedExecute(ResilientExecute):
                                          "included; the cells after that are not run.").tag(config=True)
     max_pictures = Integer(64, help="Course figures this process draws for one notebook (its kernel "
                                     "describes them, pictures.py); past that, they say so.").tag(config=True)
-    iopub_timeout = Integer(30, help="Seconds after a cell's reply for its last messages to be read (and, after "
-                                     "the interrupt at its timeout, for its kernel to stop); past them the kernel "
-                                     "is taken to be stuck and restarted. Reading a cell's messages up to its "
-                                     "output limit takes this process a fraction of a second; a busy machine "
-                                     "stretches that, and nbgrader's 4 s did not hold.").tag(config=True)
+    iopub_timeout = Integer(30, help="Seconds after a cell's reply for its last messages to be read; after the "
+                                     "interrupt at its time limit, for its kernel to stop, or it is taken to be "
+                                     "stuck and restarted. Reading a cell's messages up to its output limit takes "
+                                     "this process a fraction of a second; a busy machine stretches that, and "
+                                     "nbgrader's 4 s did not hold.").tag(config=True)
     picture_seconds = Float(30.0, help="CPU seconds this process may spend drawing one notebook's course figures "
                                        "(after each cell, off its kernel's clocks); past that, they say "
                                        "so.").tag(config=True)
@@ -136,6 +136,24 @@ class TrustedExecute(ResilientExecute):
         await super().async_start_new_kernel(**kwargs)
 
     start_new_kernel = run_sync(async_start_new_kernel)  # nbclient binds its own otherwise
+
+    @property
+    def raise_on_iopub_timeout(self) -> bool:
+        """Whether a cell whose last messages do not come within ``iopub_timeout`` has a stuck kernel (which
+        is restarted): only if it was interrupted at its time limit. A kernel that replied has run the
+        cell; its idle status may be among the messages its full queue dropped (a cell that sent many,
+        read slowly on a busy machine), and that cell keeps what was read."""
+        return self._interrupted_at_limit
+
+    async def async_execute_cell(self, cell, cell_index, execution_count=None, store_history=True):
+        self._interrupted_at_limit = False
+        return await super().async_execute_cell(cell, cell_index, execution_count, store_history)
+
+    execute_cell = run_sync(async_execute_cell)
+
+    async def _async_handle_timeout(self, timeout, cell=None):
+        self._interrupted_at_limit = True
+        return await super()._async_handle_timeout(timeout, cell)
 
     def _interrupt(self) -> None:
         asyncio.ensure_future(ensure_async(self.km.interrupt_kernel()))
