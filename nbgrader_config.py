@@ -26,8 +26,9 @@ c.TrustedExecute.replay_seed = None               # None: fresh seeds; a failure
 c.TrustedExecute.output_limit = 1_000_000         # bytes of IOPub messages one cell may send (every type)
 c.TrustedExecute.notebook_output_limit = 20_000_000  # bytes of IOPub messages a whole notebook may send
 c.TrustedExecute.notebook_timeout = 900           # seconds per notebook, restarts and replays included
+c.TrustedExecute.iopub_timeout = 30               # seconds after a cell's reply for its last messages to be read
 c.TrustedExecute.max_pictures = 64                # course figures drawn here for one notebook (its kernel describes them)
-c.TrustedExecute.picture_seconds = 30.0           # seconds of drawing them, at most, for one notebook
+c.TrustedExecute.picture_seconds = 30.0           # seconds of this process's CPU drawing them, for one notebook
 
 # How grading kernels start, and the fence: each kernel alone in its box, the same whether it starts
 # cold, warm or under plain `nbgrader autograde` (autograder/grading/kernels/settings.py declares each).
