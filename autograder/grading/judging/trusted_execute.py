@@ -62,7 +62,8 @@ class TrustedExecute(ResilientExecute):
     notebook_output_limit = Integer(20_000_000, help="Bytes of IOPub messages a whole notebook may send "
                                                      "(display updates and comms included).").tag(config=True)
     notebook_timeout = Integer(900, help="Wall-clock seconds one notebook may take, restarts and replays "
-                                         "included; the cells after that are not run.").tag(config=True)
+                                         "included, the grader's drawing between cells not; the cells after "
+                                         "that are not run.").tag(config=True)
     max_pictures = Integer(64, help="Course figures this process draws for one notebook (its kernel "
                                     "describes them, pictures.py); past that, they say so.").tag(config=True)
     iopub_timeout = Integer(30, help="Seconds after a cell's reply for its last messages to be read; after the "
@@ -111,12 +112,13 @@ class TrustedExecute(ResilientExecute):
 
     def create_kernel_manager(self):
         kernels = self.kernels
-        fence = kernels.fence()
+        fence = kernels.boxed_fence()  # refused without a box, unless c.GradingKernels.allow_unboxed says so
         if fence.missing and not _warned:  # said once, at the start of grading
             _warned["said"] = True
             self.log.warning("Grading kernels are %s: %s. The verdict is still computed outside them; what is "
                              "listed is what a notebook could reach or use beyond its own share.",
-                             "fenced WITHOUT" if fence.namespaces else "NOT sandboxed", "; ".join(fence.missing))
+                             "fenced WITHOUT" if fence.namespaces else "NOT sandboxed (allowed by "
+                             "c.GradingKernels.allow_unboxed)", "; ".join(fence.missing))
         if not self.kernel_name:
             self.kernel_name = self.nb.metadata.get("kernelspec", {}).get("name") or "python3"
         self.km = self.kernel_manager_class(kernel_name=self.kernel_name, config=self.config, fence=fence,
