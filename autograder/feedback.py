@@ -8,7 +8,7 @@ down to the error's name and message, which our checks write for the student.
 Everything in a graded notebook's outputs and markdown was written by a student's code, and the
 feedback page and the instructor's formgrader (which can reach the gradebook and ``source/``)
 render it. ``InertOutputs`` is the first of two steps: nbconvert's ``SanitizeHTML`` on the
-notebook, before rendering, so a script a student printed shows as text and the widget state is
+outputs, before rendering, so a script a student printed shows as text and the widget state is
 dropped. The second, after rendering, is the exporter's (``workflow/inert_exporter.py``): markdown
 becomes HTML only then, so only then can every link and class be judged.
 """
@@ -39,7 +39,10 @@ class HideHiddenTests(ClearHiddenTests):
 
 
 class InertOutputs(SanitizeHTML):
-    """Outputs, markdown and raw cells cleaned before rendering; the notebook's widget state dropped."""
+    """Outputs and raw cells cleaned before rendering; the notebook's widget state dropped.
+
+    Markdown cells are left to the exporter's allowlist, after rendering: Bleach would escape the
+    ``&`` and ``<`` of their formulas (a matrix's columns, ``$a < b$``) before they are typeset."""
 
     @default("enabled")
     def _always(self):
@@ -57,6 +60,11 @@ class InertOutputs(SanitizeHTML):
     def preprocess(self, nb, resources):
         nb.metadata.pop("widgets", None)  # the page would load a widget manager to render it
         return super().preprocess(nb, resources)
+
+    def preprocess_cell(self, cell, resources, cell_index):
+        if cell.cell_type == "markdown":
+            return cell, resources
+        return super().preprocess_cell(cell, resources, cell_index)
 
 
 # ---- a page for a submission that could not be graded (written by `autograd-course feedback`) ----

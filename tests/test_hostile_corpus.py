@@ -1,13 +1,16 @@
-"""Hostile submissions (tests/hostile/), graded the way instructors grade: one parallel batch.
+"""Hostile submissions (tests/hostile/), graded the way instructors grade: one parallel batch, under load.
 
 One batch, graded by ``autograd-course grade --workers 2`` in a scratch course: the plain solution
 (the control), classmates' correct notebooks, the blank release and every hostile case, side by
-side, with a secret in the grading command's environment. A few are graded again by plain
-``nbgrader autograde`` (the same fence, through TrustedExecute), and feedback is generated for all.
-Each case must then get exactly what its EXPECT says: the batch finishes within its limits, every
-classmate keeps full marks, a case earns only what it genuinely solved, the instructor sees why, no
-file or grade is lost, nothing it started outlives grading, and the feedback shows none of the
-grader's code and runs none of the student's script.
+side, with a secret in the grading command's environment, while other processes keep every core
+busy (``Busy``, started here): a verdict must not depend on how loaded the machine is. A few are
+graded again, with the machine left to itself, by plain ``nbgrader autograde`` (the same fence,
+through TrustedExecute) and must get the same scores, and feedback is generated for all. Each case
+must then get exactly what its EXPECT says (what it gets on a quiet machine): the batch finishes
+within its limits, every classmate keeps full marks, a case earns only what it genuinely solved,
+the instructor sees why, no file or grade is lost, nothing it started outlives grading, the
+feedback shows none of the grader's code and takes nothing of the student's as markup, and the
+class report reads only the grader's results.
 """
 import glob
 import hashlib
@@ -25,6 +28,7 @@ from dataclasses import dataclass, field
 import nbformat
 import psutil
 import pytest
+from bs4 import BeautifulSoup
 
 import course
 from autograder import pipeline
@@ -37,9 +41,15 @@ from hostile import ALL, LEAKED, MARKER, SECRET_NAME, load_cases
 ASSIGNMENT = "02_backward"
 NOTEBOOK = f"{ASSIGNMENT}.ipynb"
 CASES = load_cases()
-# graded twice: the control, a cheat with partial points, a timeout, a dead kernel
+# graded twice, the second time quiet: the control, a cheat with partial points, a timeout, a dead kernel,
+# the cases whose grading once depended on load, and those whose fields reach the pages
 REGRADED = [SOLUTION, "hostile_rebinds_torch", "hostile_loop_in_function", "hostile_os_exit_in_cell",
-            "hostile_links_beside_notebook"]
+            "hostile_links_beside_notebook", "hostile_forged_pictures", "hostile_busy_grader",
+            "hostile_forged_prompts", "hostile_image_metadata", "hostile_cell_metadata"]
+# their feedback is read here as markup (tests/browser/test_inert_pages.py opens such pages in Chromium)
+PAGE_CASES = ["script_in_output", "javascript_link", "overlay_dialog", "image_metadata", "forged_prompts",
+              "cell_metadata"]
+BUSY_PER_CORE = 2  # other processes spinning on each core while the batch grades
 CLASSMATES = ["classmate_1", "classmate_2", "classmate_3"]  # correct notebooks graded among the cases
 NOTEBOOK_TIMEOUT = 180  # seconds per notebook in this batch (cells time out after 20 s: the batch shares its cores)
 FAILURE = re.compile(rf"^could not grade (\S+) / {ASSIGNMENT}: (.*)$", re.MULTILINE)
@@ -65,6 +75,7 @@ class Batch:
     graded_seconds: float = 0.0
     printed: str = ""              # what the grade command printed
     grader_peak: int = 0           # bytes: the largest grader-side process while the batch graded
+    load: float = 0.0              # the machine's load average (1 min) when the batch was graded
 
     def autograded(self, student: str) -> str:
         return os.path.join(self.root, "autograded", student, ASSIGNMENT, NOTEBOOK)
@@ -101,6 +112,24 @@ class GraderMemory:
     def __exit__(self, *exc):
         self._stop.set()
         self._thread.join()
+
+
+class Busy:
+    """Other processes busy on every core while a batch grades (as on a machine shared with other work):
+    plain Python loops at the grader's own priority, killed when the block ends."""
+
+    def __init__(self, per_core: int):
+        self.count = per_core * (os.cpu_count() or 1)
+
+    def __enter__(self):
+        self.spinning = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(self.count)]
+        return self
+
+    def __exit__(self, *exc):
+        self.load = os.getloadavg()[0]
+        for process in self.spinning:
+            process.kill()
+            process.wait()
 
 
 def _sha(text) -> str:
@@ -166,7 +195,7 @@ def batch(tmp_path_factory):
         built = case.build(release, solutions)
         _write(root, case.student, built, case.links)
         written[case.student] = _sha(_file_text(built))
-    with GraderMemory() as memory:
+    with GraderMemory() as memory, Busy(BUSY_PER_CORE) as busy:
         failures, printed = _grade_in_parallel(root)
     rows = {row["student"]: row for row in pipeline.scores(root)}
     scores = {student: pipeline.cell_scores(root, ASSIGNMENT, student) for student in rows}
@@ -182,9 +211,10 @@ def batch(tmp_path_factory):
     result = Batch(root, failures, {s: r["code_score"] for s, r in rows.items()},
                    rows[SOLUTION]["max_code_score"], scores, regraded, written, feedback_problems,
                    processes or _processes(), leftovers, time.monotonic() - started, graded_at - started,
-                   printed, memory.peak)
-    print(f"\nhostile batch: {len(rows)} submissions graded in {graded_at - started:.0f} s, {len(regraded)} regraded in "
-          f"{regraded_at - graded_at:.0f} s, feedback in {time.monotonic() - regraded_at:.0f} s")
+                   printed, memory.peak, busy.load)
+    print(f"\nhostile batch: {len(rows)} submissions graded in {graded_at - started:.0f} s beside {busy.count} busy "
+          f"processes (load {busy.load:.1f}), {len(regraded)} regraded quiet in {regraded_at - graded_at:.0f} s, "
+          f"feedback in {time.monotonic() - regraded_at:.0f} s")
     for case in CASES:
         got = result.failures.get(case.student) or f"{result.totals.get(case.student)}/{result.max_score:g}"
         print(f"  {case.kind:18s} {case.name:26s} {got}")
@@ -236,13 +266,24 @@ def test_the_batch_finishes_within_its_limits(batch):
     assert batch.graded_seconds < NOTEBOOK_TIMEOUT * (len(batch.totals) / 2 + 1)
 
 
-def test_feedback_runs_no_student_script(batch):
-    """The script a case put in its outputs is inert text in its feedback (tests/browser/ opens such pages)."""
-    page = open(os.path.join(batch.feedback_dir("hostile_script_in_output"), f"{ASSIGNMENT}.html"), encoding="utf-8").read()
-    assert "hostile-script-ran" in html.unescape(page)  # the output is shown, as text
-    assert not re.search(r"<script[^>]*>[^<]*hostile-script-ran", page)
-    assert not re.search(r"<[a-z]+[^>]*\son[a-z]+\s*=", page.split("</head>", 1)[-1], re.IGNORECASE)
-    assert "<svg" not in page.split("</head>", 1)[-1] or "hostile-script-ran" not in page.split("<svg", 1)[1][:500]
+@pytest.mark.parametrize("case", PAGE_CASES)
+def test_feedback_takes_nothing_of_the_students_as_markup(batch, case):
+    """No script, handler, id, class or style of the student's in its feedback, every image boxed plain
+    data, every cell's code shown (tests/browser/ opens such pages in Chromium)."""
+    page = open(os.path.join(batch.feedback_dir(f"hostile_{case}"), f"{ASSIGNMENT}.html"), encoding="utf-8").read()
+    soup = BeautifulSoup(page, "html.parser")
+    assert not soup.find_all(["script", "svg", "iframe", "object", "embed"])
+    assert not [(e.name, a) for e in soup.find_all(True) for a in e.attrs if a.lower().startswith("on")]
+    assert not soup.find(id=re.compile("hostile")) and not soup.select(".modal, .navbar-fixed-top, .hidden")
+    assert not [c for e in soup.find_all(class_=True) for c in e["class"] if c.startswith("celltag_")]
+    for image in soup.select(".cell img"):
+        assert image.find_parent(attrs={"data-student": True}) is not None
+        assert set(image.attrs) <= {"src", "alt", "width", "height"}
+        assert image.get("src", "data:image/").startswith("data:image/")
+        assert all(image[size].isdigit() for size in ("width", "height") if size in image.attrs)
+    assert soup.find(string="vjp") is not None  # the code of its vjp cell is shown
+    if case == "script_in_output":
+        assert "hostile-script-ran" in soup.get_text()  # the output is shown, as text
 
 
 def test_batch_finishes_and_only_unreadable_files_are_refused(batch):
@@ -313,11 +354,23 @@ def test_feedback_shows_no_grader_code(batch):
     assert not shown
 
 
+def test_the_class_report_reads_only_the_graders_results(batch):
+    """A cell's per-exercise result and timings are the grader's: cell_metadata's forged ones are not read."""
+    from autograder.workflow.report import read_autograded
+    from hostile.cell_metadata import MARKUP
+    results, runs = read_autograded(batch.root, [ASSIGNMENT])
+    graded = {t for t in batch.scores[SOLUTION] if t.startswith("test_")}
+    mine = [r for r in results if r.student == "hostile_cell_metadata"]
+    assert len(mine) == len(graded) and not [r for r in mine if MARKUP in r.message]
+    assert max(run.seconds for run in runs) < NOTEBOOK_TIMEOUT
+
+
 def test_no_process_outlives_grading(batch):
     assert batch.processes == "", f"processes left running:\n{batch.processes}"
 
 
 def test_grading_twice_gives_the_same_scores(batch):
+    """Under load by ``grade``, then quiet by plain ``nbgrader autograde``: the same scores."""
     assert set(batch.regraded) == set(REGRADED)
     for student, scores in batch.regraded.items():
         assert scores == batch.scores[student], student

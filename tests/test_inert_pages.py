@@ -3,19 +3,24 @@
 Units of autograder/workflow/inert_html.py, offline_math.py and inert_exporter.py; the browser
 tests (tests/browser/test_inert_pages.py) open the pages themselves.
 """
+import base64
+import hashlib
 import io
 import os
+import re
 import signal
 
 import nbgrader
 
 import nbformat
 import pytest
+from bs4 import BeautifulSoup
 from traitlets.config import Config
 
 from autograder.workflow.inert_exporter import InertHTMLExporter, RenderTimeout, time_limit
 from autograder.workflow.inert_html import SERVED_PAGE, STATIC_PAGE, contained, content_security_policy, inert_html
 from autograder.workflow.offline_math import tex_to_mathml
+from hostile import SCRIPT_MARK
 
 
 @pytest.mark.parametrize("hostile", [
@@ -63,7 +68,8 @@ def test_student_html_sits_in_a_box_it_cannot_paint_outside():
 
 def test_each_page_says_which_scripts_it_may_run():
     assert "script-src 'none'" in STATIC_PAGE and "default-src 'none'" in STATIC_PAGE
-    assert "script-src 'self'" in SERVED_PAGE and "form-action 'none'" in SERVED_PAGE
+    assert "script-src {scripts}" in SERVED_PAGE and "'self'" not in SERVED_PAGE.split(';')[1]
+    assert "form-action 'none'" in SERVED_PAGE
     assert content_security_policy().startswith('<meta http-equiv="Content-Security-Policy"')
 
 
@@ -148,3 +154,82 @@ def test_cell_attachments_show_only_as_images():
     page, _ = _exporter().from_notebook_node(nbformat.v4.new_notebook(cells=[cell]), resources=FEEDBACK)
     assert 'src="data:image/png;base64,iVBORw0KGgo="' in page
     assert "data:text/html" not in page and "PHNjcmlwdD" not in page
+
+
+def _hostile_fields_notebook():
+    """Every field of the corpus's page cases that a template reads, in one notebook (as graded, unchecked)."""
+    from hostile import cell_metadata, forged_prompts, image_metadata
+    cell = nbformat.v4.new_code_cell("def vjp(f, x, v):\n    return v")
+    cell.metadata.update(tags=["answer navbar-fixed-top", "answer hidden"], transient={"remove_source": True},
+                         alt=cell_metadata.MARKUP)
+    cell.outputs = [nbformat.from_dict({"output_type": "display_data", "data": data, "metadata": metadata})
+                    for data, metadata in image_metadata.SHOWN]
+    for kind, content in forged_prompts.MESSAGES:
+        if kind == "execute_input":
+            cell.execution_count = content["execution_count"]
+        else:
+            cell.outputs.append(nbformat.from_dict({"output_type": kind, **content}))
+    notebook = nbformat.v4.new_notebook(metadata={"title": cell_metadata.MARKUP, "language_info": {
+        "name": "python", "pygments_lexer": cell_metadata.MARKUP}})
+    notebook.cells = [cell]  # not checked by nbformat: a notebook as it may be stored
+    return notebook
+
+
+def test_the_notebook_a_page_is_made_from_holds_only_checked_fields():
+    from autograder.workflow.page_fields import PageFields
+    checked, _ = PageFields().preprocess(_hostile_fields_notebook(), {})
+    cell = checked.cells[0]
+    assert cell.metadata == {} and cell.execution_count is None and checked.metadata == {"language_info": {"name": "python"}}
+    assert [o.get("metadata", {}) for o in cell.outputs if o.output_type == "display_data" and "image/png" in o.data] \
+        == [{}, {}, {}]  # no size that is a number within bounds, no filenames, no other key
+    kinds = [(o.output_type, sorted(o.get("data", {})), o.get("name")) for o in cell.outputs]
+    assert ("stream", [], "stdout\" onclick=\"" + SCRIPT_MARK) not in kinds and ("stream", [], "stdin") not in kinds
+    assert not any(set(o.get("data", {})) - {"text/plain", "text/html", "image/png", "image/jpeg", "image/svg+xml"}
+                   for o in cell.outputs)
+    sized = nbformat.v4.new_output("display_data", data={"image/png": "iVBORw0KGgo="},
+                                   metadata={"image/png": {"width": 320.4, "height": "1 onerror=x"}, "width": 9})
+    checked, _ = PageFields().preprocess(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x", outputs=[sized])]), {})
+    assert checked.cells[0].outputs[0].metadata == {"image/png": {"width": 320}}
+
+
+def test_no_field_a_student_wrote_becomes_markup_on_the_page():
+    page, _ = _exporter().from_notebook_node(_hostile_fields_notebook(), resources=FEEDBACK)
+    soup = BeautifulSoup(page, "html.parser")
+    assert not soup.find_all("script") and not soup.find(id="hostile-cover")
+    assert not [(e.name, a) for e in soup.find_all(True) for a in e.attrs if a.lower().startswith("on")]
+    classes = {c for e in soup.find_all(class_=True) for c in e["class"]}
+    assert not {c for c in classes if c.startswith("celltag_")} and "hidden" not in classes
+    for image in soup.select(".cell img"):
+        assert image.find_parent(attrs={"data-student": True}) is not None
+        assert set(image.attrs) <= {"src", "alt", "width", "height"} and image["src"].startswith("data:image/")
+    assert "onerror" in soup.get_text()  # the forged traceback is shown, as text
+    assert soup.find(string="vjp") is not None  # the code is shown, whatever transient says
+
+
+def test_a_served_page_runs_its_templates_scripts_and_no_other():
+    from autograder.workflow.inert_html import cell_marks, own_scripts
+    start, end = cell_marks()
+    page = (f'<head><script src="/static/a.js"></script><script>var ok = 1;</script></head><body>'
+            f'<span onclick="toggle_name(true);">x</span>{start}<script>evil()</script><img onerror="evil()">'
+            f'<script nonce="guess">evil()</script>{end}<script>done()</script></body>')
+    stamped, policy = own_scripts(page, SERVED_PAGE, (start, end))
+    nonce = re.search(r"'nonce-([^']+)'", policy).group(1)
+    assert stamped.count(f'nonce="{nonce}"') == 3 and "<!--" not in stamped
+    assert '<script>evil()</script>' in stamped and "'unsafe-inline'" not in policy.split(";")[1]
+    assert f"'sha256-{base64.b64encode(hashlib.sha256(b'toggle_name(true);').digest()).decode()}'" in policy
+    assert base64.b64encode(hashlib.sha256(b"evil()").digest()).decode() not in policy
+    _, unmarked = own_scripts(page.replace(start, ""), SERVED_PAGE, (start, end))
+    assert "script-src 'none'" in unmarked  # no part known to be the template's: nothing runs
+
+
+def test_formgraders_page_escapes_what_it_is_told_about_a_submission():
+    from autograder.workflow.formgrader_pages import inert_exporter
+    resources = {"assignment_id": "a", "notebook_id": "hostile", "submission_id": 's"; alert(1); "', "index": 0,
+                 "total": 1, "base_url": "", "student": "s", "last_name": f"<script>{SCRIPT_MARK}</script>",
+                 "first_name": '<img src=x onerror="alert(1)">', "notebook_path": 'a"b'}
+    page, _ = inert_exporter(Config()).from_notebook_node(nbformat.v4.new_notebook(), resources=resources)
+    soup = BeautifulSoup(page, "html.parser")
+    assert not soup.find_all("img") and f"<script>{SCRIPT_MARK}</script>" in soup.get_text()  # shown, as text
+    scripts = soup.find_all("script")
+    assert not [script for script in scripts if 's"; alert(1)' in (script.string or "")]  # the id ends no string
+    assert scripts and all(script.get("nonce") for script in scripts)

@@ -4,7 +4,9 @@
 What they do inside a real grading run is what tests/test_hostile_corpus.py and tests/test_sandbox.py
 prove; here each part's rules are read off directly.
 """
+import asyncio
 import logging
+import time
 from types import SimpleNamespace
 
 import nbformat
@@ -17,6 +19,7 @@ from course.exercise import exercises_of
 from course.outcome import CORRECT, INCORRECT, Verdict
 from autograder.grading.judging import limits, trials
 from autograder.grading.judging.output_caps import OutputCaps, message_size
+from autograder.grading.judging.trusted_execute import TrustedExecute, plain_execution_count
 
 LOG = logging.getLogger("test")
 
@@ -74,6 +77,32 @@ def test_a_deadline_caps_each_cells_timeout():
     passed = limits.Deadline(-5)
     assert passed.remaining() < 0 and passed.cell_timeout(120) == 1
     assert passed.why() == "the notebook ran past its time limit of -5 s"
+
+
+def test_the_graders_own_work_between_cells_does_not_run_down_the_deadline():
+    deadline = limits.Deadline(10)
+    with deadline.paused():
+        time.sleep(0.3)  # drawing the cell's pictures, say
+    assert deadline.remaining() > 9.9
+
+
+def test_only_a_kernel_interrupted_at_its_time_limit_is_stuck_when_its_last_messages_do_not_come():
+    """One that replied has run its cell: its idle status may be among what its full queue dropped."""
+    executor = TrustedExecute(km=SimpleNamespace(interrupt_kernel=lambda: None))
+    executor._interrupted_at_limit = False
+    assert not executor.raise_on_iopub_timeout
+    asyncio.run(executor._async_handle_timeout(20, None))
+    assert executor.raise_on_iopub_timeout
+
+
+@pytest.mark.parametrize("count", ['<img src=x onerror="alert(1)">', "7", 7.0, True, -1, 2**40, [1]])
+def test_an_execution_count_a_kernel_sent_is_a_whole_number_or_none(count):
+    msg = {"msg_type": "execute_input", "content": {"code": "", "execution_count": count}}
+    plain_execution_count(msg)
+    assert msg["content"]["execution_count"] is None
+    msg = {"msg_type": "execute_result", "content": {"execution_count": 12, "data": {}, "metadata": {}}}
+    plain_execution_count(msg)
+    assert msg["content"]["execution_count"] == 12
 
 
 def kernel(breaches=(), cut="", peak=0):

@@ -1,13 +1,19 @@
 """The exporter of every page made from a graded notebook: feedback and formgrader's view of a submission.
 
 It is nbconvert's ``HTMLExporter`` (with nbgrader's own templates, as nbgrader configures them)
-with three changes, so the two pages are built one way:
+with these changes, so the two pages are built one way:
 
+- the notebook is rebuilt from its checked fields first (``page_fields``): what the templates write
+  into the page as it is (an image's size, an execution count, a cell's tags) is plain data or gone;
 - every piece of HTML a cell renders to (markdown, HTML and markdown outputs, raw cells) passes
   through ``inert_html.contained`` after rendering, with TeX written as MathML
-  (``offline_math``); ``sanitize_html`` is on, so JavaScript outputs and widget views are not
-  written at all, and the MathJax loader renders nothing;
-- the page carries a Content-Security-Policy meta tag first in its head;
+  (``offline_math``); ``sanitize_html`` is on, so JavaScript outputs are not written at all, and
+  the MathJax loader renders nothing;
+- every output, images too, sits in a box it cannot paint outside of (``PAGE_LAYER``, a template
+  over nbgrader's), and the cells lie between two secret marks;
+- the page carries a Content-Security-Policy meta tag first in its head; on a served page, the
+  template's own scripts (outside the marks) get its nonce (``inert_html.own_scripts``); the text
+  formgrader passes about a submission (a student's name and id, paths) is escaped;
 - rendering one notebook has a wall-clock limit (``render_timeout``): past it the page says why,
   and the other notebooks of the run are rendered as usual.
 
@@ -25,11 +31,21 @@ from nbconvert.exporters import HTMLExporter
 from nbconvert.filters.markdown_mistune import MarkdownWithMath
 from traitlets import Float, Unicode, default
 
-from .inert_html import STATIC_PAGE, contained, content_security_policy
+from .inert_html import (BOX, STATIC_PAGE, cell_marks, contained, content_security_policy, no_scripts,
+                         own_scripts)
 from .offline_math import MathMLRenderer
+from .page_fields import PageFields
 
 # formulas are MathML: the MathJax loader renders what stands in for it (nothing, on a static page)
 MATHJAX_MACRO = "{%- macro mathjax(url='') -%}{% raw %}STAND_IN{% endraw %}{%- endmacro %}"
+# over the page's own template (feedback's, formgrade's): the cells between secret marks, each output boxed
+PAGE_LAYER = ("{%- extends 'index.html.j2' -%}"
+              "{%- block body_loop -%}{{ resources.cell_marks[0] }}{{ super() }}{{ resources.cell_marks[1] }}"
+              "{%- endblock body_loop -%}"
+              "{%- block output -%}" + BOX + "{{ super() }}</div>{%- endblock output -%}")
+# what formgrader passes about a submission, written into its page as it is
+SUBMISSION_TEXT = ("assignment_id", "notebook_id", "submission_id", "student", "first_name", "last_name",
+                   "notebook_path", "base_url")
 
 
 class RenderTimeout(Exception):
@@ -106,7 +122,12 @@ class InertHTMLExporter(HTMLExporter):
 
     @default("extra_loaders")
     def _no_mathjax(self):
-        return [DictLoader({"mathjax.html.j2": MATHJAX_MACRO.replace("STAND_IN", self.mathjax_stand_in)})]
+        return [DictLoader({"mathjax.html.j2": MATHJAX_MACRO.replace("STAND_IN", self.mathjax_stand_in),
+                            "inert_page.html.j2": PAGE_LAYER})]
+
+    @default("template_file")
+    def _over_the_page(self):
+        return "inert_page.html.j2"
 
     def default_filters(self):
         yield from super().default_filters()
@@ -130,18 +151,23 @@ class InertHTMLExporter(HTMLExporter):
             return self._too_slow(None, resources)
 
     def from_notebook_node(self, nb, resources=None, **kw):
+        resources = {key: html.escape(value) if key in SUBMISSION_TEXT and isinstance(value, str) else value
+                     for key, value in (resources or {}).items()}
+        marks = resources["cell_marks"] = cell_marks()
         try:
             with time_limit(self.render_timeout):
+                nb, resources = PageFields(parent=self).preprocess(nb, resources)
                 page, resources = super().from_notebook_node(nb, resources, **kw)
         except RenderTimeout:
             return self._too_slow(nb, resources)
-        return page.replace("<head>", "<head>" + content_security_policy(self.content_security_policy), 1), resources
+        page, policy = own_scripts(page, self.content_security_policy, marks)
+        return page.replace("<head>", "<head>" + content_security_policy(policy), 1), resources
 
     def _too_slow(self, nb, resources):
         resources = resources if resources is not None else {}
         name = (resources.get("metadata") or {}).get("name") or "notebook"
         cells = len(nb.cells) if nb is not None else "many"
         self.log.warning("%s: its page took longer than %s s to render; it says so instead", name, self.render_timeout)
-        page = TOO_SLOW.format(policy=content_security_policy(self.content_security_policy), name=html.escape(name),
-                               cells=cells, seconds=self.render_timeout)
+        page = TOO_SLOW.format(policy=content_security_policy(no_scripts(self.content_security_policy)),
+                               name=html.escape(name), cells=cells, seconds=self.render_timeout)
         return page, resources

@@ -13,10 +13,16 @@ that cannot paint outside itself (CSS containment, its own stacking context), so
 wrote can cover the page around it, even where a page's stylesheet would position it.
 
 ``content_security_policy`` is the meta tag each page carries on top: it forbids every script the
-page does not need (the feedback page and the report need none), every fetch and every form.
+page does not need (the feedback page and the report need none), every fetch and every form. A
+served page (formgrader's) runs only its template's own scripts: ``own_scripts`` stamps a nonce on
+each script outside the cells and lists the hashes of the template's own event handlers there, so a
+script or handler among the cells, however it got there, does not run.
 """
+import base64
+import hashlib
 import html
 import re
+import secrets
 
 import nh3
 from pygments.token import STANDARD_TYPES
@@ -50,6 +56,7 @@ IMAGE = re.compile(r"data:image/(png|jpeg|gif|webp|bmp|svg\+xml)[;,]", re.IGNORE
 LINK = re.compile(r"(https?:|mailto:|#)", re.IGNORECASE)
 # a box its content cannot paint outside of, positioned or not, whatever its z-index
 CONTAINED = "contain: layout paint; isolation: isolate; overflow: auto; position: relative; max-width: 100%"
+BOX = f'<div data-student style="{CONTAINED}">'  # ``data-student`` marks it
 
 
 def _url_filter(tag: str, attribute: str, value: str) -> str | None:
@@ -69,18 +76,56 @@ def inert_html(fragment: str) -> str:
 
 
 def contained(fragment: str) -> str:
-    """Sanitised HTML in a box that cannot overlay what is around it (``data-student`` marks it)."""
-    return f'<div data-student style="{CONTAINED}">{inert_html(fragment)}</div>'
+    """Sanitised HTML in a box that cannot overlay what is around it."""
+    return f"{BOX}{inert_html(fragment)}</div>"
 
 
 # A page written to a file (feedback, the report) runs no script and fetches nothing. Formgrader's
-# page is served: its own scripts, styles and fonts come from the server, and its inline scripts and
-# handlers are nbgrader's (no student script reaches the page: inert_html removed them).
+# page is served: its styles and fonts come from the server, and its scripts are its template's own,
+# each named by the nonce or hash ``own_scripts`` gives it in place of ``{scripts}`` (not 'self': a
+# file a student handed in is served from the same origin).
 STATIC_PAGE = ("default-src 'none'; script-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; "
                "base-uri 'none'; form-action 'none'; frame-src 'none'; object-src 'none'")
-SERVED_PAGE = ("default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+SERVED_PAGE = ("default-src 'none'; script-src {scripts}; style-src 'self' 'unsafe-inline'; "
                "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; "
                "form-action 'none'; frame-src 'none'; object-src 'none'")
+SCRIPT_TAG = re.compile(r"<script\b", re.IGNORECASE)
+HANDLER = re.compile(r"""\son[a-z]+\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
+
+
+def no_scripts(policy: str) -> str:
+    """``policy`` for a page that runs no script of its own."""
+    return policy.replace("{scripts}", "'none'")
+
+
+def cell_marks() -> tuple[str, str]:
+    """Two comments no student can write (a fresh secret each), to put around a page's cells."""
+    secret = secrets.token_hex(16)
+    return f"<!--cells {secret}-->", f"<!--end of cells {secret}-->"
+
+
+def own_scripts(page: str, policy: str, marks: tuple[str, str]) -> tuple[str, str]:
+    """``page`` without ``marks``, each script of its template (outside the marks) with a fresh nonce, and
+    ``policy`` with ``{scripts}`` as that nonce and the hashes of the template's event handlers.
+
+    A page without both marks has no part known to be the template's: nothing of it runs.
+    """
+    if "{scripts}" not in policy:
+        return page, policy
+    start, end = marks
+    if page.count(start) != 1 or page.count(end) != 1:
+        return page.replace(start, "").replace(end, ""), no_scripts(policy)
+    before, rest = page.split(start)
+    cells, after = rest.split(end)
+    nonce = secrets.token_urlsafe(18)
+    sources = [f"'nonce-{nonce}'"]
+    handlers = sorted({html.unescape(a or b) for a, b in HANDLER.findall(before + after)})
+    if handlers:
+        digests = (base64.b64encode(hashlib.sha256(value.encode()).digest()).decode() for value in handlers)
+        sources += ["'unsafe-hashes'", *(f"'sha256-{digest}'" for digest in digests)]
+    stamp = f'<script nonce="{nonce}"'
+    page = SCRIPT_TAG.sub(stamp, before) + cells + SCRIPT_TAG.sub(stamp, after)
+    return page, policy.replace("{scripts}", " ".join(sources))
 
 
 def content_security_policy(policy: str = STATIC_PAGE) -> str:

@@ -24,6 +24,11 @@ def tex_to_mathml(tex: str, display: bool = False) -> str:
 class MathMLRenderer(IPythonRenderer):
     """nbconvert's markdown renderer, with each formula written as MathML instead of TeX for MathJax."""
 
+    def _embed_image_or_attachment(self, src: str) -> str:
+        """An image of an attachment the cell does not hold has no source (nbconvert refuses the page)."""
+        name = src[len("attachment:"):] if src.startswith("attachment:") else None
+        return "" if name is not None and name not in self.attachments else super()._embed_image_or_attachment(src)
+
     def block_math(self, body: str) -> str:
         return tex_to_mathml(body, display=True)
 

@@ -1,17 +1,20 @@
 """Feedback and formgrader, opened in Chromium on hostile submissions: no script runs, nothing covers the page.
 
-One scratch course of lesson 2, its gradebook made by nbgrader, holds three submissions as they
-come out of grading: the corpus's ``javascript_link`` and ``overlay_dialog`` cases (their written
-answers as the cases build them, their outputs as their code displays them) and the plain
-solution. Feedback is written by nbgrader's own ``generate_feedback`` with the course's
-configuration, and formgrader serves each submission from the instructor's JupyterLab, configured
-as ``make instructor-lab`` configures it. In both, clicking every link runs no script (the corpus's
-SCRIPT_MARK never appears), and the element on top at the centre and the four corners of the
-window is the page's own: student content stays inside its box. The same notebook rendered by
-nbgrader's plain exporter does run the script and is covered, so the checks can fail. Formgrader
-still grades under its page's policy: its "Full credit" button stores the written answer's points.
-The feedback page of the solution, opened with the network off, shows its formulas typeset
-(MathML), no raw TeX, and asks for nothing.
+One scratch course of lesson 2, its gradebook made by nbgrader, holds the corpus's page cases as
+they come out of grading (their files as the cases build them, their outputs as their code
+displays them: ``javascript_link``, ``overlay_dialog``, ``image_metadata``, ``forged_prompts``, the
+last with the execution counts its kernel forged kept as they came, as a grader that did not check
+them would store them, and ``cell_metadata``) and the plain solution. Feedback is written by
+nbgrader's own ``generate_feedback`` with the course's configuration, and formgrader serves each
+submission from the instructor's JupyterLab, configured as ``make instructor-lab`` configures it.
+In both, clicking every link runs no script (the corpus's SCRIPT_MARK never appears); the element
+on top at the centre and the four corners of the window is the page's own (student content stays
+inside its box, no cell leaves the flow); every cell is shown with its code; every image of a cell
+sits in a student box, with a data: source and no other attribute of the student's. The same
+notebooks rendered by nbgrader's plain exporter do run the script and are covered, so the checks
+can fail. Formgrader still grades each under its page's policy: its "Full credit" button stores the
+written answer's points. The feedback page of the solution, opened with the network off, shows its
+formulas typeset (MathML), no raw TeX, and asks for nothing.
 """
 import os
 
@@ -25,7 +28,7 @@ from traitlets.config import Config
 from autograder import pipeline
 from autograder.authoring.prove import scratch_course
 from autograder.authoring.wrong_answers import build_submission, solution_cells
-from hostile import SCRIPT_MARK, javascript_link, lean, overlay_dialog
+from hostile import SCRIPT_MARK, cell_metadata, forged_prompts, image_metadata, javascript_link, lean, overlay_dialog
 
 from .chromium import launched, require_browser
 from .jupyterlab_server import lab_as
@@ -39,28 +42,55 @@ SHOTS = os.path.join(ROOT, "test-artifacts", "inert-pages")
 require_browser()
 
 
-# what each case's code displays in the vjp cell, as grading stores it
-OUTPUTS = {
-    "javascript_link": [{"text/markdown": javascript_link.MARKDOWN}, {"text/html": javascript_link.HTML}],
-    "overlay_dialog": [{"text/html": overlay_dialog.DIALOG}],
-}
-CASES = {"javascript_link": javascript_link, "overlay_dialog": overlay_dialog}
+def _forged(messages) -> tuple[list, object]:
+    """The outputs nbclient makes of IOPub messages (fields as they came), and the execution count they set."""
+    outputs, count = [], None
+    for kind, content in messages:
+        if kind == "execute_input":
+            count = content["execution_count"]
+        else:
+            outputs.append(nbformat.from_dict({"output_type": kind, **content}))
+    return outputs, count
 
-# where a point is, what is on top there: the student's box, when it is in one, must hold the point
+
+# what each case's code displays in the vjp cell, as grading stores it (and the cell's execution count)
+OUTPUTS = {
+    "javascript_link": ([nbformat.v4.new_output("display_data", data=data) for data in
+                         ({"text/markdown": javascript_link.MARKDOWN}, {"text/html": javascript_link.HTML})], 1),
+    "overlay_dialog": ([nbformat.v4.new_output("display_data", data={"text/html": overlay_dialog.DIALOG})], 1),
+    "image_metadata": ([nbformat.from_dict({"output_type": "display_data", "data": data, "metadata": metadata})
+                        for data, metadata in image_metadata.SHOWN], 1),
+    "forged_prompts": _forged(forged_prompts.MESSAGES),
+    "cell_metadata": ([nbformat.v4.new_output("display_data", data={"image/png": image_metadata.PNG})], 1),
+}
+CASES = {"javascript_link": javascript_link, "overlay_dialog": overlay_dialog, "image_metadata": image_metadata,
+         "forged_prompts": forged_prompts, "cell_metadata": cell_metadata}
+
+# where a point is, what is on top there: the student's box, when it is in one, must hold the point, and
+# the cell it is in must be in the page's flow
 ON_TOP = """points => points.map(([x, y]) => {
     const el = document.elementFromPoint(x, y);
     const box = el && el.closest('[data-student]');
     const r = box && box.getBoundingClientRect();
+    const cell = el && el.closest('.cell');
     return {x, y, tag: el ? el.tagName : null,
             overlay: !!(el && el.closest('#hostile-overlay, #hostile-cover, .modal, .modal-backdrop')),
-            outside_its_box: !!(r && (x < r.left || x > r.right || y < r.top || y > r.bottom))};
+            outside_its_box: !!(r && (x < r.left || x > r.right || y < r.top || y > r.bottom)),
+            cell_out_of_flow: !!(cell && ['fixed', 'absolute', 'sticky'].includes(getComputedStyle(cell).position))};
 })"""
+# every image of a cell: in a student box, from a data: URL (or none), with none of the student's attributes
+STRAY_IMAGES = """() => [...document.querySelectorAll('.cell img')].filter(img =>
+    !img.closest('[data-student]') || !(img.getAttribute('src') || 'data:image/').startsWith('data:image/')
+    || img.getAttributeNames().some(name => !['src', 'alt', 'width', 'height', 'class'].includes(name))
+    || ['width', 'height'].some(name => img.hasAttribute(name) && !/^[0-9]+$/.test(img.getAttribute(name)))
+).map(img => img.outerHTML.slice(0, 200))"""
+HIDDEN_CELLS = "() => [...document.querySelectorAll('.cell')].filter(c => getComputedStyle(c).display === 'none').length"
 
 
 def _with_outputs(notebook, case: str):
     notebook = lean(notebook)
     cell = next(c for c in notebook.cells if c.get("id") == "vjp")
-    cell.outputs = [nbformat.v4.new_output("display_data", data=data) for data in OUTPUTS[case]]
+    cell.outputs, cell.execution_count = OUTPUTS[case]
     return notebook
 
 
@@ -114,8 +144,16 @@ def _corners(page) -> list:
 
 
 def _covered(page) -> list:
-    """The points where a student's content is on top outside its box, or an overlay is."""
-    return [p for p in page.evaluate(ON_TOP, _corners(page)) if p["overlay"] or p["outside_its_box"]]
+    """The points where a student's content is on top outside its box or its cell's place, or an overlay is."""
+    return [p for p in page.evaluate(ON_TOP, _corners(page))
+            if p["overlay"] or p["outside_its_box"] or p["cell_out_of_flow"]]
+
+
+def _every_cell_shown_as_data(page) -> None:
+    """Each cell displayed, with its code; each of its images boxed, plain data (STRAY_IMAGES)."""
+    assert page.evaluate(HIDDEN_CELLS) == 0, "a cell is hidden"
+    assert page.locator(".cell", has_text="def vjp(f, x, v)").count() == 1, "the student's code is not shown"
+    assert page.evaluate(STRAY_IMAGES) == []
 
 
 def _script_ran(page) -> bool:
@@ -149,15 +187,11 @@ def _open(browser, url: str, offline: bool = False, token: str | None = None):
 
 
 def _look_at_the_case(page, case: str, name: str) -> None:
-    """Screenshots of the page as it opens and with the case's cell in view."""
+    """Screenshots of the page as it opens and with the case's vjp cell (its code, then its outputs) in view."""
     os.makedirs(SHOTS, exist_ok=True)
     page.screenshot(path=os.path.join(SHOTS, f"{name}-{case}-top.png"))
-    boxes = page.locator("[data-student]")
-    hostile = next((boxes.nth(i) for i in range(boxes.count()) if "All tests passed" in boxes.nth(i).inner_text()
-                    or "answer key" in boxes.nth(i).inner_text()), None)
-    if hostile is not None:
-        hostile.scroll_into_view_if_needed()
-        page.screenshot(path=os.path.join(SHOTS, f"{name}-{case}-cell.png"))
+    page.locator(".cell", has_text="def vjp(f, x, v)").evaluate("cell => cell.scrollIntoView({block: 'center'})")
+    page.screenshot(path=os.path.join(SHOTS, f"{name}-{case}-cell.png"))
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -166,6 +200,7 @@ def test_feedback_runs_no_script_and_nothing_covers_it(browser, course, case):
     context, page, _ = _open(browser, url)
     try:
         assert not _covered(page), _covered(page)
+        _every_cell_shown_as_data(page)
         _look_at_the_case(page, case, "feedback")
         assert _click_every_link(page, url) > 0
         page.goto(url)
@@ -189,6 +224,7 @@ def _plain_page(course: str, case: str, tmp_path) -> str:
                              as_version=4)
     for cell in notebook.cells:  # what nbgrader's GetGrades would add
         cell.metadata.get("nbgrader", {}).setdefault("score", 0)
+        cell.source = cell.source.replace(cell_metadata.MISSING, "")  # else the plain page is not made at all
     resources = {"nbgrader": {"notebook": LESSON, "score": 0, "max_score": 1, "late_penalty": 0}}
     path = tmp_path / f"plain-{case}.html"
     path.write_text(exporter.from_notebook_node(notebook, resources=resources)[0], encoding="utf-8")
@@ -196,9 +232,20 @@ def _plain_page(course: str, case: str, tmp_path) -> str:
 
 
 def test_the_checks_fail_on_nbgraders_plain_page(browser, course, tmp_path):
-    context, page, _ = _open(browser, _plain_page(course, "overlay_dialog", tmp_path))
+    for case in ("overlay_dialog", "image_metadata"):
+        context, page, _ = _open(browser, _plain_page(course, case, tmp_path))
+        try:
+            assert len(_covered(page)) == 5, f"{case} should cover the plain page"
+        finally:
+            context.close()
+    context, page, _ = _open(browser, _plain_page(course, "image_metadata", tmp_path))
     try:
-        assert len(_covered(page)) == 5, "the fake dialog should cover the plain page"
+        assert _script_ran(page), "its image's width should run a script on the plain page"
+    finally:
+        context.close()
+    context, page, _ = _open(browser, _plain_page(course, "cell_metadata", tmp_path))
+    try:
+        assert page.evaluate(HIDDEN_CELLS) > 0 and page.locator(".cell", has_text="def vjp(f, x, v)").count() == 0
     finally:
         context.close()
     url = _plain_page(course, "javascript_link", tmp_path)
@@ -225,6 +272,7 @@ def test_formgrader_runs_no_script_and_nothing_covers_it(browser, course, formgr
         page.locator("main").wait_for()
         page.wait_for_timeout(1000)
         assert not _covered(page), _covered(page)
+        _every_cell_shown_as_data(page)
         _look_at_the_case(page, case, "formgrader")
         assert page.locator("[data-student]").count() > 0, "formgrader did not render with the inert exporter"
         with open(formgrader.log_path, encoding="utf-8") as log:
@@ -235,8 +283,9 @@ def test_formgrader_runs_no_script_and_nothing_covers_it(browser, course, formgr
         context.close()
 
 
-def test_formgrader_still_grades_under_its_policy(browser, course, formgrader):
-    url = _submission_url(formgrader, course, "hostile_overlay_dialog")
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_formgrader_still_grades_under_its_policy(browser, course, formgrader, case):
+    url = _submission_url(formgrader, course, f"hostile_{case}")
     context, page, _ = _open(browser, url, token=formgrader.token)
     try:
         errors = []
@@ -258,7 +307,7 @@ def test_formgrader_still_grades_under_its_policy(browser, course, formgrader):
         assert not errors, errors  # formgrader's own scripts ran, none refused by the policy
     finally:
         context.close()
-    assert _stored_score(formgrader, "hostile_overlay_dialog") == 2
+    assert _stored_score(formgrader, f"hostile_{case}") == 2
 
 
 def _stored_score(lab, student: str, wait: float = 30.0):
@@ -280,6 +329,7 @@ def test_formulas_are_typeset_offline_without_a_script(browser, course):
         assert page.locator("math").count() >= 20
         text = page.locator("body").inner_text()
         assert "$\\partial" not in text and "\\frac" not in text and "\\sum" not in text
+        assert "amp;" not in page.locator("mtable").first.text_content()  # a matrix's columns, not escaped text
         assert page.locator("script").count() == 0
         assert asked == [], f"the page asked the network for {asked}"
         formula = page.locator("math").first

@@ -2,19 +2,30 @@
 wall-clock time (restarts and replays included), its box's memory and process caps, and a
 connection the grader cut for a message part too large.
 """
+import contextlib
 import time
 
 MEMORY_ERRORS = ("MemoryError", "can't allocate memory", "Cannot allocate memory", "std::bad_alloc")
 
 
 class Deadline:
-    """One notebook's wall-clock limit, counted from when its grading starts."""
+    """One notebook's wall-clock limit, counted from when its grading starts, the grader's own work
+    between cells (``paused``) left out."""
 
     def __init__(self, seconds: int):
         self.seconds, self.started = seconds, time.monotonic()
 
     def remaining(self) -> float:
         return self.seconds - (time.monotonic() - self.started)
+
+    @contextlib.contextmanager
+    def paused(self):
+        """The clock stands still in this block."""
+        began = time.monotonic()
+        try:
+            yield
+        finally:
+            self.started += time.monotonic() - began
 
     def cell_timeout(self, timeout: int | None) -> int:
         """A cell's timeout, never past the notebook's own deadline."""

@@ -12,7 +12,9 @@ description is data: drawing it runs only the course's drawing code, on values c
 that cannot be drawn becomes a line of text saying why. A notebook may have
 ``max_pictures`` drawn, in ``seconds`` of drawing and ``max_bytes`` of PNG at most (the notebook's
 own output cap counts its kernel's messages, not what is drawn here); past any, its pictures say so.
-Pictures sent while a graded exercise is tried are not kept in the notebook, so they are not drawn.
+Pictures are drawn after the cell that showed them has run, with their own budget of this process's
+CPU time (``Pictures``). Pictures sent while a graded exercise is tried are not kept in the notebook,
+so they are not drawn.
 """
 import base64
 import contextlib
@@ -131,28 +133,53 @@ def _leave_shared(key: str, drawn: tuple[str, str]) -> None:
 
 
 class Pictures:
-    """One notebook's pictures: how many have been drawn, and for how long, against its caps."""
+    """One notebook's pictures: how many have been drawn, and for how much of this process's time, against its caps.
+
+    A picture is drawn once the cell that showed it has run (``draw``), never while its kernel's reply
+    is awaited: the drawing is this process's work, and a cell's time limit, or the wait for its last
+    messages, must not charge it to the kernel. Its budget is this process's CPU time, which a busy
+    machine does not stretch, so the same pictures are drawn however loaded the machine is.
+    """
 
     def __init__(self, max_pictures: int, seconds: float, max_bytes: int):
         self.max_pictures, self.seconds, self.max_bytes = max_pictures, seconds, max_bytes
         self.drawn, self.spent, self.bytes = 0, 0.0, 0
+        self.waiting = False  # an output holds a description not drawn yet
 
-    def show(self, msg, kept: bool = True) -> None:
-        """Draw the picture a display message describes into the message, before nbclient reads it."""
+    def receive(self, msg, kept: bool = True) -> None:
+        """A display message that describes a picture: kept in it as a description, to be drawn after its
+        cell; not kept (sent while a graded exercise is tried), taken out."""
         content = msg.get("content")
         data = content.get("data") if isinstance(content, dict) else None
         if not isinstance(data, dict) or PICTURE_MIME not in data:
             return
+        if kept:
+            self.waiting = True
+            return
+        del data[PICTURE_MIME]
+        if data.get("text/plain") == PLACEHOLDER:
+            del data["text/plain"]
+
+    def draw(self, cells) -> None:
+        """Draw every picture the outputs of ``cells`` still describe into their ``image/png``."""
+        if not self.waiting:
+            return
+        self.waiting = False
+        for cell in cells:
+            for output in cell.get("outputs", []):
+                data = output.get("data")
+                if isinstance(data, dict) and PICTURE_MIME in data:
+                    self._draw(data)
+
+    def _draw(self, data: dict) -> None:
         description = data.pop(PICTURE_MIME)
         if data.get("text/plain") == PLACEHOLDER:
             del data["text/plain"]
-        if not kept:
-            return
         if over := self._over():
             data["text/plain"] = f"(picture not drawn: this notebook showed {over})"
             return
         self.drawn += 1
-        started = time.monotonic()
+        started = time.thread_time()
         try:
             data["image/png"], text = _drawn(description, patience=self.seconds - self.spent)
         except PictureError as error:
@@ -163,7 +190,7 @@ class Pictures:
             data.setdefault("text/plain", text)
             self.bytes += len(data["image/png"])
         finally:
-            self.spent += time.monotonic() - started
+            self.spent += time.thread_time() - started
 
     def _over(self) -> str:
         if self.drawn >= self.max_pictures:

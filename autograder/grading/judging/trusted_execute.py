@@ -39,6 +39,17 @@ from .trials import LIMIT, Trials, graded_exercise, observations, request_cell, 
 from .verdict import seeds, unreadable
 
 _warned: dict = {}
+GRADERS_METADATA = ("autograd_course", "execution")  # a graded cell's result (trials.py), nbclient's timings
+
+
+def plain_execution_count(msg) -> None:
+    """An execution count the kernel sent that is not a whole number is none: nbclient writes it into
+    the cell, and the notebook would no longer be one (nor be graded)."""
+    content = msg.get("content")
+    if isinstance(content, dict) and "execution_count" in content:
+        count = content["execution_count"]
+        if not (isinstance(count, int) and not isinstance(count, bool) and 0 <= count < 2**31):
+            content["execution_count"] = None
 
 
 class TrustedExecute(ResilientExecute):
@@ -51,11 +62,18 @@ class TrustedExecute(ResilientExecute):
     notebook_output_limit = Integer(20_000_000, help="Bytes of IOPub messages a whole notebook may send "
                                                      "(display updates and comms included).").tag(config=True)
     notebook_timeout = Integer(900, help="Wall-clock seconds one notebook may take, restarts and replays "
-                                         "included; the cells after that are not run.").tag(config=True)
+                                         "included, the grader's drawing between cells not; the cells after "
+                                         "that are not run.").tag(config=True)
     max_pictures = Integer(64, help="Course figures this process draws for one notebook (its kernel "
                                     "describes them, pictures.py); past that, they say so.").tag(config=True)
-    picture_seconds = Float(30.0, help="Seconds this process may spend drawing one notebook's course figures; "
-                                       "past that, they say so.").tag(config=True)
+    iopub_timeout = Integer(30, help="Seconds after a cell's reply for its last messages to be read; after the "
+                                     "interrupt at its time limit, for its kernel to stop, or it is taken to be "
+                                     "stuck and restarted. Reading a cell's messages up to its output limit takes "
+                                     "this process a fraction of a second; a busy machine stretches that, and "
+                                     "nbgrader's 4 s did not hold.").tag(config=True)
+    picture_seconds = Float(30.0, help="CPU seconds this process may spend drawing one notebook's course figures "
+                                       "(after each cell, off its kernel's clocks); past that, they say "
+                                       "so.").tag(config=True)
 
     @default("store_widget_state")
     def _no_widget_state(self):
@@ -78,7 +96,12 @@ class TrustedExecute(ResilientExecute):
         self._caps = OutputCaps(self.output_limit, self.notebook_output_limit, self._interrupt, self.log)
         self._pictures = Pictures(self.max_pictures, self.picture_seconds, self.notebook_output_limit)
         self._asking = False
-        return super().preprocess(nb, resources, km)
+        for cell in nb.cells:  # what only the grader writes: a file's own is not the grader's
+            for key in GRADERS_METADATA:
+                cell.get("metadata", {}).pop(key, None)
+        nb, resources = super().preprocess(nb, resources, km)
+        self._draw_pictures()
+        return nb, resources
 
     # --- the kernel ---------------------------------------------------------------------------
 
@@ -116,6 +139,24 @@ class TrustedExecute(ResilientExecute):
 
     start_new_kernel = run_sync(async_start_new_kernel)  # nbclient binds its own otherwise
 
+    @property
+    def raise_on_iopub_timeout(self) -> bool:
+        """Whether a cell whose last messages do not come within ``iopub_timeout`` has a stuck kernel (which
+        is restarted): only if it was interrupted at its time limit. A kernel that replied has run the
+        cell; its idle status may be among the messages its full queue dropped (a cell that sent many,
+        read slowly on a busy machine), and that cell keeps what was read."""
+        return self._interrupted_at_limit
+
+    async def async_execute_cell(self, cell, cell_index, execution_count=None, store_history=True):
+        self._interrupted_at_limit = False
+        return await super().async_execute_cell(cell, cell_index, execution_count, store_history)
+
+    execute_cell = run_sync(async_execute_cell)
+
+    async def _async_handle_timeout(self, timeout, cell=None):
+        self._interrupted_at_limit = True
+        return await super()._async_handle_timeout(timeout, cell)
+
     def _interrupt(self) -> None:
         asyncio.ensure_future(ensure_async(self.km.interrupt_kernel()))
 
@@ -135,8 +176,16 @@ class TrustedExecute(ResilientExecute):
                                                  f"read ({type(error).__name__}); the cell scores nothing"))
                 resources = self.resources
             self._check_limits(cell)
-            return cell, resources
-        return self._grade(cell, exercise, index), self.resources
+        else:
+            cell, resources = self._grade(cell, exercise, index), self.resources
+        self._draw_pictures()
+        return cell, resources
+
+    def _draw_pictures(self) -> None:
+        """The pictures the cells' outputs describe, drawn once a cell has run: this process's work,
+        kept off the notebook's clock as off its kernel's."""
+        with self._deadline.paused():
+            self._pictures.draw(self.nb.cells)
 
     def _get_timeout(self, cell):
         """A cell's timeout, never past the notebook's own deadline (replays included)."""
@@ -165,13 +214,14 @@ class TrustedExecute(ResilientExecute):
             self.give_up(f"a cell above {why}")
 
     def process_message(self, msg, cell, cell_index):
-        """Every IOPub message counts against the caps, whatever its type, before nbclient reads it;
-        a course figure the kernel described is drawn here (``pictures.py``)."""
+        """Every IOPub message counts against the caps, whatever its type, before nbclient reads it; a
+        course figure the kernel described waits in its output to be drawn after the cell (``pictures.py``)."""
         self._caps.count(message_size(msg), cell_index, kept=not msg.get("oversized"))
         if self._caps.unread(msg):
             return None
         try:
-            self._pictures.show(msg, kept=not self._asking)
+            plain_execution_count(msg)
+            self._pictures.receive(msg, kept=not self._asking)
             return super().process_message(msg, cell, cell_index)
         except CellExecutionComplete:
             raise

@@ -29,6 +29,7 @@ from .fence import Box, Fence
 from .provisioners import ColdProvisioner, WarmProvisioner, forks_warm
 
 MESSAGE_LIMIT = 64 * 1024**2  # bytes of a message's content the grader decodes, unless told a smaller cap
+DYING = 5.0  # seconds a kernel whose connection closed has to be seen ended, before it counts as cut off
 
 
 class BoundedSession(Session):
@@ -174,14 +175,18 @@ class SandboxedKernelManager(AsyncKernelManager):
 
         nbclient asks this every second while a cell runs, so a cut ends the cell at once rather than
         at its timeout, and the kernel is restarted as after a death; ``cut`` names the channel, for
-        the executor's reason, until then.
+        the executor's reason, until then. A kernel that is dying closes its sockets before its end is
+        reported, later on a loaded machine: a cut is a kernel's still alive ``DYING`` seconds on (a
+        death taken for a cut would stop the whole notebook).
         """
         alive = await super()._async_is_alive()
         if alive and not self.cut:
             cut = next((c for client in self._clients for c in client.cut_off()), "")
-            if cut:  # a kernel that is dying closes its sockets first: a cut is a live kernel's only
-                await asyncio.sleep(0.25)
-                alive = await super()._async_is_alive()
+            if cut:
+                seen = time.monotonic()
+                while alive and time.monotonic() - seen < DYING:
+                    await asyncio.sleep(0.05)
+                    alive = await super()._async_is_alive()
                 self.cut = cut if alive else ""
         return alive and not self.cut
 
