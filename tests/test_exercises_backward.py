@@ -214,8 +214,9 @@ def test_a_non_leafs_grad_read_in_an_answer_warns_once_without_the_checks_path(c
 def test_rows_over_the_inputs_says_whose_rows_are_whose():
     """The student's result has a row per element of x; the Jacobian has one per element of y."""
     from course.checks.mistakes import Mistake
+    from course.exercises.backward.jacobian_rows import _rows_over_inputs
     want = torch.zeros(3, 2, dtype=torch.float64)
     with pytest.raises(Mistake) as raised:
-        check._rows_over_inputs("x * x.sum()", torch.zeros(2, 2, dtype=torch.float64), want, 2)
+        _rows_over_inputs("x * x.sum()", torch.zeros(2, 2, dtype=torch.float64), want, 2)
     assert "your result has 2 rows, one per element of x, but the Jacobian has 3, one per element of y" in \
         str(raised.value)

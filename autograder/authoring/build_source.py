@@ -1,10 +1,14 @@
-"""Turn each lesson script into its executed source notebook, outputs kept for nbval."""
+"""Turn each lesson script into its executed source notebook, outputs kept for nbval, and store the
+lesson's outline (its exercises' order, core and points) that its 'Where am I' reads."""
 import glob
 import os
 
 import nbformat
 from nbclient import NotebookClient
 
+from course.exercise import lesson_module
+
+from . import lesson_outline
 from .lesson_script import read
 
 
@@ -24,8 +28,11 @@ def execute(notebook: nbformat.NotebookNode, cwd: str, timeout: int) -> nbformat
 
 
 def build(script: str, timeout: int) -> str:
-    """Write the executed notebook beside its script, each cell allowed ``timeout`` seconds; its path."""
-    notebook = execute(read(script), os.path.dirname(os.path.abspath(script)), timeout)
+    """Write the executed notebook beside its script, each cell allowed ``timeout`` seconds; its path.
+    The lesson's outline is stored first: the notebook's 'Where am I' reads it."""
+    lesson = read(script)
+    lesson_outline.write(lesson_module(os.path.basename(script)[:-3]), lesson)
+    notebook = execute(lesson, os.path.dirname(os.path.abspath(script)), timeout)
     target = script[:-3] + ".ipynb"
     nbformat.write(notebook, target)
     return target
