@@ -1,5 +1,9 @@
-"""Turn each lesson script into its executed source notebook, outputs kept for nbval, and store the
-lesson's outline (its exercises' order, core and points) that its 'Where am I' reads."""
+"""Turn a lesson script into its executed source notebook, outputs kept for nbval, and store the
+lesson's outline (its exercises' order, core and points) that its 'Where am I' reads.
+
+Building twice gives the same files (``stable_outputs``), so a change to a few cells of a lesson
+changes about those cells of ``source/`` and ``release/``.
+"""
 import glob
 import os
 
@@ -10,6 +14,7 @@ from course.exercise import lesson_module
 
 from . import lesson_outline
 from .lesson_script import read
+from .stable_outputs import settled
 
 
 def lesson_scripts(source_dir: str) -> list[str]:
@@ -22,17 +27,19 @@ def execute(notebook: nbformat.NotebookNode, cwd: str, timeout: int) -> nbformat
     client = NotebookClient(notebook, timeout=timeout, kernel_name="python3",
                             resources={"metadata": {"path": cwd}})
     client.execute()
-    for cell in notebook.cells:  # execution counts and timing only add noise to diffs
+    for cell in notebook.cells:  # timing only adds noise to diffs
         cell.metadata.pop("execution", None)
     return notebook
 
 
 def build(script: str, timeout: int) -> str:
     """Write the executed notebook beside its script, each cell allowed ``timeout`` seconds; its path.
+
     The lesson's outline is stored first: the notebook's 'Where am I' reads it."""
+    script = os.path.abspath(script)
     lesson = read(script)
     lesson_outline.write(lesson_module(os.path.basename(script)[:-3]), lesson)
-    notebook = execute(lesson, os.path.dirname(os.path.abspath(script)), timeout)
     target = script[:-3] + ".ipynb"
-    nbformat.write(notebook, target)
+    stored = nbformat.read(target, as_version=4) if os.path.exists(target) else None
+    nbformat.write(settled(execute(lesson, os.path.dirname(script), timeout), stored), target)
     return target

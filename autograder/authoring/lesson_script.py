@@ -9,7 +9,12 @@ not notebook JSON. A cell starts with a header line:
     # %% check ID points=N                  the autograded test of solution ID: the cell
                                             `check.ID(ID)` (the self-check), with id test_ID
     # %% [markdown] answer ID points=N      a written answer, graded by hand
+
+A plain cell's id is made from its text (``cell-`` and 8 hex digits, ``-2`` for a second cell of the
+same text), so inserting cells renames none of the others; a solution, test or answer cell's id is
+its name.
 """
+import hashlib
 import re
 
 import nbformat
@@ -45,6 +50,17 @@ def _markdown_text(lines: list[str]) -> str:
     return "\n".join(line[2:] if line.startswith("# ") else line.lstrip("#") for line in lines)
 
 
+def text_id(cell_type: str, source: str, taken: set) -> str:
+    """A plain cell's id, made from its type and text: the same on every build, whatever moves around it."""
+    base = "cell-" + hashlib.sha256(f"{cell_type}\n{source}".encode()).hexdigest()[:8]
+    found, k = base, 1
+    while found in taken:
+        k += 1
+        found = f"{base}-{k}"
+    taken.add(found)
+    return found
+
+
 def parse(text: str) -> nbformat.NotebookNode:
     cells, current = [], None
     for number, line in enumerate(text.splitlines(), 1):
@@ -60,14 +76,16 @@ def parse(text: str) -> nbformat.NotebookNode:
         else:
             current["lines"].append(line)
     notebook = nbformat.v4.new_notebook(metadata=KERNEL)
-    for index, cell in enumerate(cells):
+    taken = set()
+    for cell in cells:
         head, lines = cell["header"], cell["lines"]
         while lines and not lines[-1].strip():
             lines.pop()
         grade_id = test_id(head["id"]) if head["role"] == "check" else head["id"]
         meta = nbgrader_metadata(head["role"], grade_id, head["points"])
         if head["markdown"]:
-            new = nbformat.v4.new_markdown_cell(_markdown_text(lines))
+            source = _markdown_text(lines)
+            new = nbformat.v4.new_markdown_cell(source)
         else:
             if head["role"] == "answer":
                 raise ValueError(f"cell {head['id']}: a written answer must be a [markdown] cell")
@@ -76,7 +94,8 @@ def parse(text: str) -> nbformat.NotebookNode:
                     raise ValueError(f"check {head['id']}: the test cell is generated, leave its body empty")
                 lines = [check_call(head["id"])]
             new = nbformat.v4.new_code_cell("\n".join(lines))
-        new.id = test_id(head["id"]) if head["role"] == "check" else head["id"] or f"cell-{index:03d}"
+        new.id = test_id(head["id"]) if head["role"] == "check" else head["id"] or \
+            text_id(new.cell_type, source if head["markdown"] else new.source, taken)
         if meta:
             new.metadata["nbgrader"] = meta
         notebook.cells.append(new)
