@@ -124,7 +124,7 @@ def judge(seen, expected, inputs):
 
 
 HINTS = [
-    "Walk from y.grad_fn as in Exercise 2, but an operation can now have several inputs that require "
+    "Walk from y.grad_fn as in grad_fn_names, but an operation can now have several inputs that require "
     "grad: follow every non-None entry of next_functions, not just one. Keep a list of the nodes still to "
     "visit (a stack: append what you find, pop the next one to look at), or let a function call itself "
     "on each input's node.",
