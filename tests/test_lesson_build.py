@@ -149,3 +149,11 @@ def test_the_committed_source_notebooks_are_as_the_build_leaves_them(assignment)
     script = read(os.path.join(ROOT, "source", assignment, f"{assignment}.py"))
     assert [c.id for c in notebook.cells] == [c.id for c in script.cells]
     assert nbformat.writes(stable_widget_ids(copy.deepcopy(notebook))) == nbformat.writes(notebook)
+
+
+def test_the_points_table_of_the_lessons_guide_is_made_from_the_lesson_scripts():
+    from autograder.authoring import points_table
+    guide = open(os.path.join(ROOT, "docs", "lessons.md"), encoding="utf-8").read()
+    table = points_table.table(build_source.lesson_scripts(os.path.join(ROOT, "source")))
+    assert table in guide, "run `autograd-course build` to write the points table of docs/lessons.md again"
+    assert len(table.splitlines()) == 4 + len(assignments(ROOT))

@@ -1,5 +1,5 @@
-"""Turn a lesson script into its executed source notebook, outputs kept for nbval, and store the
-lesson's outline (its exercises' order, core and points) that its 'Where am I' reads.
+"""Turn a lesson script into its executed source notebook, outputs kept for nbval, and store what is
+derived from the script with it: the lesson's outline and the points table of docs/lessons.md.
 
 Building twice gives the same files (``stable_outputs``), so a change to a few cells of a lesson
 changes about those cells of ``source/`` and ``release/``.
@@ -12,7 +12,7 @@ from nbclient import NotebookClient
 
 from course.exercise import lesson_module
 
-from . import lesson_outline
+from . import lesson_outline, points_table
 from .lesson_script import read
 from .stable_outputs import settled
 
@@ -35,11 +35,16 @@ def execute(notebook: nbformat.NotebookNode, cwd: str, timeout: int) -> nbformat
 def build(script: str, timeout: int) -> str:
     """Write the executed notebook beside its script, each cell allowed ``timeout`` seconds; its path.
 
-    The lesson's outline is stored first: the notebook's 'Where am I' reads it."""
+    The lesson's outline is stored first (the notebook's 'Where am I' reads it), and the points table
+    of the course's docs/lessons.md, where there is one, is made again from every lesson script."""
     script = os.path.abspath(script)
     lesson = read(script)
     lesson_outline.write(lesson_module(os.path.basename(script)[:-3]), lesson)
     target = script[:-3] + ".ipynb"
     stored = nbformat.read(target, as_version=4) if os.path.exists(target) else None
     nbformat.write(settled(execute(lesson, os.path.dirname(script), timeout), stored), target)
+    source_dir = os.path.dirname(os.path.dirname(script))
+    guide = os.path.join(os.path.dirname(source_dir), "docs", "lessons.md")
+    if os.path.exists(guide):
+        points_table.write(guide, lesson_scripts(source_dir))
     return target
