@@ -23,10 +23,15 @@ def lesson_scripts(source_dir: str) -> list[str]:
                   if os.path.basename(p)[:-3] == os.path.basename(os.path.dirname(p)))
 
 
+# The backend a student's kernel draws with (ipykernel's own default): a builder's shell that sets
+# MPLBACKEND (to Agg, say) would otherwise leave the lesson's figures out of the stored notebook.
+INLINE = "module://matplotlib_inline.backend_inline"
+
+
 def execute(notebook: nbformat.NotebookNode, cwd: str, timeout: int) -> nbformat.NotebookNode:
     client = NotebookClient(notebook, timeout=timeout, kernel_name="python3",
                             resources={"metadata": {"path": cwd}})
-    client.execute()
+    client.execute(env={**os.environ, "MPLBACKEND": INLINE})
     for cell in notebook.cells:  # timing only adds noise to diffs
         cell.metadata.pop("execution", None)
     return notebook
