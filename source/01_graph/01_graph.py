@@ -222,7 +222,7 @@ picture = None
 try:
     picture = draw_graph(build_f(x), names={"x": x}, title="The graph of f(x) = log(x²) sin(x) + 1/x")
 except NotImplementedError:
-    print("Complete `build_f` above first, then run this cell again.")
+    print("Complete build_f above first, then run this cell again.")
 picture
 
 # %% [markdown]
@@ -236,7 +236,7 @@ picture = None
 try:
     picture = plot_gradient(build_f, 0.6, 4.0, at=1.5)
 except NotImplementedError:
-    print("Complete `build_f` above first, then run this cell again.")
+    print("Complete build_f above first, then run this cell again.")
 picture
 
 # %% [markdown]
