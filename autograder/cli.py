@@ -14,6 +14,7 @@ warnings.filterwarnings("ignore", message="Object of type <Submitted")
 import importlib  # noqa: E402
 
 from .course_dir import Course  # noqa: E402
+from .grading.kernels.fence import UNBOXED_FLAG  # noqa: E402
 from .workflow import command_arguments  # noqa: E402
 
 
@@ -21,6 +22,13 @@ def _workflow(module: str):
     """A workflow command's ``run``, its module imported when the command runs."""
     def run(args) -> int:
         return importlib.import_module(f"{__package__}.workflow.{module}").run(args)
+    return run
+
+
+def _workflow_free(module: str):
+    """A command's ``run`` in a module of the instructor package's top, imported when the command runs."""
+    def run(args) -> int:
+        return importlib.import_module(f"{__package__}.{module}").run(args)
     return run
 
 
@@ -46,7 +54,7 @@ def _release(args) -> int:
 
 
 # The grade command's priority once its warm parents run: its own imports and recording then yield
-# the cores to the parents' start, the workers and their kernels (at N = 32 on 2 cores: see docs/speed.md).
+# the cores to the parents' start, the workers and their kernels (at N = 32 on 2 cores: see benchmarks/results.md).
 RECORDER_NICENESS = 10
 
 
@@ -56,23 +64,32 @@ def _grade(args) -> int:
     from .grading.batch.grading_progress import BatchReport
     from .workflow import hand_grades, status
     course = Course(args.root)
+    if args.unboxed_kernels_can_read_my_files:
+        course.config.GradingKernels.allow_unboxed = True
     settings = GradingBatch(config=course.config)
     scheduler = args.scheduler or settings.scheduler
     workers = args.workers or settings.workers or default_workers()
     jobs, skipped = plan(course, args.lessons, args.student, args.force)
     jobs, failing = status.unchanged_failures(course, jobs, args.force)  # workflow: what failed as it is
-    where = f"the Dask cluster at {scheduler}" if scheduler else f"{workers} local worker(s)"
-    print(f"grading {len(jobs)} submission(s) on {where}; {len(skipped)} already graded"
-          f"{' (--force grades them again)' if skipped else ''}", flush=True)
     for (lesson, student), why in failing:
         print(f"not graded again {student} / {lesson}: {why.splitlines()[0]} (the same file as last time; "
               "collect a new one, or --force tries it again)")
     if not jobs:  # nothing to grade: nothing to start
+        print(f"grading 0 submission(s); {len(skipped)} already graded")
         print("\n".join(BatchReport(skipped=skipped).lines()))
         return 0
     from .grading.batch.grading_progress import Progress
-    from .grading.batch.run import run, start
-    started = start(course, scheduler)  # before the hand grades are read: their imports overlap
+    from .grading.batch.run import Unboxed, run, start
+    from .grading.batch.service_protocol import ServiceRefused
+    try:
+        started = start(course, scheduler)  # before the hand grades are read: their imports overlap
+    except (Unboxed, ServiceRefused) as refused:
+        print(refused)
+        return 2
+    where = f"{workers} local worker(s)" if started.where == "this machine" else started.where
+    print(f"grading {len(jobs)} submission(s) on {where}; {len(skipped)} already graded"
+          f"{' (--force grades them again)' if skipped else ''}", flush=True)
+    print(started.box + ".", flush=True)
     if args.own_process:  # from here this process plans and records: grading goes first
         os.nice(RECORDER_NICENESS)
     # --- workflow hook (autograder/workflow/hand_grades.py, status.py): hand grades of unchanged
@@ -86,6 +103,11 @@ def _grade(args) -> int:
     batch.skipped = skipped
     print("\n".join(batch.lines() + kept.lines()))
     return 1 if batch.failed else 0
+
+
+def _grading_service(args) -> int:
+    from .grading.batch.grading_service import run
+    return run(args)
 
 
 def _feedback(args) -> int:
@@ -138,10 +160,16 @@ def _prove(args) -> int:
     import tempfile
 
     from .authoring.prove import prove_assignment
+    from .grading.batch.run import Unboxed
+    from .grading.batch.service_protocol import ServiceRefused
     ok = True
     with tempfile.TemporaryDirectory() as workdir:
         for assignment in args.lessons or Course(args.root).lessons:
-            proof = prove_assignment(args.root, workdir, assignment, args.corpus)
+            try:
+                proof = prove_assignment(args.root, workdir, assignment, args.corpus)
+            except (Unboxed, ServiceRefused) as refused:
+                print(refused)
+                return 2
             print("\n".join(proof.lines()))
             ok = ok and proof.solution_score == proof.max_code_score and proof.blank_score == 0 and \
                 all(c.points_lost > 0 and c.message_shown and c.other_tests_intact for c in proof.caught)
@@ -169,6 +197,20 @@ def parser() -> argparse.ArgumentParser:
     sub.add_argument("--workers", type=int, default=0, help="local worker processes (default: one more than the cores)")
     sub.add_argument("--scheduler", default="", help="a Dask scheduler address, tcp://host:port")
     sub.add_argument("--force", action="store_true", help="grade again what is already graded")
+    sub.add_argument(UNBOXED_FLAG, action="store_true",
+                     help="where kernels cannot be boxed (not root, no grading service), grade anyway: each "
+                          "student's notebook then runs with your rights and can read and change your files")
+    sub = command("settings", _workflow_free("course_settings"), "every setting of the course, its default, "
+                  "its help and what nbgrader_config.py sets", lessons=False)
+    sub.add_argument("--markdown", action="store_true", help="the list as docs/settings.md holds it")
+    sub = command("grading-service", _grading_service, "as root: grade tasks sent by instructors' grade commands "
+                  "over a Unix socket, each kernel boxed (the class hub runs it)", lessons=False)
+    sub.add_argument("--socket", required=True, help="the Unix socket to listen on (its folder: root's alone)")
+    sub.add_argument("--allow", action="append", required=True, help="a user it grades for (repeatable)")
+    sub.add_argument("--group", default="", help="the group the socket opens to (default: every account; "
+                                                 "each connection's user is checked either way)")
+    sub.add_argument("--course", default="", help="a root-owned folder holding the nbgrader_config.py to grade with")
+    sub.add_argument("--workers", type=int, default=0, help="worker processes (default: one more than the cores)")
     command("feedback", _feedback, "write feedback/ HTML for every graded submission")
     sub = command("export", _workflow("export"), "grades.csv, exercises.csv and canvas.csv from the gradebook", lessons=False)
     command_arguments.export(sub)

@@ -1,6 +1,7 @@
 """How much faster `autograd-course grade` is than plain sequential `nbgrader autograde`.
 
     .venv/bin/python benchmarks/grading.py [--sizes 8 32 128] [--budget 600] [--workers 3] [--cold]
+                                           [--library-patches-off]
 
 For each size N it builds N submissions over all four lessons (solutions, blanks and wrong answers
 from tests/wrong_submissions/, in turn), grades them in copies of one scratch course, side by
@@ -21,8 +22,9 @@ three, and the line below it all three; nbgrader's seconds are the sum of its le
 without the memory sampler, then graded once more with it, for the memory and CPU figures: the sampler
 reads every process's memory five times a second, which costs several seconds of CPU over a batch
 that keeps every core busy, and so slowed the run it measured. Plain nbgrader keeps one core busy
-and is timed with the sampler, which runs on a core it leaves free. It exits 1 when scores or parity break. With ``--cold`` it also grades a third copy with warm kernels
-switched off (a fresh Python per kernel), to show what forking from a warm parent gains. A baseline that would not fit in the time budget is skipped and
+and is timed with the sampler, which runs on a core it leaves free. It exits 1 when scores or parity break. With ``--cold`` (warm kernels off: a fresh Python per
+kernel) and ``--library-patches-off`` (grading/library_patches/ off: the libraries as shipped) it also
+grades the course that way and as configured, in turn, three rounds each, and prints both medians. A baseline that would not fit in the time budget is skipped and
 says so; nothing is extrapolated.
 """
 import argparse
@@ -182,6 +184,28 @@ def _floor(displayed: bool) -> float:
     return sum(times) / len(times)
 
 
+SIDE_BY_SIDE_ROUNDS = 3
+
+
+def side_by_side(base: str, workdir: str, args, label: str, setting: str) -> str:
+    """Ours as configured and ours with ``setting``, in turn on fresh copies (the order turning each
+    round, so the machine's drift falls on both alike), and whether their scores agree."""
+    seconds, graded = {"as configured": [], label: []}, {}
+    for round_ in range(SIDE_BY_SIDE_ROUNDS):
+        variants = [("as configured", ""), (label, setting)]
+        for name, extra in variants if round_ % 2 == 0 else variants[::-1]:
+            copy = shutil.copytree(base, os.path.join(workdir, f"{label}-{name}-{round_}".replace(" ", "-")))
+            with open(os.path.join(copy, "nbgrader_config.py"), "a") as config:
+                config.write(f"\n{extra}\n")
+            seconds[name].append(ours(copy, args.workers, sampled=False)[0])
+            graded[name] = copy
+    same = "agree" if totals(graded["as configured"]) == totals(graded[label]) else "DIFFER"
+    on, off = statistics.median(seconds["as configured"]), statistics.median(seconds[label])
+    return (f"     {label}: {off:.1f} s against {on:.1f} s as configured ({off / on - 1:+.1%}; medians of "
+            f"{SIDE_BY_SIDE_ROUNDS}, in turn: {' '.join(f'{x:.1f}' for x in seconds[label])} against "
+            f"{' '.join(f'{x:.1f}' for x in seconds['as configured'])}); scores {same}")
+
+
 def one_size(size: int, args, floor: float, per_notebook_baseline) -> tuple[str, bool, float | None]:
     """Grade ``size`` submissions both ways: the table's line, whether scores and parity held, and
     nbgrader's seconds per notebook (None when its run was skipped)."""
@@ -197,14 +221,11 @@ def one_size(size: int, args, floor: float, per_notebook_baseline) -> tuple[str,
         mine = copies[0]
         sampled_seconds, memory = ours(shutil.copytree(base, os.path.join(workdir, "sampled")), args.workers, True)
         ours_peak = memory.peak_rss / 1024**3
-        if args.cold:
-            cold = shutil.copytree(base, os.path.join(workdir, "cold"))
-            with open(os.path.join(cold, "nbgrader_config.py"), "a") as config:
-                config.write("\nc.GradingKernels.warm_kernels = False\n")
-            cold_seconds, _ = ours(cold, args.workers, sampled=False)
-            print(f"{size:>4} cold kernels: {cold_seconds:.1f} s, {cold_seconds / size:.2f} s per notebook; "
-                  f"warm kernels: {ours_seconds:.1f} s ({cold_seconds / ours_seconds:.1f}x faster); scores "
-                  f"{'agree' if totals(cold) == totals(mine) else 'DIFFER'}")
+        for wanted, label, setting in ((args.cold, "cold kernels", "c.GradingKernels.warm_kernels = False"),
+                                       (args.library_patches_off, "library patches off",
+                                        "c.GradingKernels.library_patches = False")):
+            if wanted:
+                print(side_by_side(base, workdir, args, label, setting), flush=True)
         roles = " ".join(f"{kind} {memory.at_peak.get(kind, 0) / 1024**3:.2f} ({memory.most.get(kind, 0)})"
                          for kind in ROLES)
         cpu = " ".join(f"{kind} {seconds:.1f}" for kind, seconds in memory.cpu.items())
@@ -236,7 +257,9 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[8, 32, 128])
     parser.add_argument("--budget", type=float, default=600, help="seconds the baseline of one size may take")
     parser.add_argument("--workers", type=int, default=default_workers(), help="as grade's own default")
-    parser.add_argument("--cold", action="store_true", help="also grade with warm kernels switched off")
+    parser.add_argument("--cold", action="store_true", help="also grade with warm kernels switched off, side by side")
+    parser.add_argument("--library-patches-off", action="store_true",
+                        help="also grade with the library patches switched off (the libraries as shipped), side by side")
     args = parser.parse_args()
     os.environ.setdefault("MPLBACKEND", "Agg")
     bare = floor_per_notebook(displayed=False)

@@ -88,11 +88,3 @@ def test_a_message_too_large_is_measured_not_decoded():
         assert bool(message.get("oversized")) == oversized
         assert message["wire_bytes"] >= sum(len(f) for f in frames[5:])
         assert message["content"] == ({} if oversized else {"text": "hi"})
-
-
-def test_every_setting_of_the_fence_is_set_in_nbgrader_config_at_its_default():
-    from traitlets.config import PyFileConfigLoader
-
-    from conftest import ROOT
-    config = PyFileConfigLoader("nbgrader_config.py", path=ROOT).load_config()
-    assert {name: config.GradingKernels.get(name) for name in GradingKernels().values()} == GradingKernels().values()

@@ -60,16 +60,17 @@ def test_grade_starts_its_warm_parents_before_it_reads_the_hand_grades_then_yiel
     monkeypatch.setattr(planning, "plan", lambda *a: (list(jobs), []))
     monkeypatch.setattr(status, "unchanged_failures", lambda course, found, force: (found, []))
     monkeypatch.setattr(status, "record_batch", lambda *a: None)
-    monkeypatch.setattr(run, "start", lambda course, scheduler: order.append("warm parents") or "started")
+    started = run.Started("", None, box="Kernels are boxed")
+    monkeypatch.setattr(run, "start", lambda course, scheduler: order.append("warm parents") or started)
     monkeypatch.setattr(hand_grades, "before", lambda course, found: order.append("hand grades") or [])
     monkeypatch.setattr(hand_grades, "after", lambda *a: hand_grades.Kept())
     monkeypatch.setattr(run, "run", lambda *a: order.append(("batch", a[-1])) or BatchReport(graded=list(jobs)))
     monkeypatch.setattr(cli.os, "nice", lambda step: order.append(("nice", step)))
     assert cli.main(["--root", ROOT, "grade"], own_process=True) == 0  # as the console runs it
-    assert order == ["warm parents", ("nice", cli.RECORDER_NICENESS), "hand grades", ("batch", "started")]
+    assert order == ["warm parents", ("nice", cli.RECORDER_NICENESS), "hand grades", ("batch", started)]
     order.clear()
     assert cli.main(["--root", ROOT, "grade"]) == 0  # prove, a test: the caller keeps its priority
-    assert order == ["warm parents", "hand grades", ("batch", "started")]
+    assert order == ["warm parents", "hand grades", ("batch", started)]
 
 
 def test_grade_starts_its_warm_parents_before_nbformat_or_the_other_commands_are_imported():

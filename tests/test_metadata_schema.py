@@ -6,8 +6,8 @@ import pytest
 from nbformat.v4 import new_code_cell
 from nbgrader.nbgraderformat import MetadataValidator, ValidationError, common
 
-from autograder.grading.batch import worker  # noqa: F401  (a worker's process: nbgrader's checks keep their validator)
-from autograder.grading.batch.metadata_schema import SchemaCheckedOnce
+from autograder.grading import library_patches
+from autograder.grading.library_patches.metadata_schema import SchemaCheckedOnce
 
 GRADED = {"grade": True, "solution": False, "locked": True, "points": 1, "grade_id": "test_one",
           "schema_version": 3, "task": False}
@@ -19,6 +19,12 @@ def cell(metadata):
     made = new_code_cell("assert True")
     made.metadata["nbgrader"] = copy.deepcopy(metadata)
     return made
+
+
+@pytest.fixture(autouse=True)
+def patched():
+    """As a grading worker has them (library_patches.switch, at each task)."""
+    library_patches.switch(True)
 
 
 def test_a_workers_nbgrader_keeps_its_validator():

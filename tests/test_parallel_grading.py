@@ -36,6 +36,7 @@ from autograder.grading.batch.recording import Recorder
 from autograder.grading.batch.worker import Executed, digest
 from conftest import ROOT
 from gradebook_rows import gradebook_rows
+import plain_nbgrader
 
 LESSON = "02_backward"
 
@@ -72,7 +73,7 @@ def courses(tmp_path_factory):
     with open(os.path.join(base, "submitted", "wrong_2", LESSON, "measurements.csv"), "w") as data:
         data.write("x,y\n1,2\n")
     copies = {}
-    for kind in ("sequential", "local", "dask", "killed", "recorded"):
+    for kind in ("sequential", "local", "dask", "killed", "recorded", "unpatched"):
         copies[kind] = str(tmp_path_factory.mktemp(kind))
         shutil.copytree(base, copies[kind], dirs_exist_ok=True)
     return copies
@@ -95,7 +96,7 @@ def autograded_files(root):
 
 @pytest.fixture(scope="module")
 def sequential(courses):
-    report = pipeline.autograde(courses["sequential"], LESSON)
+    report = plain_nbgrader.autograde(courses["sequential"], LESSON, Course(courses["sequential"]).students(LESSON))
     assert not report.failed, report.failed
     return cell_scores(courses["sequential"])
 
@@ -131,6 +132,22 @@ def test_local_workers_give_the_sequential_scores_and_resume(courses, graded_loc
     assert main(["--root", root, "grade", "--force", "--student", "blank"]) == 0
     assert "graded 1, failed 0" in capsys.readouterr().out
     assert cell_scores(root) == sequential
+
+
+def test_with_the_libraries_as_shipped_the_same_scores_rows_and_outputs(courses, graded_locally, sequential):
+    """The switch of every library patch (grading/library_patches/): off, each library runs as shipped,
+    and grading is the same, only slower."""
+    root = courses["unpatched"]
+    with open(os.path.join(root, "nbgrader_config.py"), "a") as config:
+        config.write("\nc.GradingKernels.library_patches = False\n")
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["--root", root, "grade", "--workers", "2"]) == 0
+    assert cell_scores(root) == sequential
+    assert rows(root) == rows(courses["local"])
+    for student in Course(root).students(LESSON):
+        patched, unpatched = (nbformat.read(os.path.join(copy, "autograded", student, LESSON, f"{LESSON}.ipynb"),
+                                            as_version=4) for copy in (courses["local"], root))
+        assert differences(patched, unpatched) == [], student
 
 
 def test_recording_what_nbgrader_graded_writes_nbgraders_rows_and_files(courses, sequential):
@@ -274,13 +291,13 @@ def test_a_local_worker_collects_its_own_garbage_and_never_its_fork_servers():
 
 
 # evaluated in the worker (a builtin's call, so the worker imports no test module, nor conftest's home)
-COMPILED_THERE = ("(set(__import__('autograder.grading.batch.output_schema', fromlist=['_'])._compiled), "
+COMPILED_THERE = ("(set(__import__('autograder.grading.library_patches.output_schema', fromlist=['_'])._compiled), "
                   "{key[3] for key in __import__('nbformat.validator', fromlist=['_']).validators "
                   "if key[0] == 'fastjsonschema'})")
 
 
 def test_a_local_worker_starts_with_nbformats_checks_compiled_by_its_fork_server():
-    from autograder.grading.batch import output_schema
+    from autograder.grading.library_patches import output_schema
     from autograder.grading.batch.fan_out import local_executor
     with local_executor(1) as pool:
         parts, whole = pool.submit(eval, COMPILED_THERE).result()  # its first task: nothing checked yet

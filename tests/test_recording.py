@@ -11,7 +11,7 @@ import pytest
 from nbformat.v4 import new_code_cell, new_notebook, new_output
 from nbgrader.api import Gradebook
 
-from autograder.grading.batch.gradebook_engines import share_engines
+from autograder.grading.library_patches import gradebook_engines
 from autograder.grading.batch.worker import final_text
 
 
@@ -34,7 +34,7 @@ def test_an_invalid_notebook_is_refused():
 
 def test_gradebooks_share_one_engine_per_database(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])  # alembic
-    share_engines()
+    gradebook_engines.apply()
     first, second = (f"sqlite:///{tmp_path / name}" for name in ("a.db", "b.db"))
     with Gradebook(first) as one, Gradebook(first) as again, Gradebook(second) as other:
         assert one.engine is again.engine

@@ -5,4 +5,7 @@
 - ``judging/``: nbgrader's executing step with the verdict taken out of the student's kernel, the
   references, the verdicts;
 - ``kernels/``: each grading kernel alone in its box (the fence, cold and warm starts).
+
+Beside them, ``library_patches/``: every patch of another library's internals (for speed only), in
+one place behind one switch.
 """

@@ -38,7 +38,8 @@ from sqlalchemy.orm import selectinload
 
 import nbformat
 
-from .gradebook_engines import share_engines
+from .. import library_patches
+from ..kernels.settings import GradingKernels
 from .own_files import find_own_files
 from .autograde_steps import cell_results
 from .worker import Executed, digest
@@ -65,7 +66,7 @@ class Recorder:
     """Records executed submissions into the course's gradebook and ``autograded/``."""
 
     def __init__(self, course):
-        share_engines()
+        library_patches.switch(GradingKernels.of(course.config).library_patches, ["gradebook_engines"])
         self.course = course
         self.coursedir = CourseDirectory(config=course.config)
         self.converter = Autograde(coursedir=self.coursedir, config=course.config)  # its settings and hooks

@@ -28,7 +28,8 @@ with warming():  # all of it, as the zygote's
     import torch
 
     from ..judging import pictures, references  # noqa: F401  (pictures: matplotlib and the course's drawing)
-    from . import output_schema, worker  # noqa: F401  (nbgrader, nbclient and the grader itself)
+    from ..library_patches import output_schema
+    from . import worker  # noqa: F401  (nbgrader, nbclient and the grader itself)
 
     torch.set_num_threads(1)
     _warm_up()

@@ -17,16 +17,11 @@ from dataclasses import dataclass, field
 import nbformat
 from nbformat import validator
 
-from .gradebook_engines import share_engines
+from .. import library_patches
+from ..kernels.settings import GradingKernels
 from .autograde_steps import autograde_steps, cell_results, sanitize_steps
-from .message_dates import parse_dates_quickly
-from .metadata_schema import check_schema_once
-from .output_schema import compile_part_checks
 from .tasks import Task, private_gradebook
 
-check_schema_once()  # a worker checks every notebook's metadata: nbgrader's schema is checked once
-compile_part_checks()  # and every output its kernel sends: that part of nbformat's schema is compiled once
-parse_dates_quickly()  # and the dates of every message it decodes
 
 NO_NOTEBOOKS = "No notebooks found, did you forget to run 'nbgrader generate_assignment'?"  # nbgrader's words
 
@@ -72,7 +67,7 @@ def _write_files(task: Task, folder: str) -> None:
 def grade_task(task: Task) -> Executed:
     """Sanitise, execute and check every notebook of one submission, in a scratch folder of its own."""
     started = time.monotonic()
-    share_engines()
+    library_patches.switch(GradingKernels.of(task.config).library_patches)
     result = Executed(task.lesson, task.student, digests=task.digests())
     scratch = tempfile.mkdtemp(prefix=f"grade-{task.student}-{task.lesson}-")
     try:

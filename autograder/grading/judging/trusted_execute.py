@@ -89,12 +89,13 @@ class TrustedExecute(ResilientExecute):
 
     def create_kernel_manager(self):
         kernels = self.kernels
-        fence = kernels.fence()
+        fence = kernels.boxed_fence()  # refused without a box, unless c.GradingKernels.allow_unboxed says so
         if fence.missing and not _warned:  # said once, at the start of grading
             _warned["said"] = True
             self.log.warning("Grading kernels are %s: %s. The verdict is still computed outside them; what is "
                              "listed is what a notebook could reach or use beyond its own share.",
-                             "fenced WITHOUT" if fence.namespaces else "NOT sandboxed", "; ".join(fence.missing))
+                             "fenced WITHOUT" if fence.namespaces else "NOT sandboxed (allowed by "
+                             "c.GradingKernels.allow_unboxed)", "; ".join(fence.missing))
         if not self.kernel_name:
             self.kernel_name = self.nb.metadata.get("kernelspec", {}).get("name") or "python3"
         self.km = self.kernel_manager_class(kernel_name=self.kernel_name, config=self.config, fence=fence,

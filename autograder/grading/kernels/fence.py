@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field
 KERNEL_ENVIRONMENT = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                       "PYDEVD_DISABLE_FILE_VALIDATION": "1", "MPLBACKEND": "module://matplotlib_inline.backend_inline",
                       "PYTHONNOUSERSITE": "1", "AUTOGRAD_COURSE_KERNEL": "grading"}
+UNBOXED_FLAG = "--unboxed-kernels-can-read-my-files"  # grade's way to say: grade without the box, knowing what it costs
 STAGE = "/mnt"  # an existing, empty folder: a cold kernel's new root is mounted here, in its own namespace
 
 
@@ -37,6 +38,7 @@ class Fence:
     hidden: tuple = ()                # folders inside those it does not see: the instructor package
     cgroups: str = ""                 # "v1", "v2" or "" (none: rlimits only)
     network: bool = False             # kernels never get a network; declared here so no start path forgets
+    library_patches: bool = True      # how the zygote starts, not a fence: ../library_patches, for speed
     missing: tuple = field(default=(), compare=False)  # what this machine cannot enforce, said at start
 
     def to_json(self) -> str:
@@ -46,6 +48,19 @@ class Fence:
     def from_json(cls, text: str) -> "Fence":
         values = json.loads(text)
         return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()})
+
+    def statement(self) -> str:
+        """What this fence holds a kernel to, in one line: said at the start of every grading run."""
+        if not self.namespaces:
+            return "Kernels are NOT boxed: " + "; ".join(self.missing)
+        held = [f"its own root, user (uids {self.first_uid}-{self.first_uid + self.uid_count - 1}), "
+                "PID, mount and IPC namespaces, no network",
+                f"{self.scratch / 1024**2:g} MiB of scratch space"]
+        if self.cgroups:
+            held.append(f"a control group ({self.cgroups}) of {self.memory / 1024**3:g} GiB, "
+                        f"{self.max_processes} processes, {self.cpu:g} core(s)")
+        line = "Kernels are boxed: each has " + ", ".join(held)
+        return line + (f"; WITHOUT {'; '.join(self.missing)}" if self.missing else "")
 
     def environment_for(self, box: "Box", inherited: dict) -> dict:
         """A kernel's whole environment: the allowlisted variables it inherited, and its own folders."""
@@ -95,7 +110,7 @@ def build(get, keep=(), hidden=()) -> Fence:
                  cpu=float(get("cpu_limit")), max_file=int(get("max_file")), scratch=int(get("scratch_size")),
                  first_uid=int(get("first_uid")), uid_count=int(get("uid_count")),
                  environment=tuple(get("environment")), keep=tuple(keep), hidden=tuple(hidden), cgroups=version if not absent else "",
-                 missing=tuple(missing))
+                 library_patches=bool(get("library_patches")), missing=tuple(missing))
 
 
 _refused: dict = {}

@@ -15,20 +15,33 @@ from traitlets import Bool, Float, Integer, List, Unicode
 from traitlets.config import Config, Configurable
 
 from .factory import KernelFactory
-from .fence import Fence, build
+from .fence import UNBOXED_FLAG, Fence, build
 
 _built: dict = {}
-STARTS = ("warm_kernels", "zygote_timeout")  # how kernels start, not what fences them
+STARTS = ("warm_kernels", "zygote_timeout", "allow_unboxed")  # how kernels start, not what fences them
+
+
+class Unboxed(RuntimeError):
+    """Kernels cannot be boxed here and the instructor has not said to grade without the box."""
 
 
 class GradingKernels(Configurable):
     warm_kernels = Bool(True, help="Fork each kernel from a warm parent that has imported torch and the "
                                    "course already, instead of starting Python afresh.").tag(config=True)
+    library_patches = Bool(True, help="Apply the course's patches of other libraries' internals, each for "
+                                      "speed only (autograder/grading/library_patches/); off: grade with the "
+                                      "libraries as shipped, the same scores and outputs, slower.").tag(config=True)
     zygote_timeout = Float(180, help="Seconds the warm parent may take to import torch and the course and "
                                      "start serving kernels; past them grading stops with its log, as a "
                                      "parent that slow is stuck.").tag(config=True)
     sandbox = Bool(True, help="Give each kernel its own namespaces, root, user and no network, where the "
                               "OS allows it.").tag(config=True)
+    allow_unboxed = Bool(False, help="Grade even where kernels cannot be boxed (grading not as root, or "
+                                     "namespaces refused, or sandbox off): each kernel then runs with the grading "
+                                     "account's rights, and a notebook can read and change everything that "
+                                     "account can, the course's source/ and gradebook included. Off: such "
+                                     "grading is refused. `grade --unboxed-kernels-can-read-my-files` sets it "
+                                     "for one run.").tag(config=True)
     memory_limit = Integer(2 * 1024**3, help="Bytes of memory a kernel may use: each process's address "
                                              "space, and all its processes together.").tag(config=True)
     max_processes = Integer(256, help="Processes and threads one kernel may have, all its children "
@@ -63,9 +76,25 @@ class GradingKernels(Configurable):
             _built[key] = build(values.__getitem__, keep=keep, hidden=hidden_paths(keep))
         return _built[key]
 
+    def boxed_fence(self) -> Fence:
+        """The fence, refused when it cannot box a kernel unless unboxed grading is allowed by name."""
+        fence = self.fence()
+        if not fence.namespaces and not self.allow_unboxed:
+            raise Unboxed(unboxed_refusal(fence))
+        return fence
+
     def zygote(self) -> KernelFactory | None:
         """The warm parent this process's kernels fork from, ready (None: they start cold)."""
         return KernelFactory.shared(self.fence(), self.zygote_timeout) if self.warm_kernels else None
+
+
+def unboxed_refusal(fence: Fence) -> str:
+    """Why grading stops here, and the three ways on: root, the hub's grading service, or saying so."""
+    return ("Refusing to grade: kernels cannot be boxed here (" + "; ".join(fence.missing) + "). Unboxed, "
+            "a student's notebook runs with your rights: it can read source/ (the solutions) and the "
+            "gradebook, change them, and read every classmate's submission. Grade as root, or through the "
+            "hub's grading service (AUTOGRAD_COURSE_GRADING_SERVICE, docs/hub.md), or, knowing this, with "
+            f"{UNBOXED_FLAG} (c.GradingKernels.allow_unboxed = True).")
 
 
 def kept_paths() -> tuple:

@@ -29,8 +29,8 @@ import select
 import signal
 import socket
 import sys
-import types
 
+from ..library_patches import ipykernel_module_walk
 from . import parent_death
 from .enter import build_root, enter
 from .fence import KERNEL_ENVIRONMENT, Box, Fence
@@ -64,27 +64,7 @@ def _warm_up() -> None:
     print_figure(figure, "png", bbox_inches="tight")
 
 
-class _SysWithoutModules(types.ModuleType):
-    """``sys`` as ipykernel's kernel module sees it in a fork: everything of it but ``sys.modules``."""
-
-    def __getattr__(self, name):
-        return getattr(sys, name)
-
-
-def _no_module_walk() -> None:
-    """A starting IPython kernel walks every loaded module (its debugger's list of the kernel's own
-    files; a grading kernel never debugs). In a fork of the zygote that walk touches each of the
-    thousands of modules it imported, and so copies each page that holds one: a fifth of a kernel's
-    page faults. ipykernel's module reads ``sys`` only there and for the interpreter's
-    version and current exception, so it gets a ``sys`` whose ``modules`` is empty."""
-    kernel_module = sys.modules.get("ipykernel.ipkernel")  # imported with the libraries, if installed
-    if kernel_module is not None:
-        view = _SysWithoutModules("sys")
-        view.modules = {}
-        kernel_module.sys = view
-
-
-def _preload() -> None:
+def _preload(fence: Fence) -> None:
     os.environ.update(KERNEL_ENVIRONMENT)
     with warming():
         for name in zygote_modules():
@@ -93,7 +73,8 @@ def _preload() -> None:
             except ImportError:  # a library this machine lacks: only slower, never wrong
                 pass
         _warm_up()
-        _no_module_walk()
+        if fence.library_patches:
+            ipykernel_module_walk.apply()
     if "matplotlib_inline.backend_inline" in sys.modules:  # see _warm_up: figures would be lost
         print("warm kernels: the inline backend was imported before any kernel", file=sys.stderr, flush=True)
     threads = len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else 1
@@ -110,7 +91,7 @@ def serve(socket_path: str, fence: Fence, owner: int = 0) -> None:
     """
     owner_gone = _watch(owner)
     zygote = parent_death.handle()
-    _preload()
+    _preload(fence)
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(socket_path)
     os.chmod(socket_path, 0o600)  # only root (the grading worker) may ask for kernels

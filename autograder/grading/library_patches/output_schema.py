@@ -52,6 +52,13 @@ def compile_ahead() -> None:
         validator.get_validator(nbbase.nbformat, nbbase.nbformat_minor, relax_add_props=relaxed)
 
 
-def compile_part_checks() -> None:
+UPSTREAM = ("nbformat.v4.nbbase.validate", "nbformat.v4.nbbase.new_output", "nbformat.v4.nbbase.new_code_cell")
+
+
+def apply() -> None:
     """From now on in this process, nbformat checks a new output (or cell) with a compiled part."""
     nbbase.validate = validate
+
+
+def undo() -> None:
+    nbbase.validate = _nbformats_own

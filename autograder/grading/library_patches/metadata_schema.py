@@ -34,7 +34,14 @@ class SchemaCheckedOnce:
         return getattr(jsonschema, name)
 
 
-def check_schema_once() -> None:
+UPSTREAM = ("nbgrader.nbgraderformat.common.BaseMetadataValidator.validate_cell",)
+
+
+def apply() -> None:
     """From now on in this process, nbgrader's metadata checks keep their validator."""
     if not isinstance(common.jsonschema, SchemaCheckedOnce):
         common.jsonschema = SchemaCheckedOnce()
+
+
+def undo() -> None:
+    common.jsonschema = jsonschema
