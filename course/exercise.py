@@ -46,7 +46,12 @@ class Exercise:
         self.make, self.call, self.judge, self.praise = inputs, call, judge, praise
         self.closes = closes  # course helpers that would do this exercise's work (closed_helpers)
         self.hint_texts = hints
-        self.name = self.lesson = ""  # set by name_exercises, from the name the module gives it
+        self.name = self.lesson = ""  # set by ``named``, from the module that declares it (lesson_package)
+
+    def named(self, name: str, lesson: str) -> "Exercise":
+        """Give the exercise its name and lesson, which its messages, hints and stored values use."""
+        self.name, self.lesson, self._hints = name, lesson, Hints(name, self.hint_texts)
+        return self
 
     @property
     def hints(self) -> Hints:
@@ -157,29 +162,20 @@ class Exercise:
         self._hints.display(level)
 
 
-def name_exercises(namespace: dict) -> dict[str, Exercise]:
-    """Name each Exercise in a lesson module after the variable that holds it: declared once."""
-    lesson = namespace["__name__"].rsplit(".", 1)[-1]
-    found = {}
-    for attr, value in list(namespace.items()):
-        if isinstance(value, Exercise):
-            value.name, value.lesson = attr, lesson
-            value._hints = Hints(attr, value.hint_texts)
-            found[attr] = value
-    return found
-
-
 def lesson_module(assignment: str) -> str:
     """``02_backward`` -> ``backward``: the exercises module is named after the assignment."""
     return assignment.split("_", 1)[1] if assignment[:2].isdigit() else assignment
 
 
 def exercises_of(lesson: str) -> dict[str, Exercise]:
-    """The exercises a lesson declares; none for a notebook that is not one of the course's lessons."""
+    """The exercises of a lesson (``course/exercises/<lesson>/``, one module each), in the lesson's order;
+    none for a notebook that is not one of the course's lessons."""
     import importlib
     try:
         return importlib.import_module(f"course.exercises.{lesson}").EXERCISES
-    except ModuleNotFoundError:
+    except ModuleNotFoundError as missing:
+        if missing.name != f"course.exercises.{lesson}":  # a module the lesson imports: a real error
+            raise
         return {}
 
 

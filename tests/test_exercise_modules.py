@@ -1,16 +1,23 @@
-"""Every declared exercise, in every lesson: named once, hints that nudge, a stub is 'not attempted'
-everywhere, stored self-check values are current, and no answer ships with the student package."""
+"""Every declared exercise, in every lesson: one module each, named after it, hints that nudge, a stub
+is 'not attempted' everywhere, the lesson's order, core and points as its script says, stored
+self-check values and outlines current, and no answer ships with the student package."""
 import copy
 import importlib
 import json
+import os
 import pkgutil
 
 import pytest
 
 import course.exercises
-from autograder.authoring import expectations
+from autograder.authoring import expectations, lesson_outline
+from autograder.authoring.lesson_script import read
+from autograder.course_dir import assignments
+from conftest import ROOT
+from course.exercise import lesson_module
 from course.grade_ids import exercise_of_test
 from course.checks.observation import decode, encode
+from course.lesson_package import exercise_modules
 from course.outcome import NOT_ATTEMPTED, NotAttempted
 from lesson_solutions import source_notebook
 from trial import graded
@@ -18,7 +25,7 @@ from trial import graded
 LESSONS = [info.name for info in pkgutil.iter_modules(course.exercises.__path__)]
 EXERCISES = [(lesson, name, ex) for lesson in LESSONS
              for name, ex in importlib.import_module(f"course.exercises.{lesson}").EXERCISES.items()]
-ASSIGNMENT = {"graph": "01_graph", "backward": "02_backward", "no_grad": "03_no_grad", "zero_grad": "04_zero_grad"}
+ASSIGNMENT = {lesson_module(assignment): assignment for assignment in assignments(ROOT)}
 
 
 def stub(*args, **kwargs):
@@ -37,14 +44,53 @@ def test_exercise_is_well_formed(lesson, name, exercise, capsys, monkeypatch):
         exercise(stub)
 
 
+def test_every_lesson_package_has_its_notebook():
+    assert sorted(LESSONS) == sorted(ASSIGNMENT)
+
+
 @pytest.mark.parametrize("lesson", LESSONS)
-def test_where_am_i_lists_each_part_in_the_notebooks_order(lesson):
-    """course/progress.py keeps the declaration order within each part: it must be the notebook's."""
+def test_each_module_of_a_lesson_is_one_exercise_named_after_it(lesson):
+    package = importlib.import_module(f"course.exercises.{lesson}")
+    modules = sorted(name[:-3] for name in os.listdir(package.__path__[0])
+                     if name.endswith(".py") and name != "__init__.py")
+    assert sorted(package.EXERCISES) == modules
+    for name in modules:
+        assert getattr(package, name) is package.EXERCISES[name]  # check.NAME in the lesson's cells
+        assert importlib.import_module(f"{package.__name__}.{name}").EXERCISE is package.EXERCISES[name]
+
+
+def test_a_module_that_declares_no_exercise_is_refused_with_where_shared_code_goes(tmp_path, monkeypatch):
+    (tmp_path / "toy_lesson").mkdir()
+    (tmp_path / "toy_lesson" / "__init__.py").write_text("")
+    (tmp_path / "toy_lesson" / "helpers.py").write_text("def shared(x):\n    return x\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(TypeError, match="toy_lesson.helpers declares no EXERCISE.*course/checks/"):
+        exercise_modules("toy_lesson", [str(tmp_path / "toy_lesson")])
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_the_lessons_order_and_core_come_from_its_notebook(lesson):
+    """Where am I lists the core first, then the rest, each in the notebook's order, whatever order the
+    files are in: the outline the build derived from the lesson script says it."""
     cells = source_notebook(ASSIGNMENT[lesson]).cells
     in_notebook = [exercise_of_test(c.id) for c in cells
                    if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("grade")]
-    rows = importlib.import_module(f"course.exercises.{lesson}").progress({}).rows
+    package = importlib.import_module(f"course.exercises.{lesson}")
+    assert list(package.EXERCISES) == in_notebook
+    further = next(i for i, c in enumerate(cells)
+                   if c.cell_type == "markdown" and "\n# Going further" in "\n" + c.source)
+    core = [exercise_of_test(c.id) for c in cells[:further] if c.metadata.get("nbgrader", {}).get("grade")
+            and c.cell_type == "code"]
+    assert package.CORE == tuple(core) and core
+    rows = package.progress({}).rows
     assert [name for name, _, _ in rows] == in_notebook
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_stored_outlines_are_current(lesson):
+    script = os.path.join(ROOT, "source", ASSIGNMENT[lesson], f"{ASSIGNMENT[lesson]}.py")
+    assert not lesson_outline.stale(lesson, read(script)), \
+        f"run `autograd-course build {ASSIGNMENT[lesson][:2]}` to store lesson {lesson}'s outline again"
 
 
 @pytest.mark.parametrize("lesson", LESSONS)

@@ -9,10 +9,14 @@ import pytest
 import torch
 
 from autograder.authoring import expectations
-from autograder.grading.judging.references import graph as reference
+from autograder.grading.judging.references.graph.count_nodes import _shared_graph_counts
+from autograder.grading.judging.references.graph.grad_fn_names import _chain_names
 from course.checks.observation import Sealed, dumps
 from course.checks.random_inputs import generator
 from course.exercises import graph as check
+from course.exercises.graph.count_nodes import inputs as count_nodes_inputs
+from course.exercises.graph.grad_fn_names import inputs as chains_inputs
+from course.exercises.graph.predict_flags import EXPRESSIONS, FLAG_CASES
 from course.outcome import CORRECT, INCORRECT, CheckFailed
 from course.visuals.graph_walk import walk_graph
 from trial import GRADER_SEEDS, graded
@@ -76,16 +80,16 @@ def test_hard_exercises_have_three_levels_of_nudges(name):
 
 def test_chain_names_agree_with_a_walk():
     for seed in range(100):
-        for _, y, _ in check._chains_inputs(generator(seed))["chains"]:
+        for _, y, _ in chains_inputs(generator(seed))["chains"]:
             walked = [type(node.grad_fn).__name__ for node in walk_graph(y).nodes]
-            assert reference._chain_names(y) == walked and walked[-1] == "AccumulateGrad"
+            assert _chain_names(y) == walked and walked[-1] == "AccumulateGrad"
 
 
 def test_core_chains_hold_a_constant_and_never_first():
     """The core's chains: a None entry to skip is always there, but after the node to follow, so the
     walk of section 3 (next_functions[0]) is enough; count_nodes is where constants come first."""
     for seed in range(100):
-        for _, y, _ in check._chains_inputs(generator(seed))["chains"]:
+        for _, y, _ in chains_inputs(generator(seed))["chains"]:
             node, saw_none = y.grad_fn, False
             while node.next_functions:
                 assert node.next_functions[0][0] is not None
@@ -96,8 +100,8 @@ def test_core_chains_hold_a_constant_and_never_first():
 
 def test_shared_graph_counts_agree_with_a_walk():
     for seed in range(100):
-        for y, _ in check._count_nodes_inputs(generator(seed))["graphs"]:
-            counts = reference._shared_graph_counts(y)
+        for y, _ in count_nodes_inputs(generator(seed))["graphs"]:
+            counts = _shared_graph_counts(y)
             assert counts["count"] == len(walk_graph(y).nodes) == count_nodes(y)
             assert counts["without_leaves"] == counts["count"] - 2 and counts["per_path"] > counts["count"]
 
@@ -114,8 +118,8 @@ def test_flag_answers_are_stored_only_as_seals_over_the_whole_table():
                                          *(s for seals in stored["one_pair"].values() for s in seals)]}
     assert len(digests) == 1 + 5 + 5 * 4
     # What a student could try: each pair alone, in every shape a digest of one answer might take.
-    for key in check.EXPRESSIONS:
-        for a_requires, b_requires in check.FLAG_CASES:
+    for key in EXPRESSIONS:
+        for a_requires, b_requires in FLAG_CASES:
             for pair in ([r, leaf] for r in (False, True) for leaf in (False, True)):
                 for guess in (pair, {key: pair}, {"expression": key, "a_requires": a_requires,
                                                   "b_requires": b_requires, "flags": pair}):
@@ -124,7 +128,7 @@ def test_flag_answers_are_stored_only_as_seals_over_the_whole_table():
 
 @pytest.mark.parametrize("case", range(4))
 def test_a_wrong_prediction_names_its_place_and_section_not_the_rule(case):
-    cases = check.FLAG_CASES
+    cases = FLAG_CASES
 
     def wrong(a_requires, b_requires):
         right = predict_flags(a_requires, b_requires)
@@ -143,7 +147,7 @@ def test_predictions_wrong_in_one_expression_or_several_are_told_apart():
         return {**predict_flags(a_requires, b_requires), "nn.Parameter(b)": (b_requires, True)}
 
     def several(a_requires, b_requires):
-        return {key: (False, True) for key in check.EXPRESSIONS}
+        return {key: (False, True) for key in EXPRESSIONS}
     assert "predictions for `nn.Parameter(b)` are wrong (the other four" in graded("01_graph", "predict_flags", one).message
     assert "more than one expression" in graded("01_graph", "predict_flags", several).message
 
@@ -195,5 +199,5 @@ def test_where_am_i_lists_each_exercise_state():
     assert rows["leaf_from_list"] == rows["make_leaf"] == rows["build_f"] == ("Correct", "")
     assert rows["grad_fn_names"][0] == "Incorrect" and rows["grad_fn_names"][1].startswith("your list goes wrong at position 0")
     assert rows["count_nodes"][0] == rows["predict_flags"][0] == "Not attempted"
-    assert "3 of 6 exercises correct." in repr(table) and "<table>" in table._repr_html_()
+    assert f"3 of {len(check.EXERCISES)} exercises correct." in repr(table) and "<table>" in table._repr_html_()
     assert graded("01_graph", "make_leaf", make_leaf).outcome == CORRECT

@@ -223,6 +223,7 @@ def test_progress_lists_each_exercise():
     text = repr(check.progress(namespace)).splitlines()
     # the core apart, each part counted on its own: evaluate is a going-further exercise
     assert text[0] == "Core:" and text[1].split()[0] == check.CORE[0]
-    assert "Core: 0 of 2 correct." in text and "Going further: 1 of 5 correct." in text
-    assert text[-2:] == ["Written answer, graded by hand: 2 points.", "1 of 7 exercises correct."]
+    core, further = len(check.CORE), len(check.EXERCISES) - len(check.CORE)
+    assert f"Core: 0 of {core} correct." in text and f"Going further: 1 of {further} correct." in text
+    assert text[-2].startswith("Written answer") and text[-1] == f"1 of {len(check.EXERCISES)} exercises correct."
     assert list(check.EXERCISES)[:len(check.CORE)] == list(check.CORE)

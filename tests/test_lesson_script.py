@@ -59,3 +59,35 @@ def test_feedback_drops_hidden_tests_and_their_tracebacks():
     HideHiddenTests().preprocess(nb, {})
     assert test.source == "check.double(double)"
     assert test.outputs[0]["traceback"] == ["GradingFailure: twice the gradient"]
+
+
+NUMBERED = '''# %% [markdown]
+# ### Exercise: double a number
+
+# %% solution double
+def double(x):
+    ### BEGIN SOLUTION
+    return 2 * x
+    ### END SOLUTION
+
+# %% [markdown]
+# Some prose, then
+#
+# ### Exercise: triple it
+'''
+
+
+def test_exercise_headings_are_numbered_in_the_notebook_and_written_without_numbers():
+    from autograder.authoring.lesson_writer import write
+    notebook = parse(NUMBERED)
+    assert notebook.cells[0].source == "### Exercise 1: double a number"
+    assert notebook.cells[2].source.endswith("### Exercise 2: triple it")
+    inserted = parse(NUMBERED.replace("# ### Exercise: double", "# ### Exercise: first\n\n# %% [markdown]\n"
+                                                                "# ### Exercise: double"))
+    assert inserted.cells[1].source == "### Exercise 2: double a number"
+    assert write(notebook) == NUMBERED
+
+
+def test_a_typed_exercise_number_is_refused():
+    with pytest.raises(ValueError, match="exercise numbers are derived, write '### Exercise:'"):
+        parse("# %% [markdown]\n# ### Exercise 3: a title\n")

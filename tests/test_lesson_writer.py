@@ -7,6 +7,7 @@ import pytest
 
 from autograder.authoring.lesson_script import parse
 from autograder.authoring.lesson_writer import write
+from autograder.course_dir import assignments
 from conftest import ROOT
 
 SCRIPTS = sorted(p for p in glob.glob(os.path.join(ROOT, "source", "*", "*.py"))
@@ -20,8 +21,8 @@ def _cells(notebook) -> list[tuple]:
             for c in notebook.cells]
 
 
-def test_there_are_four_lessons():
-    assert len(SCRIPTS) == 4
+def test_every_lesson_has_its_script():
+    assert [os.path.basename(p)[:-3] for p in SCRIPTS] == sorted(assignments(ROOT))
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=os.path.basename)

@@ -77,7 +77,7 @@ def test_lesson_meets_the_course_minimums(assignment):
     for cell in tests:
         name = exercise_of_test(cell.id)
         assert cell.source == check_call(name), f"{cell.id}: a test cell is the one-line self-check"
-        assert name in declared, f"{cell.id}: no exercise `{name}` in course/exercises/{lesson_module(assignment)}.py"
+        assert name in declared, f"{cell.id}: no course/exercises/{lesson_module(assignment)}/{name}.py"
         assert callable(reference(lesson_module(assignment), name)), f"{name}: no reference in the grader"
     corpus = {a.test_id for a in load_corpus(os.path.join(ROOT, "tests", "wrong_submissions"))
               if a.assignment == assignment}

@@ -13,7 +13,7 @@ from autograder.grading.judging.verdict import judge_sent, seeds
 from course.checks.mistakes import Mistake
 from course.checks.observation import Sealed, Unreadable, dumps, loads, round_trip
 from course.checks.repeated_calls import other_seed
-from course.exercise import Exercise, name_exercises
+from course.exercise import Exercise
 from course.hints import Hints
 from course.outcome import (CORRECT, INCORRECT, NOT_ATTEMPTED, RAISED, CheckFailed, NotAttempted, Verdict,
                             show_self_check, verdict)
@@ -32,8 +32,7 @@ def _judge(seen, expected, inputs):
         raise Mistake("not doubled", "not_doubled")
 
 
-double = Exercise(_inputs, _call, _judge, ["multiply", "by two"])
-name_exercises({"__name__": "toy", "double": double})
+double = Exercise(_inputs, _call, _judge, ["multiply", "by two"]).named("double", "toy")
 
 
 def expected(seed):

@@ -72,8 +72,13 @@ def test_the_student_wheel_holds_the_package_and_its_stored_values_and_nothing_o
     names = zipfile.ZipFile(wheels["student"]).namelist()
     print("student wheel:", *names, sep="\n  ")
     assert {n.split("/")[0] for n in names} == {"course", "autograd_course_student-0.1.0.dist-info"}
-    lessons = {os.path.basename(p)[:-3] for p in glob.glob(os.path.join(ROOT, "course", "exercises", "*.py"))} - {"__init__"}
-    assert {f"course/exercises/expected/{lesson}.json" for lesson in lessons} <= set(names)
+    lessons = {os.path.basename(os.path.dirname(p))
+               for p in glob.glob(os.path.join(ROOT, "course", "exercises", "*", "__init__.py"))}
+    assert lessons, "no lesson package found in course/exercises/"
+    stored = {f"course/exercises/{kind}/{lesson}.json" for lesson in lessons for kind in ("expected", "outlines")}
+    assert stored <= set(names)
+    assert {f"course/exercises/{os.path.relpath(p, os.path.join(ROOT, 'course', 'exercises'))}"
+            for p in glob.glob(os.path.join(ROOT, "course", "exercises", "*", "*.py"))} <= set(names)
     assert not [n for n in names if "autograder" in n or "references" in n or n.endswith(".toml")]
     instructor = zipfile.ZipFile(wheels["instructor"]).namelist()
     assert any(n.startswith("autograder/grading/judging/references/") for n in instructor)
@@ -83,7 +88,8 @@ def test_the_student_wheel_holds_the_package_and_its_stored_values_and_nothing_o
 def _reference_lines() -> set[str]:
     """The references' own code: lines of their function bodies that nothing in course/ shares."""
     lines = set()
-    for path in glob.glob(os.path.join(ROOT, "autograder", "grading", "judging", "references", "*.py")):
+    for path in glob.glob(os.path.join(ROOT, "autograder", "grading", "judging", "references", "**", "*.py"),
+                          recursive=True):
         source = open(path, encoding="utf-8").read()
         for node in ast.walk(ast.parse(source)):
             if isinstance(node, ast.FunctionDef):

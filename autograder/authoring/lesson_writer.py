@@ -4,11 +4,12 @@ An instructor may edit ``source/NN_x/NN_x.ipynb`` in JupyterLab, with nbgrader's
 toolbar, instead of the script. This turns the notebook back into the text form, so the script stays
 what reviews read and what ``autograd-course build`` executes. Each cell's role is read from the
 nbgrader metadata the toolbar writes; a cell no header can express is refused with its position,
-never dropped. Outputs, execution counts and notebook metadata are not part of a lesson script.
+never dropped. Outputs, execution counts and notebook metadata are not part of a lesson script, nor
+are the exercise numbers the reader derives (``### Exercise 3:`` is written ``### Exercise:``).
 """
 from course.grade_ids import exercise_of_test
 
-from .lesson_script import check_call
+from .lesson_script import check_call, unnumbered
 
 # What each header carries in nbgrader's metadata: (grade, solution, locked) -> role.
 ROLES = {(False, True, False): "solution", (True, False, True): "check", (True, True, False): "answer"}
@@ -65,7 +66,7 @@ def cell_text(cell, where: str = "cell") -> str:
             header += f" points={_points(cell.metadata['nbgrader'].get('points'), where)}"
     if role == "check":
         return header
-    lines = _body(cell.source)
+    lines = _body(unnumbered(cell.source) if markdown else cell.source)
     if any(line.startswith("# %%") for line in lines):
         raise ValueError(f"{where}: a line starting with '# %%' would start a new cell")
     if markdown:

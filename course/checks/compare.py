@@ -32,3 +32,8 @@ def largest_difference(actual: torch.Tensor, expected: torch.Tensor) -> tuple[fl
     flat = int(torch.argmax(diff.reshape(-1)))
     index = tuple(int(i) for i in torch.unravel_index(torch.tensor(flat), diff.shape)) if diff.dim() else ()
     return float(diff.reshape(-1)[flat]), index
+
+
+def same_number(a: float, b: float) -> bool:
+    """Two Python floats equal within a float64 tolerance (a loss, a norm)."""
+    return abs(a - b) <= 1e-9 + 1e-7 * abs(b)

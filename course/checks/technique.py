@@ -5,7 +5,7 @@ no answer may quietly change the tensors it was given.
 """
 import inspect
 import math
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 
 import torch
 from torch.overrides import TorchFunctionMode
@@ -59,6 +59,14 @@ def inputs_kept(before: list[torch.Tensor], after: list[torch.Tensor], names: li
                           "input_changed")
 
 
+def weights_kept(before: torch.Tensor, v: torch.Tensor) -> None:
+    """v weights the outputs and is never differentiated: the generic advice (a copy that requires grad) does not fit."""
+    if v.requires_grad != before.requires_grad:
+        raise Mistake("your code changed `v.requires_grad` on the tensor it was given: v only weights the outputs, "
+                      "and nothing is differentiated with respect to it, so it needs no requires_grad. Leave v as "
+                      "it was given.", "input_changed")
+
+
 def snapshot(*tensors: torch.Tensor) -> list[torch.Tensor]:
     """Copies to compare with after the answer ran (values and requires_grad)."""
     return [t.detach().clone().requires_grad_(t.requires_grad) for t in tensors]
@@ -95,6 +103,19 @@ def counting(owner, attr: str):
         yield calls
     finally:
         setattr(owner, attr, original)
+
+
+def watching_backward():
+    """Count backward() and torch.autograd.grad calls: ``calls["backward"]``, ``calls["grad"]``."""
+    stack = ExitStack()
+    calls = {"backward": stack.enter_context(counting(torch.autograd, "backward")),
+             "grad": stack.enter_context(counting(torch.autograd, "grad"))}
+    return stack, calls
+
+
+def times(n) -> str:
+    """A count of calls, as a message says it: "once", "3 times"."""
+    return "once" if n == 1 else f"{n} times"
 
 
 class TorchCalls(TorchFunctionMode):
@@ -171,6 +192,20 @@ def grad_mode_watched():
         seen.left_off = was_on and not torch.is_grad_enabled()
         seen.turned_on = not was_on and torch.is_grad_enabled()
         torch.set_grad_enabled(was_on)
+
+
+def grad_mode_judged(got: dict, name: str, inside_no_grad: bool = False) -> None:
+    """The caller's grad mode is the caller's: on stays on, and off (inside its no_grad()) stays off."""
+    if inside_no_grad:
+        if got["grad_mode_turned_on"] is not False:
+            raise Mistake(f"autograd is recording after `{name}` returned, though the caller called it inside "
+                          "its own `with torch.no_grad():` block: torch.set_grad_enabled(True) switches "
+                          "recording on whatever the mode was before. Use `with torch.no_grad():`, which "
+                          "restores the caller's mode when the block ends.", "grad_mode_turned_on")
+    elif got["grad_mode_left_off"] is not False:
+        raise Mistake(f"autograd is still switched off after `{name}` returned: torch.set_grad_enabled(False) "
+                      "lasts until it is switched back, for every later cell. Use `with torch.no_grad():`, "
+                      "which restores the previous mode when the block ends.", "grad_mode_left_off")
 
 
 _TENSOR_DATA = torch._C.TensorBase.data

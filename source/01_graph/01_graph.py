@@ -78,7 +78,7 @@ x = torch.tensor([1.0, 2.0], requires_grad=True).double()
 print("is_leaf:", x.is_leaf, "| grad_fn:", type(x.grad_fn).__name__)
 
 # %% [markdown]
-# ### Exercise 1: a float64 leaf from a list
+# ### Exercise: a float64 leaf from a list
 #
 # Complete `leaf_from_list(values)`. `values` is a list of numbers, ints or floats. Return a new
 # `torch.float64` tensor with those values that requires grad and is a leaf, made on each call.
@@ -122,7 +122,7 @@ print(type(node).__name__, "| next_functions:", node.next_functions)
 print("node.variable is x:", node.variable is x)
 
 # %% [markdown]
-# ### Exercise 2: the names along a chain
+# ### Exercise: the names along a chain
 #
 # In a *chain*, like `y` above, every operation has one input that requires grad, and here it is
 # always the operation's first input. Complete
@@ -192,7 +192,7 @@ with shows_error(RuntimeError):
     x.numpy()
 
 # %% [markdown]
-# ### Exercise 3: a function with a recorded graph
+# ### Exercise: a function with a recorded graph
 #
 # Complete `build_f(x)`. `x` is a leaf that requires grad (the check makes it, with values of
 # either sign, away from 0). Return, elementwise,
@@ -222,7 +222,7 @@ picture = None
 try:
     picture = draw_graph(build_f(x), names={"x": x}, title="The graph of f(x) = log(x²) sin(x) + 1/x")
 except NotImplementedError:
-    print("Complete Exercise 3 first, then run this cell again.")
+    print("Complete build_f above first, then run this cell again.")
 picture
 
 # %% [markdown]
@@ -236,7 +236,7 @@ picture = None
 try:
     picture = plot_gradient(build_f, 0.6, 4.0, at=1.5)
 except NotImplementedError:
-    print("Complete Exercise 3 first, then run this cell again.")
+    print("Complete build_f above first, then run this cell again.")
 picture
 
 # %% [markdown]
@@ -274,7 +274,7 @@ r = p * q + torch.sin(p)
 backward_steps(r, names={"p": p, "q": q, "r": r}, title="r = p*q + sin(p)")   # runs r.backward()
 
 # %% [markdown]
-# ### Exercise 4: count the distinct nodes
+# ### Exercise: count the distinct nodes
 #
 # Complete `count_nodes(y)` to return how many distinct backward nodes the graph behind `y` has,
 # `AccumulateGrad` nodes included. For the `y` made of `h * h + h` above the answer is 5. The
@@ -351,7 +351,7 @@ with shows_error(RuntimeError):
 ask("sum_with_a_constant")
 
 # %% [markdown]
-# ### Exercise 5: predict the flags
+# ### Exercise: predict the flags
 #
 # `a` and `b` are float32 leaves; `a_requires` and `b_requires` say whether each requires grad.
 # Complete `predict_flags(a_requires, b_requires)` to return a dict mapping each of
@@ -446,7 +446,7 @@ print("is_leaf:", x.is_leaf, "| x.grad:", x.grad)
 ask("grad_of_a_copy")
 
 # %% [markdown]
-# ### Exercise 6: a float64 leaf from any data
+# ### Exercise: a float64 leaf from any data
 #
 # Complete `make_leaf(data)`. `data` is a list of numbers or a tensor of any dtype; it may even be
 # a result with a `grad_fn`, or a leaf that requires grad. Return a **new** float64 tensor with

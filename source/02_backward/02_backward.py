@@ -66,7 +66,7 @@ print("xc: requires_grad =", xc.requires_grad, "| is_leaf =", xc.is_leaf)
 print("x:  requires_grad =", x.requires_grad, "(unchanged)")
 
 # %% [markdown]
-# ### Exercise 1: a gradient with `backward()`
+# ### Exercise: a gradient with `backward()`
 #
 # Complete `grad_via_backward(f, x)`: `f` returns a scalar, and `x` does *not* require grad.
 # Return $\partial f / \partial x$ at `x`, found with `backward()`, without changing `x`.
@@ -154,7 +154,7 @@ x.grad = None
 print("after a reset:", x.grad)          # 12 again
 
 # %% [markdown]
-# ### Exercise 2: two losses on one graph
+# ### Exercise: two losses on one graph
 #
 # For $h = \sin(x) \cdot x$, `loss1 = h.sum()` and `loss2 = (h**2).mean()`, complete
 # `two_losses(x)` to return the pair (gradient of `loss1`, gradient of `loss2`) with respect to
@@ -302,7 +302,7 @@ two_outputs(x).backward(gradient=v)
 print("x.grad after backward(gradient=v):", x.grad)
 
 # %% [markdown]
-# ### Exercise 3: a vector-Jacobian product
+# ### Exercise: a vector-Jacobian product
 #
 # Complete `vjp(f, x, v)`: `f` maps a vector to a vector, `v` has the shape of `f(x)`. Return
 # $v^\top J$ at `x`, passing `v` to `backward(gradient=...)` (not through `(y * v).sum()`, even
@@ -348,7 +348,7 @@ print("h.grad =", h.grad)    # d(sum h^2)/dh = 2h
 print("x.grad =", x.grad)    # chain rule: 2h * 3
 
 # %% [markdown]
-# ### Exercise 4: the gradient of an intermediate
+# ### Exercise: the gradient of an intermediate
 #
 # For $h = \tanh(x)$ and $y = \sum_i h_i^2\,x_i$, complete `grads_with_intermediate(x)` so that
 # it returns the pair `(dy_dx, dy_dh)`, both from one call to `backward()`.
@@ -386,7 +386,7 @@ print("returned:", dx)
 print("x.grad:  ", x.grad)
 
 # %% [markdown]
-# ### Exercise 5: a Jacobian row by row
+# ### Exercise: a Jacobian row by row
 #
 # Section 7 said that row $i$ of the Jacobian of $f: \mathbb{R}^n \to \mathbb{R}^m$ is the
 # gradient of the output $y_i$. Complete `jacobian_rows(f, x)` to return the $m \times n$
@@ -414,7 +414,7 @@ def jacobian_rows(f, x):
 #
 # Autograd applies the chain rule for you; doing it once by hand shows what it computes.
 #
-# ### Exercise 6: a derivative by hand
+# ### Exercise: a derivative by hand
 #
 # For $f(x) = \sin(x^2)\, e^{-x}$ (elementwise), complete `hand_derivative(x)` to return $f'(x)$
 # as a formula (`torch.sin`, `torch.exp`, ...), no autograd. The check
@@ -480,7 +480,7 @@ print("H @ v       =", H @ v)
 print("hvp(f, x, v)=", torch.autograd.functional.hvp(f, x, v)[1])   # [0] would be f(x)
 
 # %% [markdown]
-# ### Exercise 7: a Hessian-vector product
+# ### Exercise: a Hessian-vector product
 #
 # Complete `hvp(f, x, v)`: `f` maps a vector `x` to a scalar, `v` has the shape of `x`. Return
 # $Hv$, the Hessian of `f` at `x` times `v`, by differentiating twice with

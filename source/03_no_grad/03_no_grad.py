@@ -83,7 +83,7 @@ print("x.grad =", x.grad)
 draw_graph(y, names={"x": x, "w": w, "y": y})
 
 # %% [markdown]
-# ### Exercise 1: a stop-gradient
+# ### Exercise: a stop-gradient
 #
 # A *stop-gradient* keeps a value in the forward pass and hides it from the backward pass.
 # Complete `stop_gradient_product(x)`: `x` requires grad. Return $z = x \cdot x^2$ (elementwise)
@@ -129,7 +129,7 @@ layer.requires_grad = False            # a plain attribute on the module, not a 
 print("layer.weight.requires_grad =", layer.weight.requires_grad)
 
 # %% [markdown]
-# ### Exercise 2: fine-tune the output layer
+# ### Exercise: fine-tune the output layer
 #
 # Complete `freeze_all_but_output(model)`: `model` is an `nn.Sequential` of `Linear` layers and
 # activations that ends in an `nn.Linear`, `model[-1]`. Freeze every parameter except those of
@@ -209,7 +209,7 @@ print(f"loss: {losses[0]:.3f} at the start, {losses[-1]:.4f} after 40 steps")
 # without recording. Lesson 4 is about resetting `.grad` between steps.
 
 # %% [markdown]
-# ### Exercise 3: an in-place SGD step
+# ### Exercise: an in-place SGD step
 #
 # Complete `sgd_step(params, lr)`. For each tensor `p` in the list `params`: subtract
 # `lr * p.grad` from `p` itself, in place (not through `p.data`), then set `p.grad` to None.
@@ -325,7 +325,7 @@ print("training =", model.training, " same output twice:", torch.equal(first, se
 ask("eval_and_autograd")
 
 # %% [markdown]
-# ### Exercise 4: evaluate a model
+# ### Exercise: evaluate a model
 #
 # Complete `evaluate(model, x)`: return `model(x)` computed in eval mode and without a graph:
 # autograd must record nothing during the forward pass (a graph recorded and then cut off with
@@ -402,7 +402,7 @@ with torch.no_grad():
 print("the array after an in-place update of t:", saved)
 
 # %% [markdown]
-# ### Exercise 5: a NumPy snapshot
+# ### Exercise: a NumPy snapshot
 #
 # Complete `to_numpy(t)`: return a NumPy array with the values, shape and dtype of `t`, for any
 # CPU tensor `t` of dtype float16, float32 or float64 (requiring grad or not), that later
@@ -556,7 +556,7 @@ print("a.grad =", a.grad, " softmax's:", reference)
 # `x * 2` saves nothing of its result, so adding to it in place is fine.
 
 # %% [markdown]
-# ### Exercise 6: fix an in-place step
+# ### Exercise: fix an in-place step
 #
 # `squash_in_place(x)` computes what we want, but `backward()` through its result fails. Run the
 # cell to read PyTorch's message.
@@ -606,10 +606,10 @@ def fix_inplace(x):
 ask("freeze_first_layer")
 
 # %% [markdown]
-# In Exercise 2 the layer to keep training was `model[-1]`. Many models end otherwise: with an
-# activation (a `Sigmoid` for a probability, a `Tanh` to bound the output), or several. An
-# activation has no parameters, so the layer that trains is the last one that *has* some, and a
-# `Linear` made with `bias=False` has a weight alone:
+# In `freeze_all_but_output` the layer to keep training was `model[-1]`. Many models end
+# otherwise: with an activation (a `Sigmoid` for a probability, a `Tanh` to bound the output), or
+# several. An activation has no parameters, so the layer that trains is the last one that *has*
+# some, and a `Linear` made with `bias=False` has a weight alone:
 
 # %%
 head = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 1, bias=False), nn.Sigmoid())
@@ -617,7 +617,7 @@ for i, layer in enumerate(head):
     print(f"head[{i}] {type(layer).__name__:8} parameters: {[name for name, _ in layer.named_parameters()]}")
 
 # %% [markdown]
-# ### Exercise 7: freeze all but the last layer with parameters
+# ### Exercise: freeze all but the last layer with parameters
 #
 # Complete `freeze_all_but_last(model)`: `model` is an `nn.Sequential` of `Linear` layers and
 # activations, of any depth. Freeze every parameter except those of the last layer that *has*

@@ -5,7 +5,7 @@
 # where the reset goes in a training step.
 #
 # **The core** is sections 1 to 3 with two exercises. **Going further**, sections 4 to 9 with
-# five exercises and a written answer, is optional and graded the same way.
+# more exercises and a written answer, is optional and graded the same way.
 #
 # **Time:** the core about 17 minutes (22-25 if an exercise takes several tries), the whole
 # lesson about 75.
@@ -80,7 +80,7 @@ optimizer.zero_grad(set_to_none=False)
 print("with set_to_none=False: ", model.weight.grad)
 
 # %% [markdown]
-# ### Exercise 1: reset a list of parameters
+# ### Exercise: reset a list of parameters
 #
 # Complete `reset_grads(params, set_to_none)`: for every tensor in `params`, set its `.grad` to
 # `None` when `set_to_none` is true, or zero the existing gradient **in place** when it is false.
@@ -135,7 +135,7 @@ for step in range(1, 4):
     print(f"step {step}: w = {w.detach()}")
 
 # %% [markdown]
-# ### Exercise 2: one training step
+# ### Exercise: one training step
 #
 # Complete `train_step(model, optimizer, x, y, loss_fn)`: one training step on the batch
 # `(x, y)` with the `optimizer` given (the forward pass is `loss_fn(model(x), y)`), returning
@@ -212,7 +212,7 @@ steps.append(("backward()", x.grad.item()))
 plot_grad_history(steps, one_call=3.0)
 
 # %% [markdown]
-# ### Exercise 3: watch `.grad` accumulate
+# ### Exercise: watch `.grad` accumulate
 #
 # Complete `grad_history(f, x, k)`: `f` returns a scalar, `x` does *not* require grad. On a copy
 # of `x` that requires grad, call `backward()` on `f` $k$ times **without** resetting, and return
@@ -316,7 +316,7 @@ print("accumulated == full batch:", torch.allclose(model.weight.grad, full_batch
 # ```
 
 # %% [markdown]
-# ### Exercise 4: accumulate over micro-batches
+# ### Exercise: accumulate over micro-batches
 #
 # Complete `accumulated_grads(model, batches, loss_fn)`. `batches` is a list of `(x, y)` pairs,
 # all with the same number of rows, and `loss_fn` averages over rows. Leave in each parameter's
@@ -379,7 +379,7 @@ with shows_error(TypeError):
 # `.grad`.
 
 # %% [markdown]
-# ### Exercise 5: the global gradient norm
+# ### Exercise: the global gradient norm
 #
 # Complete `grad_norm(model)`: return the global L2 norm of the gradients of all parameters of
 # `model` whose `.grad` is not `None`, computed yourself from the `.grad` tensors (not with
@@ -406,7 +406,7 @@ def grad_norm(model):
 ask("wrong_step_order")
 
 # %% [markdown]
-# ### Exercise 6: fit a line
+# ### Exercise: fit a line
 #
 # Complete `fit_linear(x, y, steps, lr)`. `x` has shape `(n, d_in)` and `y` shape `(n, d_out)`.
 #
@@ -529,7 +529,7 @@ print("w after backward alone:", w.detach(), "| w.grad:", w.grad)
 ask("hook_runs_each_pass")
 
 # %% [markdown]
-# ### Exercise 7: clip gradients with hooks
+# ### Exercise: clip gradients with hooks
 #
 # `clip_grad_norm_` (section 7) rescales gradients after `backward()`. Clip them while they flow
 # instead. Complete `clip_with_hook(model, max_value)`:

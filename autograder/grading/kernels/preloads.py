@@ -2,8 +2,8 @@
 
 The zygote imports every module of the student package (what a lesson's cells can import); the
 local workers' fork server imports the grader's reference of every lesson. Both come from one walk
-of the student package's folder, so a new lesson module (``course/exercises/<lesson>.py``) or a new
-visual is warmed as soon as it exists, without a line changed here or in the zygote.
+of the student package's folder, so a new exercise (``course/exercises/<lesson>/<exercise>.py``), a new
+lesson or a new visual is warmed as soon as it exists, without a line changed here or in the zygote.
 
 Both warm their imports the same way (``warming``). Standard library only: the zygote imports this
 before hiding the repository. The walk reads folders and imports nothing, so it can be done where
@@ -16,7 +16,7 @@ import os
 import pkgutil
 
 STUDENT_PACKAGE = "course"
-LESSONS = f"{STUDENT_PACKAGE}.exercises"  # one module per lesson, named after it
+LESSONS = f"{STUDENT_PACKAGE}.exercises"  # one package per lesson, named after it
 # What lessons use besides the student package. ipykernel.ipkernel imports its debugger (debugpy):
 # left to each fork, every kernel would pay for it again. The second line is what a forked kernel
 # still imported on its own while it started and ran a lesson (its sys.modules before and after):
@@ -43,7 +43,7 @@ def _walk(folder: str, prefix: str):
 
 
 def lessons() -> list[str]:
-    """The course's lessons by module name (``backward`` for ``course/exercises/backward.py``)."""
+    """The course's lessons by module name (``backward`` for ``course/exercises/backward/``)."""
     return [name.rsplit(".", 1)[1] for name in student_modules() if name.startswith(LESSONS + ".")
             and name.count(".") == LESSONS.count(".") + 1]
 

@@ -1,0 +1,53 @@
+"""count_nodes: each graph's distinct nodes, and what walks that count otherwise would find."""
+
+
+
+
+def _walk(y) -> dict:
+    """Every distinct node behind y, by identity."""
+    nodes, stack = {}, [y.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in nodes:
+            continue
+        nodes[id(node)] = node
+        stack.extend(n for n, _ in node.next_functions)
+    return nodes
+
+
+def _paths(y) -> int:
+    """The count a walk without memory gives: each node once per path from the output."""
+    memo = {}
+
+    def count(node):  # memoised, so shared nodes cost one visit; these graphs are a few levels deep
+        if id(node) not in memo:
+            memo[id(node)] = 1 + sum(count(n) for n, _ in node.next_functions if n is not None)
+        return memo[id(node)]
+    return count(y.grad_fn)
+
+
+def _name_walks(y) -> list[int]:
+    """What walks that remember names instead of nodes count: they also stop at a repeated name,
+    so the count depends on the order (stack or queue); the number of distinct names too."""
+    counts = {len({type(n).__name__ for n in _walk(y).values()})}
+    for pop in (lambda todo: todo.pop(), lambda todo: todo.pop(0)):
+        names, todo = set(), [y.grad_fn]
+        while todo:
+            node = pop(todo)
+            if node is None or type(node).__name__ in names:
+                continue
+            names.add(type(node).__name__)
+            todo.extend(n for n, _ in node.next_functions)
+        counts.add(len(names))
+    return sorted(counts)
+
+
+def _shared_graph_counts(y) -> dict:
+    nodes = _walk(y)
+    leaves = sum(type(n).__name__ == "AccumulateGrad" for n in nodes.values())
+    return {"count": len(nodes), "per_path": _paths(y), "without_leaves": len(nodes) - leaves,
+            "by_name": [n for n in _name_walks(y) if n != len(nodes)]}
+
+
+def expected(inputs):
+    return {"graphs": [_shared_graph_counts(y) for y, _ in inputs["graphs"]]}

@@ -1,0 +1,4 @@
+"""Expected values for lesson 3, computed with real PyTorch on the grader's own copies of the inputs."""
+from .. import import_each
+
+import_each(__name__, __path__)

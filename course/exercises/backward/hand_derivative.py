@@ -1,0 +1,97 @@
+"""`hand_derivative(x)`: a derivative written by hand as a formula, with no autograd."""
+import torch
+
+from ...checks import random_inputs as rand
+from ...checks.compare import close
+from ...checks.diagnose import diagnose_gradient
+from ...checks.mistakes import Mistake, require
+from ...checks.technique import TorchCalls, forbidden, inputs_kept, snapshot
+from ...exercise import Exercise
+
+
+def inputs(rng):
+    return {"x": rand.tensor(rng, rand.shape(rng), torch.float64, low=-2.0, high=2.0)}
+
+
+def call(answer, inputs):
+    x = inputs["x"]
+    before = snapshot(x)
+    no_autograd = "write the derivative by hand here, without autograd."
+    with forbidden(torch.autograd, "grad", no_autograd, "autograd_used"), \
+            forbidden(torch.autograd, "backward", no_autograd, "autograd_used"), \
+            TorchCalls(keep_arguments=("sin",)) as torch_calls:
+        got = answer(x)
+    inputs_kept(before, [x], ["x"])
+    if isinstance(got, torch.Tensor) and got.shape == x.shape:  # else the judge says what came back
+        _derived_by_hand(torch_calls, x)
+    return {"result": got}
+
+
+def _derived_by_hand(torch_calls: TorchCalls, x: torch.Tensor) -> None:
+    """A finite difference gets the numbers right without any derivative: it evaluates f near x."""
+    square = x.detach() ** 2
+    for argument in torch_calls.arguments["sin"]:
+        # complex points (a complex step), or points just beside x**2; sin of x**2 + pi/2 (a cos) or of
+        # a part of x is another way of writing f'(x), judged by its values
+        nearby = argument.shape == square.shape and not argument.is_complex() and not close(argument, square) \
+            and bool(((argument - square).abs() <= 0.05 * (1 + square.abs())).all())
+        if argument.is_complex() or nearby:
+            raise Mistake("your answer evaluates f at shifted points x ± h (sin at points beside x**2), as a "
+                          "finite difference (f(x + h) - f(x - h)) / 2h does: that estimates f'(x) instead of "
+                          "deriving it. Write f'(x) with the product and chain rules.", "finite_difference")
+
+
+# What a slip by hand gives, as the grader computes it: (the value's key, the slip named).
+HAND_SLIPS = (
+    ("no_inner_factor", "the chain rule inside sin(x**2) is missing its inner factor: differentiate "
+                        "the inner function x**2 too, and multiply.", "inner_factor"),
+    ("exp_sign_dropped", "the exp(-x) part has the wrong sign: its inner function is -x, and the chain "
+                         "rule multiplies by that function's derivative too.", "exp_sign"),
+    ("derivatives_multiplied", "it multiplies the two factors' derivatives: the product rule for "
+                               "u * v is u' v + u v', not u' v'.", "product_rule"),
+)
+
+
+# A formula derived by hand agrees with autograd's float64 result to a few units in the last place,
+# whatever its style; a finite difference, whatever its step, cannot get closer than about 1e-11.
+EXACT_TOLERANCE = 1e-12
+
+
+def _estimated(got: torch.Tensor, want: torch.Tensor) -> str | None:
+    """Right to the check's tolerance but not to float64's: the mark an estimate leaves."""
+    scale = 1.0 + float(want.abs().max()) if want.numel() else 1.0
+    error = float((got.detach().to(want.dtype) - want).abs().max()) if want.numel() else 0.0
+    if error <= EXACT_TOLERANCE * scale:
+        return None
+    return ("your derivative is close to autograd's but not exact (largest error "
+            f"{error:.1e}, where a formula derived by hand agrees to about 1e-15): that is what a finite "
+            "difference (f(x + h) - f(x - h)) / 2h gives, an estimate. Write f'(x) with the product and "
+            "chain rules.")
+
+
+def judge(seen, expected, inputs):
+    problem = diagnose_gradient(expected["derivative"], seen["result"], "your derivative")
+    if problem is None:
+        estimate = _estimated(seen["result"], expected["derivative"])
+        if estimate:
+            raise Mistake(estimate, "finite_difference")
+    if problem and problem.kind == "wrong_value":
+        got = seen["result"]
+        for key, slip, kind in HAND_SLIPS:
+            if isinstance(got, torch.Tensor) and key in expected and got.shape == expected[key].shape \
+                    and not got.is_complex() and close(got, expected[key]):
+                raise Mistake(f"your derivative differs from autograd's, and matches a known slip: {slip}", kind)
+        raise Mistake(problem + " Check each factor: the product rule for sin(x**2) * exp(-x), "
+                      "and the chain rule inside each one.", "chain_rule")
+    require(problem)
+
+
+HINTS = [
+    "f is a product of two factors, each a function of x: which rule differentiates a product?",
+    "Each factor is a function of a function of x: differentiate the outside, then multiply by the "
+    "derivative of the inside.",
+    "Test your formula at a few points in a scratch cell against autograd (a leaf x of a few elements, "
+    "f(x).sum().backward(), x.grad) before running the check: a wrong sign or a missing factor shows at once.",
+]
+
+EXERCISE = Exercise(inputs, call, judge, HINTS)

@@ -1,0 +1,110 @@
+"""`jacobian_rows(f, x)`: the Jacobian of a vector function, one row per backward pass."""
+import torch
+
+from ...checks import random_inputs as rand
+from ...checks.compare import close
+from ...checks.diagnose import diagnose_aliased_rows, diagnose_gradient
+from ...checks.evaluation_points import WhereEvaluated, far_from_x, finite_difference
+from ...checks.mistakes import Mistake, require
+from ...checks.technique import forbidden, inputs_kept, snapshot, watching_backward
+from ...exercise import Exercise
+
+
+JACOBIAN_FUNCTIONS = [
+    ("x * x.sum()", lambda t: t * t.sum()),
+    ("[sin(x0*x1), x0 + x1**2, sum(x**3)]", lambda t: torch.stack([torch.sin(t[0] * t[1]), t[0] + t[1] ** 2,
+                                                                  (t**3).sum()])),
+    ("softmax(x)", lambda t: torch.softmax(t, 0)),
+]
+
+
+def inputs(rng):
+    """x of 2, 4 or 5 elements, never 3: the second function has 3 outputs, so every trial has an f whose
+    outputs are not as many as x's elements, and a loop over x's elements cannot pass it."""
+    n = rand.integer(rng, 2, 5)
+    return {"x": rand.tensor(rng, (4 if n == 3 else n,), torch.float64)}
+
+
+def call(answer, inputs):
+    x, seen, calls, elsewhere, far = inputs["x"], [], [], [], []
+    before = snapshot(x)
+    for _, f in JACOBIAN_FUNCTIONS:
+        watched = WhereEvaluated(f, x)
+        with forbidden(torch.autograd.functional, "jacobian",
+                       "build the Jacobian yourself, one row per output element, not with jacobian()."):
+            stack, ran = watching_backward()
+            with stack:
+                try:
+                    seen.append(answer(watched, x))
+                except IndexError as error:
+                    _past_the_outputs(error, f, x)
+                    raise
+        inputs_kept(before, [x], ["x"])
+        calls.append(len(ran["backward"]) + len(ran["grad"]))
+        elsewhere.append(watched.elsewhere)
+        far.append(watched.far)
+    return {"jacobians": seen, "calls": calls, "evaluated_elsewhere": elsewhere, "evaluated_far": far}
+
+
+def _past_the_outputs(error: IndexError, f, x: torch.Tensor) -> None:
+    """An index past f(x)'s end, when f(x) has fewer elements than x: a loop over x's elements, not y's."""
+    outputs = f(x.detach()).numel()
+    if outputs < x.numel() and "out of bounds" in str(error):
+        raise Mistake(f"your code raised IndexError: {error}. Here f(x) has {outputs} elements and x has "
+                      f"{x.numel()}: did the loop run over x's elements? The Jacobian has one row per output "
+                      "element y[i], so loop over y's elements.", "rows_over_inputs") from None
+
+
+def _rows_over_inputs(description: str, got, want: torch.Tensor, inputs: int) -> None:
+    """One row per element of x where f has another number of outputs: the loop ran over x."""
+    if isinstance(got, torch.Tensor) and want.dim() == 2 and got.dim() == 2 and want.shape[0] != inputs \
+            and tuple(got.shape) == (inputs, want.shape[1]):
+        raise Mistake(f"for f = {description}, your result has {inputs} rows, one per element of x, but the "
+                      f"Jacobian has {want.shape[0]}, one per element of y = f(x): did the loop run over x's elements? "
+                      "Loop over y's elements, one row per output element y[i].", "rows_over_inputs")
+
+
+JACOBIAN_HOW = "Call f once, on a copy of x that requires grad, and differentiate each output element in turn."
+
+
+def _sum_of_rows(what: str, got, want: torch.Tensor) -> None:
+    """One backward() from y.sum() (or gradient= all ones) gives the sum of the rows, of one row's shape."""
+    if isinstance(got, torch.Tensor) and want.dim() == 2 and want.shape[0] > 1 and got.shape == want.shape[1:] \
+            and not got.is_complex() and close(got, want.sum(0)):
+        raise Mistake(f"{what} has the shape of one row, {tuple(got.shape)}, not {tuple(want.shape)}, and it is the "
+                      "sum of all the rows: that is what one backward() from y.sum() (or with gradient= all ones) "
+                      "gives. The Jacobian has a row per output element y[i], each from its own backward().",
+                      "one_row")
+
+
+def judge(seen, expected, inputs):
+    finite_difference(seen, "the Jacobian", JACOBIAN_HOW)
+    for i, ((description, _), got, want, calls) in enumerate(zip(
+            JACOBIAN_FUNCTIONS, seen["jacobians"], expected["jacobians"], seen["calls"], strict=True)):
+        what = f"the Jacobian of f = {description}"
+        if isinstance(got, torch.Tensor) and got.shape == want.shape and want.shape[0] > 1 and \
+                diagnose_gradient(want.cumsum(0), got) is None:
+            raise Mistake(f"for f = {description}, each row of your Jacobian includes the rows above it: "
+                          "x.grad accumulated across backward() calls. Reset it before each row.",
+                          "grad_accumulated")
+        require(diagnose_aliased_rows(want, got, what))
+        _sum_of_rows(what, got, want)
+        _rows_over_inputs(description, got, want, inputs["x"].numel())
+        wrong = diagnose_gradient(want, got, what)
+        far_from_x(seen, i, wrong, JACOBIAN_HOW)
+        require(wrong)
+        rows = want.shape[0]
+        if calls != rows:
+            raise Mistake(f"for f = {description}, the Jacobian has {rows} rows but your code differentiated "
+                          f"{calls} time(s): build it one row per call, one backward() (or "
+                          "torch.autograd.grad) for each output element.", "not_row_by_row")
+
+
+HINTS = [
+    "Row i of the Jacobian is the gradient of the i-th output y[i] with respect to x.",
+    "One backward() per output element on the same graph: keep the graph between calls, and start "
+    "each row from an empty .grad.",
+    "Copy each row out of .grad before the next call, then stack the rows.",
+]
+
+EXERCISE = Exercise(inputs, call, judge, HINTS)

@@ -1,0 +1,128 @@
+"""`grad_fn_names(y)`: the names of the nodes along a chain, from `y.grad_fn` down to `AccumulateGrad`.
+
+The course's own graph walkers are closed while it is checked (``walk_errors.WALKS_THE_GRAPH``).
+"""
+import re
+
+import torch
+
+from ...checks import random_inputs as rand
+from ...checks.mistakes import Mistake
+from ...checks.read_back import same_length
+from ...checks.walk_errors import WALKS_THE_GRAPH, walk_errors_explained
+from ...exercise import Exercise
+
+
+# (text with {} for the input, function of (t, c) with c a constant tensor of t's shape)
+# The core's chains keep the input that requires grad first: a constant (c, or the 1 of t + 1) is the
+# operation's second input, its (None, 0) after the node to follow. count_nodes (going further) meets
+# constants on either side.
+WITH_CONSTANT = [
+    ("({} + 1)", lambda t, c: t + 1),
+    ("({} * c)", lambda t, c: t * c),
+    ("({} - c)", lambda t, c: t - c),
+]
+
+
+CHAIN_OPS = [
+    ("exp({})", lambda t, c: torch.exp(t)),
+    ("sin({})", lambda t, c: torch.sin(t)),
+    ("tanh({})", lambda t, c: torch.tanh(t)),
+    ("sigmoid({})", lambda t, c: torch.sigmoid(t)),
+    ("{}**2", lambda t, c: t**2),
+    *WITH_CONSTANT,
+]
+
+
+def _random_chain(rng):
+    """A leaf x, a chain y built from it, and y written out."""
+    x = rand.tensor(rng, rand.shape(rng), rand.float_dtype(rng), requires_grad=True)
+    c = rand.tensor(rng, x.shape, x.dtype)
+    length = rand.integer(rng, 2, 6)
+    ops = [CHAIN_OPS[rand.integer(rng, 0, len(CHAIN_OPS) - 1)] for _ in range(length - 1)]
+    # At least one constant, so an answer that follows the wrong entry of next_functions steps onto None.
+    ops.insert(rand.integer(rng, 1, len(ops)), WITH_CONSTANT[rand.integer(rng, 0, len(WITH_CONSTANT) - 1)])
+    t, text = x, "x"
+    for template, op in ops:
+        t, text = op(t, c), template.format(text)
+    if rand.integer(rng, 0, 1):
+        t, text = t.sum(), f"({text}).sum()"
+    return x, t, text
+
+
+def inputs(rng):
+    return {"chains": [_random_chain(rng) for _ in range(3)]}
+
+
+_NODE_REPR = re.compile(r"^<(\w+) object at 0x[0-9a-fA-F]+>$")
+
+
+def _names_sent(got):
+    """A list of names as it is, else what it holds: node objects are a mistake worth naming, and so
+    are their printed forms (str(node) holds a memory address, new on every call)."""
+    if isinstance(got, (list, tuple)) and all(isinstance(n, str) for n in got):
+        printed = [m.group(1) for m in map(_NODE_REPR.match, got) if m]
+        return {"printed_nodes": list(dict.fromkeys(printed))} if printed else list(got)
+    if isinstance(got, (list, tuple)):
+        return {"not_names": list(dict.fromkeys(type(n).__name__ for n in got if not isinstance(n, str)))}
+    return {"not_names": [type(got).__name__]}
+
+
+def call(answer, inputs):
+    with walk_errors_explained("a constant has no backward node: follow the pair that holds one."):
+        return {"names": [_names_sent(answer(y)) for _, y, _ in inputs["chains"]]}
+
+
+def _short_name(name: str) -> str:
+    # node.name() says "torch::autograd::AccumulateGrad" where the class is "AccumulateGrad"
+    return name.rsplit("::", 1)[-1]
+
+
+def judge(seen, expected, inputs):
+    sent = same_length(seen["names"], expected["names"], "lists of names")
+    for (_, _, text), got, want in zip(inputs["chains"], sent, expected["names"]):
+        chain = f"(for y = {text}, c a constant tensor)" if " c)" in text else f"(for y = {text})"
+        if isinstance(got, dict) and "printed_nodes" in got:
+            raise Mistake(f"your list holds each node's printed form, str(node), such as '<{got['printed_nodes'][0]} "
+                          "object at 0x...>', with a memory address that changes on every run: append the node's "
+                          f"class name, a string such as '{got['printed_nodes'][0]}' {chain}.", "printed_nodes")
+        if isinstance(got, dict):
+            held = ", ".join(map(str, got.get("not_names", [])))
+            if any(name.endswith(("Backward0", "Backward1")) or name == "AccumulateGrad"
+                   for name in got.get("not_names", [])):
+                raise Mistake(f"your list holds the nodes themselves ({held}), not their names: append each "
+                              f"node's class name, a string {chain}.", "nodes_not_names")
+            raise Mistake(f"return a list of strings, one grad_fn name per node; got {held} {chain}.",
+                          "not_a_list_of_names")
+        got = [_short_name(n) for n in got]
+        if got == want:
+            continue
+        if got == want[::-1]:
+            raise Mistake(f"your list is reversed: start at y.grad_fn (the output) and end at the leaf's "
+                          f"AccumulateGrad {chain}.", "reversed")
+        if got == want[:-1]:
+            raise Mistake(f"your list stops before AccumulateGrad: the walk ends at the node that writes into "
+                          f"x.grad, and it belongs in the list too {chain}.", "stops_before_leaf")
+        if len(got) < len(want) and got == want[:len(got)]:
+            raise Mistake(f"your list stops after {got[-1] if got else 'nothing'}, but the graph goes on: keep "
+                          "stepping to the node in next_functions (not a None entry, which is a constant) "
+                          f"until you have recorded AccumulateGrad {chain}.", "stopped_early")
+        first = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w), min(len(got), len(want)))
+        raise Mistake(f"your list goes wrong at position {first}"
+                      f"{f' ({got[first]!r})' if first < len(got) else ' (it ends there)'}: the chain has "
+                      f"{len(want)} nodes from y.grad_fn to AccumulateGrad, your list has {len(got)}. "
+                      "Print type(node).__name__ at each step of your walk to see where it leaves the "
+                      f"chain {chain}.", "wrong_names")
+
+
+HINTS = [
+    "Start at y.grad_fn and write down each node's class name as you step down the chain, the way the "
+    "section 3 cell steps three times. The last node, AccumulateGrad, has nowhere to step to.",
+    "node.next_functions holds one (node, index) pair per input of the operation. In these chains the "
+    "input that requires grad comes first, so the next node is in the first pair; a constant's "
+    "(None, 0) comes after it.",
+    "type(node).__name__ is the name. AccumulateGrad's next_functions is empty, so indexing it fails: "
+    "record AccumulateGrad, then stop before stepping on.",
+]
+
+EXERCISE = Exercise(inputs, call, judge, HINTS, closes=WALKS_THE_GRAPH)
