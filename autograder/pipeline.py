@@ -1,27 +1,15 @@
-"""The instructor's pipeline, step by step: release, autograde, feedback, export.
+"""nbgrader's own steps the course runs through its Python API: release and feedback, and reading scores.
 
-Each step is nbgrader's own command, run through its Python API so a failure has a real
-result. A submission that cannot be graded is reported and skipped; it never stops the others.
+Grading is not here: it has one path, ``autograder/grading/batch/run.py``, which ``grade``, ``prove``
+and the tests all take. A feedback page that cannot be made is reported and skipped; it never stops the others.
 """
 import re
-from dataclasses import dataclass, field
 
-from .course_dir import assignments, open_api, submitted_students
+from .course_dir import assignments, open_api
 
 
 class PipelineError(RuntimeError):
     """An nbgrader step failed for the course itself (not for one submission)."""
-
-
-@dataclass
-class GradingReport:
-    graded: list[str] = field(default_factory=list)
-    failed: dict[str, str] = field(default_factory=dict)  # student -> why
-
-    def lines(self) -> list[str]:
-        out = [f"graded {len(self.graded)} submission(s)"]
-        out += [f"could not grade {student}: {why}" for student, why in sorted(self.failed.items())]
-        return out
 
 
 EXCEPTION_LINE = re.compile(r"^\s*(?:[\w]+\.)*(\w*(?:Error|Exception|Exit)): (.+)$")
@@ -44,21 +32,6 @@ def generate_release(root: str, only: list[str] | None = None) -> list[str]:
             raise PipelineError(f"generate_assignment {assignment} failed:\n{result.get('error') or result.get('log')}")
         done.append(assignment)
     return done
-
-
-def autograde(root: str, assignment: str, students: list[str] | None = None) -> GradingReport:
-    api = open_api(root)
-    report = GradingReport()
-    for student in students or submitted_students(root, assignment):
-        try:
-            result = api.autograde(assignment, student, force=True, create=True)
-        except Exception as error:  # a broken submission must not stop the others
-            result = {"success": False, "error": f"{type(error).__name__}: {error}"}
-        if result["success"]:
-            report.graded.append(student)
-        else:
-            report.failed[student] = root_cause(result)
-    return report
 
 
 def generate_feedback(root: str, assignment: str, students: list[str]) -> dict[str, str]:

@@ -36,6 +36,7 @@ from autograder.authoring.prove import BLANK, SOLUTION, scratch_course
 from autograder.authoring.wrong_answers import build_submission, solution_cells, write_submission
 from autograder.cli import main
 from conftest import ROOT
+import plain_nbgrader
 from hostile import ALL, LEAKED, MARKER, SECRET_NAME, load_cases
 
 ASSIGNMENT = "02_backward"
@@ -203,7 +204,7 @@ def batch(tmp_path_factory):
     leftovers = _leftovers(root)
     graded_at = time.monotonic()
 
-    report = pipeline.autograde(root, ASSIGNMENT, [s for s in REGRADED if s in rows])
+    report = plain_nbgrader.autograde(root, ASSIGNMENT, [s for s in REGRADED if s in rows])
     regraded = {student: pipeline.cell_scores(root, ASSIGNMENT, student) for student in report.graded}
     regraded_at = time.monotonic()
     stored = [s for s in sorted(rows) if os.path.exists(os.path.join(root, "autograded", s, ASSIGNMENT, NOTEBOOK))]
