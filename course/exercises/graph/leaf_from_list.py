@@ -7,22 +7,26 @@ import torch
 from ...checks import random_inputs as rand
 from ...checks.compare import largest_difference
 from ...checks.diagnose import diagnose_tensor
-from ...checks.explain_error import explain_error
+from ...checks.explain_error import explain_error, known_error
 from ...checks.mistakes import Mistake, require
 from ...checks.observation import flags_of
 from ...checks.read_back import same_length
 from ...exercise import Exercise
 
 
-LEAF_FROM_LIST_CASES = ["a list of ints", "a list of floats"]
+LEAF_FROM_LIST_CASES = ["a list of ints", "a list of floats", "a list mixing ints and floats", "a list of one number",
+                        "an empty list"]
 
 
 def inputs(rng):
-    """The two lists a learner meets first: ints (an integer tensor unless told otherwise) and floats
-    with more digits than float32 keeps."""
+    """Every kind of list the text allows, in each trial: ints (an integer tensor unless told otherwise),
+    floats with more digits than float32 keeps, both mixed, one number, and none."""
     ints = torch.randint(-9, 10, (rand.integer(rng, 2, 6),), generator=rng).tolist()
     floats = rand.tensor(rng, (rand.integer(rng, 2, 6),), torch.float64, -3.0, 3.0).tolist()
-    return {"cases": [ints, floats]}
+    mixed = [v if i % 2 else int(v) for i, v in  # an int first, as a list read from a file may start
+             enumerate(rand.tensor(rng, (rand.integer(rng, 3, 6),), torch.float64, -9.0, 9.0).tolist())]
+    one = rand.tensor(rng, (1,), torch.float64, -3.0, 3.0).tolist()
+    return {"cases": [ints, floats, mixed, one, []]}
 
 
 def call(answer, inputs):
@@ -33,10 +37,28 @@ def call(answer, inputs):
         except (NotImplementedError, Mistake):
             raise
         except Exception as error:  # said for the case that raised, which the judge reaches in order
-            seen.append({"raised": explain_error(error), "kind": type(error).__name__})
+            seen.append(raised(error))
             continue
         seen.append({"tensor": got})
     return {"cases": seen}
+
+
+def raised(error: Exception) -> dict:
+    """What a case that raised sends back: the error in autograd terms, its type, and which known error it is."""
+    known = known_error(error)
+    return {"raised": explain_error(error), "kind": type(error).__name__, "known": known.key if known else None}
+
+
+def raised_message(description: str, case: dict, edge: str = "") -> Mistake:
+    """A case that raised, said for that case; filling a tensor that already requires grad gets its own fix
+    (explain_error's advice, no_grad() for a parameter's update, is for lesson 3's kind of code)."""
+    if case.get("known") == "leaf_in_place":
+        return Mistake(f"for {description}, your code changed a tensor that already requires grad in place "
+                       "(filling it item by item, or +=, *= ...): autograd refuses, since it is a leaf it records. "
+                       "Give the tensor its values first and switch requires_grad on last, as torch.tensor(..., "
+                       "dtype=torch.float64, requires_grad=True) does in one step.", "in_place_on_leaf")
+    return Mistake(f"for {description}, your code raised {case['raised']}{chr(10) + '  ' + edge if edge else ''}",
+                   str(case.get("kind"))[:40])
 
 
 def recorded_step(grad_fn: str | None, data_requires_grad: bool = False, from_list: bool = False) -> str:
@@ -68,6 +90,10 @@ def judge_new_leaf(what: str, got, want: torch.Tensor, data_requires_grad: bool 
     if isinstance(got, torch.Tensor) and got.dtype != torch.float64:
         raise Mistake(f"{what} has dtype {got.dtype}: make it torch.float64, whatever the data's own "
                       "dtype (choose the dtype when you create or convert it).", "wrong_dtype")
+    if isinstance(got, torch.Tensor) and got.shape != want.shape and not from_list:
+        raise Mistake(f"{what} has shape {tuple(got.shape)}, but data has shape {tuple(want.shape)}: keep data's "
+                      "shape (no view(-1), flatten(), squeeze() or [...] around it), one number included.",
+                      "wrong_shape")
     require(diagnose_tensor(want, got, what))
     flags = flags_of(got)
     if not flags.requires_grad:
@@ -86,12 +112,30 @@ def judge_new_leaf(what: str, got, want: torch.Tensor, data_requires_grad: bool 
                       f"{index}): copy the values you were given.", "wrong_values")
 
 
+# What the edge cases are, said when an answer breaks only there.
+EDGE_CASES = {
+    "a list of one number": "A list of one number makes a tensor of shape (1,), as torch.tensor([2.5]) does: give "
+                            "torch.tensor the whole list, not its first number.",
+    "an empty list": "An empty list is a list of numbers too: torch.tensor([], dtype=torch.float64) makes a tensor "
+                     "of shape (0,). Give torch.tensor the whole list.",
+}
+
+
 def judge(seen, expected, inputs):
     cases = same_length(seen["cases"], expected["values"], "results")
     for description, case, want in zip(LEAF_FROM_LIST_CASES, cases, expected["values"]):
+        edge = EDGE_CASES.get(description, "")
         if "raised" in case:
-            raise Mistake(f"for {description}, your code raised {case['raised']}", str(case.get("kind"))[:40])
-        judge_new_leaf(f"for {description}, your tensor", case["tensor"], want, from_list=True)
+            raise raised_message(description, case, edge)
+        got = case["tensor"]
+        if edge and isinstance(got, torch.Tensor) and got.shape != want.shape:
+            raise Mistake(f"for {description}, your tensor has shape {tuple(got.shape)}, expected "
+                          f"{tuple(want.shape)}. {edge}", "wrong_shape")
+        if isinstance(got, torch.Tensor) and got.shape == (1, *want.shape):
+            raise Mistake(f"for {description}, your tensor has shape {tuple(got.shape)}, expected {tuple(want.shape)}: "
+                          "the list was put inside another list ([values]). Give torch.tensor the list itself.",
+                          "wrong_shape")
+        judge_new_leaf(f"for {description}, your tensor", got, want, from_list=True)
 
 
 HINTS = [
