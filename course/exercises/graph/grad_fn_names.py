@@ -34,27 +34,36 @@ CHAIN_OPS = [
 ]
 
 
-def _random_chain(rng):
-    """A leaf x, a chain y built from it, and y written out."""
+def _random_chain(rng, repeated: bool = False, shortest: bool = False):
+    """A leaf x, a chain y built from it, and y written out. ``repeated``: one operation twice in a row
+    (two nodes of one name, both in the list); ``shortest``: one operation on x, with a constant."""
     x = rand.tensor(rng, rand.shape(rng), rand.float_dtype(rng), requires_grad=True)
     c = rand.tensor(rng, x.shape, x.dtype)
-    length = rand.integer(rng, 2, 6)
-    ops = [CHAIN_OPS[rand.integer(rng, 0, len(CHAIN_OPS) - 1)] for _ in range(length - 1)]
-    # At least one constant, so an answer that follows the wrong entry of next_functions steps onto None.
-    ops.insert(rand.integer(rng, 1, len(ops)), WITH_CONSTANT[rand.integer(rng, 0, len(WITH_CONSTANT) - 1)])
+    if shortest:
+        ops = [WITH_CONSTANT[rand.integer(rng, 0, len(WITH_CONSTANT) - 1)]]
+    else:
+        length = rand.integer(rng, 2, 6)
+        ops = [CHAIN_OPS[rand.integer(rng, 0, len(CHAIN_OPS) - 1)] for _ in range(length - 1)]
+        if repeated:
+            twice = rand.integer(rng, 0, len(ops) - 1)
+            ops.insert(twice, ops[twice])
+        # At least one constant, so an answer that follows the wrong entry of next_functions steps onto None.
+        ops.insert(rand.integer(rng, 1, len(ops)), WITH_CONSTANT[rand.integer(rng, 0, len(WITH_CONSTANT) - 1)])
     t, text = x, "x"
     for template, op in ops:
         t, text = op(t, c), template.format(text)
-    if rand.integer(rng, 0, 1):
+    if not shortest and rand.integer(rng, 0, 1):
         t, text = t.sum(), f"({text}).sum()"
-    return x, t, text
+    return x, t, text.removeprefix("(").removesuffix(")") if shortest else text
 
 
 def inputs(rng):
-    return {"chains": [_random_chain(rng) for _ in range(3)]}
+    """Three chains in every trial: any chain, one with a name twice, and the shortest (one operation)."""
+    return {"chains": [_random_chain(rng), _random_chain(rng, repeated=True), _random_chain(rng, shortest=True)]}
 
 
 _NODE_REPR = re.compile(r"^<(\w+) object at 0x[0-9a-fA-F]+>$")
+_CLASS_REPR = re.compile(r"^<class '(?:[\w.]+\.)?(\w+)'>$")
 
 
 def _names_sent(got):
@@ -78,41 +87,83 @@ def _short_name(name: str) -> str:
     return name.rsplit("::", 1)[-1]
 
 
+def _chain(text: str) -> str:
+    return f"(for y = {text}, c a constant tensor)" if re.search(r"\bc\b", text) else f"(for y = {text})"
+
+
+# Lists that hold the right names, changed in one way: each is named only when it explains every chain of the
+# trial (a reversed list and a sorted one can look alike on one chain, not on three).
+REARRANGED = [
+    ("reversed", lambda want: want[::-1],
+     "your list is reversed: start at y.grad_fn (the output) and end at the leaf's AccumulateGrad"),
+    ("stops_before_leaf", lambda want: want[:-1],
+     "your list stops before AccumulateGrad: the walk ends at the node that writes into x.grad, and it belongs "
+     "in the list too"),
+    ("names_deduplicated", lambda want: list(dict.fromkeys(want)),
+     "your list holds each name once, but two operations of the same kind are two nodes (sin(sin(x)) has two "
+     "SinBackward0): append one name per node you step on, repeats included"),
+    ("names_deduplicated", lambda want: sorted(set(want)),
+     "your list holds each name once, sorted: two operations of the same kind are two nodes (sin(sin(x)) has two "
+     "SinBackward0), and the list follows the walk. Append one name per node you step on, in the order you "
+     "meet them"),
+    ("wrong_order", sorted,
+     "your list holds the right names in alphabetical order: list them in the order the walk meets them, from "
+     "y.grad_fn down to AccumulateGrad"),
+]
+
+
+def _names_or_mistake(got, chain: str) -> list[str]:
+    """The names sent for one chain, or the Mistake of sending something else."""
+    if isinstance(got, dict) and "printed_nodes" in got:
+        raise Mistake(f"your list holds each node's printed form, str(node), such as '<{got['printed_nodes'][0]} "
+                      "object at 0x...>', with a memory address that changes on every run: append the node's "
+                      f"class name, a string such as '{got['printed_nodes'][0]}' {chain}.", "printed_nodes")
+    if isinstance(got, dict):
+        held = ", ".join(map(str, got.get("not_names", [])))
+        if any(name.endswith(("Backward0", "Backward1")) or name == "AccumulateGrad"
+               for name in got.get("not_names", [])):
+            raise Mistake(f"your list holds the nodes themselves ({held}), not their names: append each "
+                          f"node's class name, a string {chain}.", "nodes_not_names")
+        if held == "NoneType":
+            raise Mistake(f"your function returned None: a missing `return`? Return the list of names {chain}.",
+                          "none_returned")
+        raise Mistake(f"return a list of strings, one grad_fn name per node; got {held} {chain}.",
+                      "not_a_list_of_names")
+    return [_short_name(n) for n in got]
+
+
 def judge(seen, expected, inputs):
     sent = same_length(seen["names"], expected["names"], "lists of names")
-    for (_, _, text), got, want in zip(inputs["chains"], sent, expected["names"]):
-        chain = f"(for y = {text}, c a constant tensor)" if " c)" in text else f"(for y = {text})"
-        if isinstance(got, dict) and "printed_nodes" in got:
-            raise Mistake(f"your list holds each node's printed form, str(node), such as '<{got['printed_nodes'][0]} "
-                          "object at 0x...>', with a memory address that changes on every run: append the node's "
-                          f"class name, a string such as '{got['printed_nodes'][0]}' {chain}.", "printed_nodes")
-        if isinstance(got, dict):
-            held = ", ".join(map(str, got.get("not_names", [])))
-            if any(name.endswith(("Backward0", "Backward1")) or name == "AccumulateGrad"
-                   for name in got.get("not_names", [])):
-                raise Mistake(f"your list holds the nodes themselves ({held}), not their names: append each "
-                              f"node's class name, a string {chain}.", "nodes_not_names")
-            raise Mistake(f"return a list of strings, one grad_fn name per node; got {held} {chain}.",
-                          "not_a_list_of_names")
-        got = [_short_name(n) for n in got]
-        if got == want:
-            continue
-        if got == want[::-1]:
-            raise Mistake(f"your list is reversed: start at y.grad_fn (the output) and end at the leaf's "
-                          f"AccumulateGrad {chain}.", "reversed")
-        if got == want[:-1]:
-            raise Mistake(f"your list stops before AccumulateGrad: the walk ends at the node that writes into "
-                          f"x.grad, and it belongs in the list too {chain}.", "stops_before_leaf")
-        if len(got) < len(want) and got == want[:len(got)]:
-            raise Mistake(f"your list stops after {got[-1] if got else 'nothing'}, but the graph goes on: keep "
-                          "stepping to the node in next_functions (not a None entry, which is a constant) "
-                          f"until you have recorded AccumulateGrad {chain}.", "stopped_early")
-        first = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w), min(len(got), len(want)))
-        raise Mistake(f"your list goes wrong at position {first}"
-                      f"{f' ({got[first]!r})' if first < len(got) else ' (it ends there)'}: the chain has "
-                      f"{len(want)} nodes from y.grad_fn to AccumulateGrad, your list has {len(got)}. "
-                      "Print type(node).__name__ at each step of your walk to see where it leaves the "
-                      f"chain {chain}.", "wrong_names")
+    chains = [(_chain(text), _names_or_mistake(got, _chain(text)), want)
+              for (_, _, text), got, want in zip(inputs["chains"], sent, expected["names"])]
+    wrong = [(chain, got, want) for chain, got, want in chains if got != want]
+    if not wrong:
+        return
+    fits = [(kind, why) for kind, rearrange, why in REARRANGED
+            if all(got == rearrange(want) for _, got, want in chains)]
+    if fits:
+        (kind, why), others = fits[0], fits[1:]
+        also = f" (On these chains your lists fit another mistake as well: {others[0][1]}.)" if others else ""
+        raise Mistake(f"{why} {wrong[0][0]}.{also}", kind)
+    chain, got, want = wrong[0]
+    printed_class = next((m for m in map(_CLASS_REPR.match, got) if m), None)
+    if printed_class:
+        raise Mistake(f"your list holds str(type(node)), such as {printed_class.group(0)!r}: type(node).__name__ "
+                      f"is the class name alone, such as {printed_class.group(1)!r} {chain}.", "class_repr")
+    if "NoneType" in got:
+        raise Mistake(f"your list holds 'NoneType', the class of None: a constant's (None, 0) entry in "
+                      f"next_functions is not a node. Step only to the node in the pair that holds one {chain}.",
+                      "none_as_node")
+    if len(got) < len(want) and got == want[:len(got)]:
+        raise Mistake(f"your list stops after {got[-1] if got else 'nothing'}, but the graph goes on: keep "
+                      "stepping to the node in next_functions (not a None entry, which is a constant) "
+                      f"until you have recorded AccumulateGrad {chain}.", "stopped_early")
+    first = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w), min(len(got), len(want)))
+    raise Mistake(f"your list goes wrong at position {first}"
+                  f"{f' ({got[first]!r})' if first < len(got) else ' (it ends there)'}: the chain has "
+                  f"{len(want)} nodes from y.grad_fn to AccumulateGrad, your list has {len(got)}. "
+                  "Print type(node).__name__ at each step of your walk to see where it leaves the "
+                  f"chain {chain}.", "wrong_names")
 
 
 HINTS = [
