@@ -4,37 +4,60 @@ of any dtype, the caller's own tensor), judged as leaf_from_list's leaf is.
 import torch
 
 from ...checks import random_inputs as rand
-from ...checks.explain_error import explain_error
 from ...checks.mistakes import Mistake
 from ...checks.read_back import same_length
 from ...checks.technique import snapshot
 from ...exercise import Exercise
-from .leaf_from_list import judge_new_leaf
+from .leaf_from_list import judge_new_leaf, raised, raised_message
+
+
+EDGE_CASES = {
+    "an empty list": "An empty list is data too: torch.tensor([], dtype=torch.float64) makes a tensor of shape (0,).",
+    "a float32 tensor of one number computed from another one (0-d, with a grad_fn)":
+        "A 0-d tensor holds one number and has no rows to go through: copy it whole, as any other tensor.",
+}
 
 
 MAKE_LEAF_CASES = [
     "a list of floats",
     "a list of ints",
-    "an int64 tensor",
+    "an int64 tensor (one value past 2**24, more than float32 holds exactly)",
     "a float64 tensor",
     "a float32 tensor computed from another one (it has a grad_fn)",
     "a float64 leaf that requires grad",
     "a float64 tensor computed from another one (it has a grad_fn)",
+    "an empty list",
+    "an int32 tensor",
+    "an int8 tensor",
+    "a uint8 tensor",
+    "a bool tensor",
+    "a float16 tensor",
+    "a bfloat16 tensor",
+    "a float64 tensor of one row",
+    "a float32 tensor of one number computed from another one (0-d, with a grad_fn)",
 ]
 
 
 def inputs(rng):
-    """Data of every kind a learner meets, one per entry of MAKE_LEAF_CASES."""
+    """Data of every kind the text allows, one per entry of MAKE_LEAF_CASES, in every trial: lists, a
+    tensor of every dtype but complex, results and leaves that require grad, one row, one number."""
     shape = rand.shape(rng)
-    floats = rand.tensor(rng, shape, torch.float64, -3.0, 3.0).tolist()
+    floats = rand.tensor(rng, (rand.integer(rng, 2, 6),), torch.float64, -3.0, 3.0).tolist()
     ints = torch.randint(-9, 10, (rand.integer(rng, 2, 6),), generator=rng).tolist()
     w = rand.tensor(rng, shape, torch.float32, requires_grad=True)
     # float64 tensors that take part in a graph: torch.as_tensor(data, dtype=torch.float64) returns them
     # as they are, so an answer that changes "its" tensor in place changes the caller's.
     w64 = rand.tensor(rng, shape, torch.float64, requires_grad=True)
-    return {"cases": [floats, ints, torch.randint(-9, 10, shape, generator=rng),
-                      rand.tensor(rng, shape, torch.float64), w * 2,
-                      rand.tensor(rng, shape, torch.float64, requires_grad=True), w64 * 2]}
+    large = torch.randint(-9, 10, shape, generator=rng)
+    large.view(-1)[0] = 2**24 + 1 + 2 * rand.integer(rng, 0, 1000)  # odd past 2**24: float32 rounds it
+    small = torch.randint(-9, 10, shape, generator=rng)
+    row = (1, rand.integer(rng, 2, 5))
+    return {"cases": [floats, ints, large, rand.tensor(rng, shape, torch.float64), w * 2,
+                      rand.tensor(rng, shape, torch.float64, requires_grad=True), w64 * 2,
+                      [], small.to(torch.int32), small.to(torch.int8), (small + 9).to(torch.uint8), small > 0,
+                      rand.tensor(rng, shape, torch.float16), rand.tensor(rng, shape, torch.bfloat16),
+                      rand.tensor(rng, row, torch.float64),
+                      (rand.tensor(rng, (), torch.float32, requires_grad=True) * 2)]}
 
 
 def _shares_memory(got, data) -> bool:
@@ -42,20 +65,27 @@ def _shares_memory(got, data) -> bool:
         (got is data or got.untyped_storage().data_ptr() == data.untyped_storage().data_ptr())
 
 
+def _changed(data, before) -> bool:
+    """Whether the answer changed the caller's data: a list's items, a tensor's values or flags."""
+    if isinstance(data, list):  # 1 == 1.0 in Python: an int made a float is a change too
+        return [(type(v), v) for v in data] != [(type(v), v) for v in before]
+    old, grad_fn = before
+    return data.requires_grad != old.requires_grad or data.grad_fn is not grad_fn or \
+        not torch.equal(data.detach(), old)
+
+
 def call(answer, inputs):
     seen = []
     for data in inputs["cases"]:
-        before = (snapshot(data)[0], data.grad_fn) if isinstance(data, torch.Tensor) else None
+        before = (snapshot(data)[0], data.grad_fn) if isinstance(data, torch.Tensor) else list(data)
         try:
             got = answer(data)
         except (NotImplementedError, Mistake):
             raise
         except Exception as error:  # said for the case that raised, which the judge reaches in order
-            seen.append({"raised": explain_error(error), "kind": type(error).__name__})
+            seen.append(raised(error))
             continue
-        changed = before is not None and (data.requires_grad != before[0].requires_grad or
-                                          data.grad_fn is not before[1] or not torch.equal(data.detach(), before[0]))
-        seen.append({"tensor": got, "shares_memory": _shares_memory(got, data), "changed_input": changed,
+        seen.append({"tensor": got, "shares_memory": _shares_memory(got, data), "changed_input": _changed(data, before),
                      "data_requires_grad": isinstance(data, torch.Tensor) and data.requires_grad})
     return {"cases": seen}
 
@@ -64,15 +94,21 @@ def judge(seen, expected, inputs):
     cases = same_length(seen["cases"], expected["values"], "results")
     for description, case, want in zip(MAKE_LEAF_CASES, cases, expected["values"]):
         what = f"for {description}, your tensor"
+        if "raised" in case and case.get("known") == "math_on_tensor":
+            raise Mistake(f"for {description}, your code raised {case['raised'].splitlines()[0]}\n  A tensor of "
+                          "several numbers was read as one number: the items of a 2-D tensor are its rows, tensors "
+                          "of their own. Copy the tensor whole (detach().clone()), whatever its shape.",
+                          str(case.get("kind"))[:40])
         if "raised" in case:
-            raise Mistake(f"for {description}, your code raised {case['raised']}", str(case.get("kind"))[:40])
+            raise raised_message(description, case, EDGE_CASES.get(description, ""))
         if case["shares_memory"] is not False:
             raise Mistake(f"{what} shares its memory with the tensor you were given: changing one would "
                           "change the other. Make a new tensor with clone() (after detach()).", "shares_memory")
         if case["changed_input"] is not False:
-            raise Mistake(f"for {description}, your code changed the tensor it was given (its values or "
-                          "its requires_grad). make_leaf must leave data as it was: build the new tensor "
-                          "from a copy.", "input_changed")
+            given = "the list it was given (its items)" if description.endswith("list") or "list of" in description \
+                else "the tensor it was given (its values, its requires_grad or its grad_fn)"
+            raise Mistake(f"for {description}, your code changed {given}. make_leaf must leave data as it "
+                          "was: build the new tensor from a copy.", "input_changed")
         judge_new_leaf(what, case["tensor"], want, case.get("data_requires_grad") is True)
 
 
