@@ -65,7 +65,9 @@ def _random_shared_graph(rng):
             p.binary(p.pick(), p.pick())
     h = p.unary(p.pick(needs_grad=True))
     p.apply(f"{h} * {h}", torch.mul, h, h)  # one node, used twice by the same operation
-    left, right = p.unary(h), p.unary(h)  # a diamond: h reached along two paths
+    # a diamond: h reached along two paths, through two nodes of one name (told apart only by identity)
+    label, fn = UNARY[rand.integer(rng, 0, len(UNARY) - 1)]
+    left, right = p.apply(f"{label}({h})", fn, h), p.apply(f"{label}({h})", fn, h)
     p.binary(left, right)
     while len(p.unused) > 1:  # fold everything into one output, so every node is reachable
         a, b = p.unused[0], p.unused[1]
@@ -86,41 +88,62 @@ def call(answer, inputs):
     return {"counts": [first for first, _ in counts], "again": [again for _, again in counts]}
 
 
+IDENTITY = "tell nodes apart by identity (the node objects, or id(node)), not by name"
+
+
+# The mistakes a count can show, each with the counts it gives for a graph (the reference's walks) and
+# what to say. A mistake is named only when it gives every graph of the trial the count the answer gave.
+MISTAKES = [
+    ("counted_per_path", lambda w: {w["per_path"]},
+     "a shared node was counted once per path. A node reached along two paths (a result used twice, such as h "
+     "in h * h) was counted again, with everything below it: remember the nodes already seen and skip them"),
+    ("counted_arrows", lambda w: {w["arrows"]},
+     "you counted the arrows, the (node, index) pairs of next_functions, not the nodes: a node used by two "
+     "operations is the end of two arrows. Count each node once, however many pairs lead to it"),
+    ("names_plus_leaves", lambda w: {w["by_name"]["op_names_plus_leaves"]},
+     "your count has every AccumulateGrad, but the other nodes were told apart by name: two different nodes can "
+     f"have the same name (the two sides of a diamond, two MulBackward0). {IDENTITY[0].upper()}{IDENTITY[1:]}"),
+    ("deduped_by_name", lambda w: {w["by_name"][k] for k in ("distinct_names", "name_walk_stack", "name_walk_queue")},
+     "you told nodes apart by name. Two different nodes can have the same name (two MulBackward0, one "
+     f"AccumulateGrad per leaf that requires grad): {IDENTITY}"),
+    ("skipped_accumulate_grad", lambda w: {w["without_leaves"]},
+     "the leaves' nodes are missing: count the AccumulateGrad nodes too, one per leaf that requires grad"),
+    ("skipped_output", lambda w: {w["count"] - 1},
+     "one fewer than the graph has: y.grad_fn, the node that made y, is a node too. Start the walk from it, "
+     "not from its next_functions"),
+    ("counted_none", lambda w: {w["count"] + 1},
+     "one more than the graph has. Was None counted as a node? A constant's entry in next_functions is "
+     f"(None, 0), not a node: skip it, and count each node once ({IDENTITY})"),
+]
+
+
 def judge(seen, expected, inputs):
     sent = same_length(seen["counts"], expected["graphs"], "counts")
     again_sent = same_length(seen.get("again"), expected["graphs"], "counts")
-    for (_, program), got, again, want in zip(inputs["graphs"], sent, again_sent, expected["graphs"]):
-        where = f"for the graph of {program}"
+    graphs = list(zip((program for _, program in inputs["graphs"]), sent, again_sent, expected["graphs"]))
+    for program, got, again, want in graphs:
         if isinstance(got, bool) or not isinstance(got, int):
-            raise Mistake(f"{where}, return the count as an int, got {type(got).__name__}.", "not_an_int")
-        if got == want["count"]:
-            if again != got:
-                raise Mistake(f"called twice on the same y, your function counted {got} nodes, then {again}: "
-                              "it kept state between calls (a set of seen nodes, or a counter, outside the "
-                              "function?). Make the set of seen nodes inside the function, so each call starts "
-                              f"afresh ({where}).", "kept_state")
-            continue
-        if got == want["per_path"]:
-            raise Mistake(f"you counted {got} nodes: a shared node was counted once per path. A node reached "
-                          "along two paths (a result used twice, such as h in h * h) was counted again, with "
-                          f"everything below it: remember the nodes already seen and skip them ({where}).",
-                          "counted_per_path")
-        if got in want["by_name"]:
-            raise Mistake(f"you counted {got} nodes: you told nodes apart by name. Two different nodes can "
-                          "have the same name (two MulBackward0, one AccumulateGrad per leaf): tell nodes "
-                          f"apart by identity (the node objects, or id(node)), not by name ({where}).",
-                          "deduped_by_name")
-        if got == want["without_leaves"]:
-            raise Mistake(f"you counted {got} nodes: the leaves' nodes are missing, count the AccumulateGrad "
-                          f"nodes too, one per leaf that requires grad ({where}).", "skipped_accumulate_grad")
-        if got == want["count"] + 1:
-            raise Mistake(f"you counted {got} nodes, one more than the graph has. Was None counted as a node? A "
-                          "constant's entry in next_functions is (None, 0), not a node: skip it, and count each "
-                          f"node once, told apart by identity ({where}).", "counted_none")
-        more = "more" if got > want["count"] else "fewer"
-        raise Mistake(f"you counted {got} nodes, {more} than the graph has. Follow every non-None entry of "
-                      "next_functions, count each node once however many paths reach it, and tell nodes "
-                      f"apart by identity, not by name ({where}).", "wrong_count")
+            raise Mistake(f"for the graph of {program}, return the count as an int, got {type(got).__name__}.",
+                          "not_an_int")
+    for program, got, again, want in graphs:
+        if again != got:
+            raise Mistake(f"called twice on the same y, your function counted {got} nodes, then {again}: "
+                          "it kept state between calls (a set of seen nodes or a counter kept outside the "
+                          "function, or as a default argument, which is made once?). Make the set of seen nodes inside the function, so each call starts "
+                          f"afresh (for the graph of {program}).", "kept_state")
+    wrong = [(program, got, want) for program, got, _, want in graphs if got != want["count"]]
+    if not wrong:
+        return
+    program, got, want = wrong[0]
+    fits = [(kind, why) for kind, counts, why in MISTAKES if all(g in counts(w) for _, g, _, w in graphs)]
+    if fits:
+        (kind, why), others = fits[0], fits[1:]
+        also = f" (Your counts fit another mistake as well: {others[0][1][:1].lower()}{others[0][1][1:]}.)" if others else ""
+        raise Mistake(f"you counted {got} nodes for the graph of {program}: {why}.{also}", kind)
+    more = "more" if got > want["count"] else "fewer"
+    raise Mistake(f"you counted {got} nodes, {more} than the graph has. Follow every non-None entry of "
+                  f"next_functions, count each node once however many paths reach it, and {IDENTITY} "
+                  f"(for the graph of {program}).", "wrong_count")
 
 
 HINTS = [
@@ -131,7 +154,7 @@ HINTS = [
     "The same node can be reached along several paths (h in h * h, or a diamond). Remember the nodes "
     "you have already counted and skip them when you reach them again.",
     "Remember nodes by identity, not by name: two different nodes can both be MulBackward0, and each "
-    "leaf has its own AccumulateGrad.",
+    "leaf that requires grad has its own AccumulateGrad.",
 ]
 
 EXERCISE = Exercise(inputs, call, judge, HINTS, closes=WALKS_THE_GRAPH)

@@ -4,6 +4,7 @@ running it. The expected table reaches students only as seals (``course.checks.o
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
+from ...checks.diagnose import describe_value
 from ...checks.mistakes import Mistake
 from ...checks.read_back import same_length
 from ...exercise import Exercise
@@ -72,6 +73,9 @@ def call(answer, inputs):
 
 def _pair(prediction: dict, key: str, where: str) -> list:
     pair = prediction[key]
+    if isinstance(pair, list) and len(pair) == 2 and all(v in ("True", "False") for v in pair):
+        raise Mistake(f"{where}, the value for {key!r} is a pair of strings, {pair!r}: write the bools True and "
+                      "False, without quotes.", "not_a_pair")
     if not isinstance(pair, list) or len(pair) != 2 or not all(isinstance(v, bool) for v in pair):
         raise Mistake(f"{where}, the value for {key!r} should be a pair of bools (requires_grad, is_leaf), "
                       f"got {pair!r}.", "not_a_pair")
@@ -85,8 +89,8 @@ def judge(seen, expected, inputs):
     for (a_requires, b_requires), prediction in zip(cases, sent):
         where = f"for a_requires={a_requires}, b_requires={b_requires}"
         if not isinstance(prediction, dict):
-            raise Mistake(f"return a dict with exactly the keys {EXPRESSIONS}; got a "
-                          f"{type(prediction).__name__} {where}.", "wrong_keys")
+            raise Mistake(f"return a dict with exactly the keys {EXPRESSIONS}; got {describe_value(prediction)} "
+                          f"{where}.", "wrong_keys")
         if set(prediction) != set(EXPRESSIONS):
             missing = [key for key in EXPRESSIONS if key not in prediction]
             extra = sorted(map(repr, set(prediction) - set(EXPRESSIONS)))
@@ -100,6 +104,11 @@ def judge(seen, expected, inputs):
     if expected["table"].matches(flag_table(cases, [{k: v[::-1] for k, v in p.items()} for p in pairs])):
         raise Mistake("each of your pairs is in the wrong order: give (requires_grad, is_leaf), requires_grad "
                       "first.", "pair_swapped")
+    by_case = {(bool(a), bool(b)): p for (a, b), p in zip(cases, pairs)}
+    if expected["table"].matches(flag_table(cases, [by_case[(bool(b), bool(a))] for a, b in cases])):
+        raise Mistake("your table is right for the flags read the other way round: your function takes its "
+                      "arguments in the other order. It is called as predict_flags(a_requires, b_requires): "
+                      "a's flag first, then b's.", "arguments_swapped")
     for key in EXPRESSIONS:
         for i, (a_requires, b_requires) in enumerate(cases):
             if expected["one_pair"][key][i].matches(without(table, key, i)):

@@ -2,7 +2,6 @@
 
 
 
-
 def _walk(y) -> dict:
     """Every distinct node behind y, by identity."""
     nodes, stack = {}, [y.grad_fn]
@@ -26,11 +25,15 @@ def _paths(y) -> int:
     return count(y.grad_fn)
 
 
-def _name_walks(y) -> list[int]:
-    """What walks that remember names instead of nodes count: they also stop at a repeated name,
-    so the count depends on the order (stack or queue); the number of distinct names too."""
-    counts = {len({type(n).__name__ for n in _walk(y).values()})}
-    for pop in (lambda todo: todo.pop(), lambda todo: todo.pop(0)):
+def _name_walks(y) -> dict:
+    """What walks that tell nodes apart by name instead of identity count: the distinct names; the
+    distinct names of operations plus one AccumulateGrad per leaf; and walks that stop at a repeated
+    name, whose count depends on the order (a stack or a queue)."""
+    nodes = _walk(y).values()
+    ops = {type(n).__name__ for n in nodes if type(n).__name__ != "AccumulateGrad"}
+    counts = {"distinct_names": len({type(n).__name__ for n in nodes}),
+              "op_names_plus_leaves": len(ops) + sum(type(n).__name__ == "AccumulateGrad" for n in nodes)}
+    for order, pop in (("stack", lambda todo: todo.pop()), ("queue", lambda todo: todo.pop(0))):
         names, todo = set(), [y.grad_fn]
         while todo:
             node = pop(todo)
@@ -38,15 +41,16 @@ def _name_walks(y) -> list[int]:
                 continue
             names.add(type(node).__name__)
             todo.extend(n for n, _ in node.next_functions)
-        counts.add(len(names))
-    return sorted(counts)
+        counts[f"name_walk_{order}"] = len(names)
+    return counts
 
 
 def _shared_graph_counts(y) -> dict:
     nodes = _walk(y)
     leaves = sum(type(n).__name__ == "AccumulateGrad" for n in nodes.values())
+    arrows = sum(n is not None for node in nodes.values() for n, _ in node.next_functions)
     return {"count": len(nodes), "per_path": _paths(y), "without_leaves": len(nodes) - leaves,
-            "by_name": [n for n in _name_walks(y) if n != len(nodes)]}
+            "by_name": _name_walks(y), "arrows": arrows}
 
 
 def expected(inputs):
