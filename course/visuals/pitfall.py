@@ -4,10 +4,19 @@ Lessons show pitfalls live: the message printed is whatever the installed PyTorc
 mistake stops failing (a new PyTorch, an edited lesson), the cell fails loudly instead of
 teaching something that is no longer true.
 """
+import re
 import warnings
 from contextlib import contextmanager
 
 import torch
+
+# Where in PyTorch's C++ sources a warning was raised: noise to a learner, and a path that changes
+# with every build of PyTorch.
+_TRIGGERED_AT = re.compile(r"\s*\(Triggered internally at [^)]*\)")
+
+
+def _without_source_location(text: str) -> str:
+    return _TRIGGERED_AT.sub("", text)
 
 
 @contextmanager
@@ -15,7 +24,7 @@ def shows_error(expected: type[BaseException] = Exception):
     try:
         yield
     except expected as error:
-        print(f"{type(error).__name__}: {error}")
+        print(f"{type(error).__name__}: {_without_source_location(str(error))}")
     else:
         raise AssertionError("this example was meant to fail, but it ran without an error")
 
@@ -35,7 +44,7 @@ def shows_warning():
     if not caught:
         raise AssertionError("this example was meant to warn, but it did not")
     for warning in caught:
-        print(f"{warning.category.__name__}: {warning.message}")
+        print(f"{warning.category.__name__}: {_without_source_location(str(warning.message))}")
 
 
 @contextmanager
