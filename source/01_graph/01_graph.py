@@ -4,16 +4,15 @@
 # PyTorch finds gradients by remembering how each result was made: the graph autograd records
 # while your code runs.
 #
-# **The core** (sections 1 to 4, two exercises): when operations are recorded, leaves and
-# results, walking the graph back to its inputs, a new graph on every pass: all that lesson 2
-# needs. **Going further** (sections 5 to 9) is optional, graded the same way.
+# **The core**, sections 1 to 4 with two exercises, is all that lesson 2 needs: about 10 to 12
+# minutes (our estimate; readers have not timed this version yet). **Going further**, sections 5
+# to 9 (about an hour more), is optional: the core's skills do not need it.
 #
-# **Time:** the core about 15 minutes (20 to 25 if an exercise takes several tries), the
-# whole lesson about 90 (sections 6, 7 and 9 take 15 to 20 minutes each).
+# **The grade** is the points of every graded cell: the core's 3, going further's 7, and 2 for a
+# written answer graded by hand.
 #
-# **Exercises.** Complete the function, then run the cell below it: it says *correct*, *not
-# attempted*, or what is wrong. `check.NAME.hint()` gives a nudge (again for a bigger one).
-# *Where am I*, at the bottom, lists what passes.
+# **Exercises:** complete the function, then run the cell below it. `check.NAME.hint()` gives a
+# nudge.
 
 # %%
 import torch
@@ -42,13 +41,12 @@ print("a.requires_grad:", a.requires_grad, "| b.grad_fn:", b.grad_fn)
 
 # %% [markdown]
 # Ask with `requires_grad=True`, and every operation that uses the tensor is recorded: the result
-# keeps a *backward node*, named after the operation, in `grad_fn` (`SumBackward0` for a sum: the
-# digit only numbers PyTorch's formulas). One input that requires grad is enough. Below, `data` is
-# plain, but `w` requires grad:
+# keeps a *backward node*, named after the operation, in `grad_fn` (`SumBackward0` for a sum;
+# ignore the digit). One input that requires grad is enough:
 
 # %%
 w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
-data = torch.tensor([1.0, 2.0, 3.0])
+data = torch.tensor([1.0, 2.0, 3.0])          # plain data: does not require grad
 out = (w * data).sum()
 print("out.requires_grad:", out.requires_grad, "| made by", type(out.grad_fn).__name__)
 
@@ -56,9 +54,9 @@ print("out.requires_grad:", out.requires_grad, "| made by", type(out.grad_fn).__
 # ## 2. Leaves and results
 #
 # A tensor you create is a **leaf**: its `grad_fn` is `None`. A tensor made by a recorded
-# operation is a **result**: its `grad_fn` is set, `is_leaf` is `False`. A tensor that does not
-# require grad is a leaf even if computed (`c` below): nothing was recorded. Gradients (lesson 2)
-# are stored only in leaves, the inputs you want to adjust.
+# operation is a **result**: its `grad_fn` is set. A tensor that does not require grad is a leaf
+# even if computed (`c` below): nothing was recorded. Gradients (lesson 2) are kept only in
+# leaves, the inputs you want to adjust.
 
 # %%
 x = torch.tensor(2.0, requires_grad=True)
@@ -69,9 +67,9 @@ for name, t in [("x", x), ("y", y), ("c", c)]:
     print(f"{name}: is_leaf={t.is_leaf}, grad_fn={made_by}")
 
 # %% [markdown]
-# Only floating-point (and complex) tensors can require grad (a gradient is a rate of change),
-# and a list of ints makes an integer tensor. So give `torch.tensor` the dtype as well as
-# `requires_grad=True`: a conversion afterwards is a recorded operation, and gives a result:
+# Only floating-point (and complex) tensors can require grad, and a list of ints makes an integer
+# tensor. So give `torch.tensor` the dtype along with `requires_grad=True`: converting afterwards
+# is a recorded operation, which gives a result:
 
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True).double()
@@ -80,13 +78,10 @@ print("is_leaf:", x.is_leaf, "| grad_fn:", type(x.grad_fn).__name__)
 # %% [markdown]
 # ### Exercise: a float64 leaf from a list
 #
-# Complete `leaf_from_list(values)`. `values` is a list of numbers, ints or floats. Return a new
-# `torch.float64` tensor with those values that requires grad and is a leaf, made on each call.
-# Choose the dtype when the tensor is made: `torch.tensor(values)` alone makes float32, which
-# rounds, and `.double()` afterwards cannot bring the lost digits back:
-
-# %%
-print(torch.tensor([0.1]).double().item(), "|", torch.tensor([0.1], dtype=torch.float64).item())
+# Complete `leaf_from_list(values)`. `values` is a list of numbers: ints, floats or both, maybe
+# one, maybe none. Return a new `torch.float64` tensor of those values (a new one on each call)
+# that requires grad and is a leaf. Choose float64 as you make it: `torch.tensor(values)` alone is
+# float32, which rounds `0.1` for good.
 
 # %% solution leaf_from_list
 def leaf_from_list(values):
@@ -101,36 +96,32 @@ def leaf_from_list(values):
 # ## 3. Walking the graph
 #
 # A backward node lists where the gradient goes next in `next_functions`: one `(node, index)`
-# pair per input of the operation. `node` is that input's backward node (ignore `index`, almost
-# always 0). An input that does not require grad, like the `3` below, shows up as `(None, 0)`.
+# pair per input of the operation (ignore `index`). An input that does not require grad, like the
+# `3` below, shows up as `(None, 0)`. Follow the first pair from node to node:
 
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True)
 y = torch.sin(x * 3).sum()
 node = y.grad_fn
 for _ in range(3):
-    print(type(node).__name__, "->", node.next_functions)
-    print("    names:", [type(n).__name__ if n is not None else None for n, _ in node.next_functions])
+    print(type(node).__name__, "-> next:", [type(n).__name__ if n is not None else None
+                                            for n, _ in node.next_functions])
     node = node.next_functions[0][0]
+print(type(node).__name__, "-> next_functions:", node.next_functions, "| node.variable is x:", node.variable is x)
 
 # %% [markdown]
-# Each leaf has an `AccumulateGrad` node, with no `next_functions`: it will add the gradient
-# into the leaf's `.grad`, and keeps the leaf in `.variable`:
-
-# %%
-print(type(node).__name__, "| next_functions:", node.next_functions)
-print("node.variable is x:", node.variable is x)
-
-# %% [markdown]
+# The walk ends at an `AccumulateGrad` node, whose `next_functions` is empty. Each leaf that
+# requires grad has one: it will add the gradient into the leaf's `.grad` (lesson 2), and keeps the
+# leaf in `.variable`.
+#
 # ### Exercise: the names along a chain
 #
-# In a *chain*, like `y` above, every operation has one input that requires grad, and here it is
-# always the operation's first input. Complete
-# `grad_fn_names(y)` to return the class names of the nodes from `y.grad_fn` down to the leaf's
-# `AccumulateGrad`, included. For the `y` above:
-# `['SumBackward0', 'SinBackward0', 'MulBackward0', 'AccumulateGrad']`.
-# The walk ends at `AccumulateGrad`, whose `next_functions` is empty. (`node.name()` gives the
-# same names, except `'torch::autograd::AccumulateGrad'` for the last: the check accepts either.)
+# In a *chain* like `y` above, each operation's first input is the one that requires grad.
+# Complete `grad_fn_names(y)` to return the class names of the nodes from `y.grad_fn` down to
+# `AccumulateGrad`, one per node: for the `y` above,
+# `['SumBackward0', 'SinBackward0', 'MulBackward0', 'AccumulateGrad']`. Walk as the cell above
+# does, in a `while` loop: record the name, stop if `next_functions` is empty, else step to the
+# first pair's node. (`node.name()` works too.)
 
 # %% solution grad_fn_names
 def grad_fn_names(y):
@@ -138,11 +129,11 @@ def grad_fn_names(y):
     ### BEGIN SOLUTION
     names = []
     node = y.grad_fn
-    while node is not None:
+    while True:
         names.append(type(node).__name__)
-        following = [n for n, _ in node.next_functions if n is not None]
-        node = following[0] if following else None
-    return names
+        if not node.next_functions:
+            return names
+        node = node.next_functions[0][0]
     ### END SOLUTION
 
 # %% check grad_fn_names points=2
@@ -150,11 +141,9 @@ def grad_fn_names(y):
 # %% [markdown]
 # ## 4. A new graph on every forward pass
 #
-# Autograd records what actually ran, and each run records a new graph. So an ordinary Python
-# `if` decides what is recorded, and a branch not taken leaves no trace. The course's
-# `graph_text` prints a graph as a tree, output first, with a number naming each node: `#0` is
-# the output, and the numbers go level by level, as a breadth-first walk finds the nodes: first
-# the nodes one step below the output, then those two steps below, and so on:
+# Autograd records what actually runs, and each run records a new graph. So an ordinary Python
+# `if` decides what is recorded, and a branch not taken leaves no trace. The course's `graph_text`
+# prints a graph as a tree, the output on top:
 
 # %%
 def forward(x):
@@ -168,8 +157,8 @@ for values in ([1.0, 2.0], [-1.0, -2.0]):
     print(graph_text(forward(x), names={"x": x}), end="\n\n")
 
 # %% [markdown]
-# **That is the core.** *Where am I*, at the bottom, shows your two core exercises. The sections
-# below are optional, and graded the same way.
+# **That is the core**: lesson 2 starts from here. The sections below are optional; their
+# exercises count for the grade when you do them. *Where am I*, at the bottom, lists what passes.
 #
 # # Going further (optional)
 #
@@ -194,8 +183,9 @@ with shows_error(RuntimeError):
 # %% [markdown]
 # ### Exercise: a function with a recorded graph
 #
-# Complete `build_f(x)`. `x` is a leaf that requires grad (the check makes it, with values of
-# either sign, away from 0). Return, elementwise,
+# Complete `build_f(x)`. `x` is a leaf that requires grad: float32 or float64, of any shape (a
+# single number included), with values of either sign between 0.5 and 2 in size. Return,
+# elementwise (a tensor of `x`'s shape and dtype),
 #
 # $$f(x) = \log(x^2)\,\sin(x) + \frac{1}{x}$$
 #
@@ -255,8 +245,8 @@ draw_graph(y, names={"x": x, "h": h, "y": y})
 
 # %% [markdown]
 # A walk that follows every arrow without remembering where it has been reaches `h` three times,
-# and everything below `h` too. `graph_text` remembers, and writes "(shown above)" instead of
-# repeating a node:
+# and everything below `h` too. `graph_text` remembers: it numbers each node once (`#0` the
+# output, then level by level) and writes "(shown above)" instead of repeating a node:
 
 # %%
 print(graph_text(y, names={"x": x, "h": h}))
@@ -448,10 +438,12 @@ ask("grad_of_a_copy")
 # %% [markdown]
 # ### Exercise: a float64 leaf from any data
 #
-# Complete `make_leaf(data)`. `data` is a list of numbers or a tensor of any dtype; it may even be
-# a result with a `grad_fn`, or a leaf that requires grad. Return a **new** float64 tensor with
-# the same values that requires grad and is a leaf. It must not share memory with a tensor you
-# were given, nor change it (its values, its `requires_grad`, its `grad_fn`).
+# Complete `make_leaf(data)`. `data` is a list of numbers (maybe empty) or a tensor of any dtype
+# but complex (bool and integers included) and any shape (0-d included); it may even be a result
+# with a `grad_fn`, or a leaf that requires grad. Return a **new** float64 tensor with the same
+# values and shape that requires grad and is a leaf. It must not share memory with a tensor you
+# were given, nor change what you were given (a list's items; a tensor's values, `requires_grad`
+# or `grad_fn`).
 #
 # Tip: `detach()` alone shares the storage (section 7); `t.detach().clone()` gives an independent
 # copy without history. `torch.tensor(t)` of a tensor `t` makes the same copy, and PyTorch warns
@@ -476,7 +468,8 @@ def make_leaf(data):
 # - Leaves have `grad_fn is None`: tensors you create, and every tensor that does not require
 #   grad. Results have a `grad_fn`. Only leaves get `.grad`, so give the dtype when you create the
 #   tensor, not after `requires_grad`. Only floating-point (and complex) tensors can require grad.
-# - `grad_fn.next_functions` leads from the output to the `AccumulateGrad` node of each leaf.
+# - `grad_fn.next_functions` leads from the output down to the `AccumulateGrad` node of each leaf
+#   that requires grad.
 # - The graph is rebuilt on every forward pass, so Python control flow is fine.
 #
 # Going further:
