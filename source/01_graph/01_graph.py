@@ -442,8 +442,8 @@ ask("grad_of_a_copy")
 # but complex (bool and integers included) and any shape (0-d included); it may even be a result
 # with a `grad_fn`, or a leaf that requires grad. Return a **new** float64 tensor with the same
 # values and shape that requires grad and is a leaf. It must not share memory with a tensor you
-# were given, nor change what you were given (a list's items; a tensor's values, `requires_grad`
-# or `grad_fn`).
+# were given, nor change what you were given (a list's items; a tensor's values, dtype,
+# `requires_grad` or `grad_fn`).
 #
 # Tip: `detach()` alone shares the storage (section 7); `t.detach().clone()` gives an independent
 # copy without history. `torch.tensor(t)` of a tensor `t` makes the same copy, and PyTorch warns

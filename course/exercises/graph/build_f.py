@@ -95,7 +95,8 @@ def _observe(answer, x):
     except Exception as error:  # said for the x that raised, which the judge reaches in order
         return {"raised": explain_error(error), "kind": type(error).__name__}
     seen = {"f": got, "called_backward": x.grad is not None,
-            "changed_input": x.requires_grad != before.requires_grad or not torch.equal(x.detach(), before),
+            "changed_input": x.requires_grad != before.requires_grad or x.dtype != before.dtype or
+            not torch.equal(x.detach(), before),  # torch.equal ignores dtypes (x.data = ... converts x in place)
             "reaches_x": False, "foreign_leaf": False, "nodes": [], "grad": None}
     if isinstance(got, torch.Tensor) and got.grad_fn is not None:
         leaves = _leaves(got)

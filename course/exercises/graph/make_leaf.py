@@ -65,13 +65,15 @@ def _shares_memory(got, data) -> bool:
         (got is data or got.untyped_storage().data_ptr() == data.untyped_storage().data_ptr())
 
 
-def _changed(data, before) -> bool:
-    """Whether the answer changed the caller's data: a list's items, a tensor's values or flags."""
+def _changed(data, before) -> list[str]:
+    """What the answer changed in the caller's data: a list's items, a tensor's values or flags."""
     if isinstance(data, list):  # 1 == 1.0 in Python: an int made a float is a change too
-        return [(type(v), v) for v in data] != [(type(v), v) for v in before]
-    old, grad_fn = before
-    return data.requires_grad != old.requires_grad or data.grad_fn is not grad_fn or \
-        not torch.equal(data.detach(), old)
+        return ["items"] if [(type(v), v) for v in data] != [(type(v), v) for v in before] else []
+    old, grad_fn = before  # torch.equal ignores dtypes: a tensor converted in place (t.data = ...) is a change too
+    return [what for what, changed in (
+        ("dtype", data.dtype != old.dtype), ("shape", data.shape != old.shape),
+        ("values", data.shape == old.shape and not torch.equal(data.detach(), old)),
+        ("requires_grad", data.requires_grad != old.requires_grad), ("grad_fn", data.grad_fn is not grad_fn)) if changed]
 
 
 def call(answer, inputs):
@@ -104,11 +106,12 @@ def judge(seen, expected, inputs):
         if case["shares_memory"] is not False:
             raise Mistake(f"{what} shares its memory with the tensor you were given: changing one would "
                           "change the other. Make a new tensor with clone() (after detach()).", "shares_memory")
-        if case["changed_input"] is not False:
-            given = "the list it was given (its items)" if description.endswith("list") or "list of" in description \
-                else "the tensor it was given (its values, its requires_grad or its grad_fn)"
-            raise Mistake(f"for {description}, your code changed {given}. make_leaf must leave data as it "
-                          "was: build the new tensor from a copy.", "input_changed")
+        if case["changed_input"]:
+            given = "list" if description.endswith("list") or description.startswith("a list") else "tensor"
+            changed = case["changed_input"] if isinstance(case["changed_input"], list) else ["contents"]
+            raise Mistake(f"for {description}, your code changed the {given} it was given: its "
+                          f"{' and '.join(map(str, changed))}. make_leaf must leave data as it was: build the new "
+                          "tensor from a copy.", "input_changed")
         judge_new_leaf(what, case["tensor"], want, case.get("data_requires_grad") is True)
 
 

@@ -1,4 +1,4 @@
-# expect: your code changed the tensor it was given (its values, its requires_grad or its grad_fn)
+# expect: for a float64 tensor, your code changed the tensor it was given: its requires_grad
 # requires_grad switched off on the caller's leaf so the conversion is not recorded, then "put back"
 # to True: right for a leaf that required grad, wrong for one that did not.
 def make_leaf(data):

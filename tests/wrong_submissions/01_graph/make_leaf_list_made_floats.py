@@ -1,4 +1,4 @@
-# expect: your code changed the list it was given
+# expect: your code changed the list it was given: its items
 # The caller's list of ints turned into floats in place, before making the tensor.
 def make_leaf(data):
     if isinstance(data, list):
