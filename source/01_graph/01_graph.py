@@ -104,10 +104,11 @@ x = torch.tensor([1.0, 2.0], requires_grad=True)
 y = torch.sin(x * 3).sum()
 node = y.grad_fn
 for _ in range(3):
-    print(type(node).__name__, "-> next:", [type(n).__name__ if n is not None else None
-                                            for n, _ in node.next_functions])
+    names = [type(n).__name__ if n is not None else None for n, _ in node.next_functions]
+    print(type(node).__name__, "-> next:", names)
     node = node.next_functions[0][0]
-print(type(node).__name__, "-> next_functions:", node.next_functions, "| node.variable is x:", node.variable is x)
+print(type(node).__name__, "-> next_functions:", node.next_functions)
+print("node.variable is x:", node.variable is x)
 
 # %% [markdown]
 # The walk ends at an `AccumulateGrad` node, whose `next_functions` is empty. Each leaf that
