@@ -123,7 +123,9 @@ def _not_recorded():
 
 def _judge_one(seen, expected):
     if "raised" in seen:
-        raise Mistake(f"your code raised {seen['raised']}", str(seen.get("kind"))[:40])
+        zero_d = ("\n  x can be a single number (a 0-d tensor), with no items to go through: apply torch's operations "
+                  "to x whole, which works elementwise whatever its shape." if "0-d" in seen["raised"] else "")
+        raise Mistake(f"your code raised {seen['raised']}{zero_d}", str(seen.get("kind"))[:40])
     f = seen["f"]
     # a broken graph first: a result rebuilt from numbers also has the default dtype, the lesser mistake
     if isinstance(f, torch.Tensor) and seen["changed_input"] is False and flags_of(f).grad_fn is None:

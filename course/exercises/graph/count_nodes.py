@@ -9,6 +9,7 @@ from ...checks.mistakes import Mistake
 from ...checks.read_back import same_length
 from ...checks.walk_errors import WALKS_THE_GRAPH, walk_errors_explained
 from ...exercise import Exercise
+from .grad_fn_names import kept_none_explained
 
 
 UNARY = [("sin", torch.sin), ("exp", torch.exp), ("tanh", torch.tanh)]
@@ -82,7 +83,7 @@ def inputs(rng):
 
 
 def call(answer, inputs):
-    with walk_errors_explained("a constant has no backward node: skip the None entries."):
+    with walk_errors_explained("a constant has no backward node: skip the None entries."), kept_none_explained():
         # each graph twice in a row: a walk that keeps what it saw between calls counts less the second time
         counts = [(answer(y), answer(y)) for y, _ in inputs["graphs"]]
     return {"counts": [first for first, _ in counts], "again": [again for _, again in counts]}

@@ -2,6 +2,7 @@
 
 The course's own graph walkers are closed while it is checked (``walk_errors.WALKS_THE_GRAPH``).
 """
+import contextlib
 import re
 
 import torch
@@ -77,8 +78,36 @@ def _names_sent(got):
     return {"not_names": [type(got).__name__]}
 
 
+# list.append and set.add change their object and return None: `names = names.append(...)` leaves None there,
+# which the next append, or the next `node in seen`, trips over.
+_KEPT_NONE = re.compile(r"^'NoneType' object has no attribute '(append|add|extend|update)'$")
+_IN_NONE = "argument of type 'NoneType' is not iterable"
+
+
+@contextlib.contextmanager
+def kept_none_explained():
+    """`names = names.append(...)` in a walk: a Python slip, said in Python terms with its fix (a walk
+    that steps onto a constant's None fails with other attributes, which walk_errors_explained names)."""
+    try:
+        yield
+    except (AttributeError, TypeError) as error:
+        slip = _KEPT_NONE.match(str(error))
+        if slip:
+            method = slip.group(1)
+            why = (f".{method}() changes the collection it is called on and returns None, so assigning what it "
+                   f"returns (`names = names.{method}(...)`) leaves None in the variable. Call it on its own line: "
+                   f"`names.{method}(...)`.")
+        elif str(error) == _IN_NONE:
+            why = ("`in` was asked to look inside None. Was your collection of seen nodes given what .add() or "
+                   ".append() returns (`seen = seen.add(node)`), which is None? Call it on its own line: "
+                   "`seen.add(node)`.")
+        else:
+            raise
+        raise Mistake(f"your code raised {type(error).__name__}: {error}\n  In Python terms: {why}", "kept_none") from None
+
+
 def call(answer, inputs):
-    with walk_errors_explained("a constant has no backward node: follow the pair that holds one."):
+    with walk_errors_explained("a constant has no backward node: follow the pair that holds one."), kept_none_explained():
         return {"names": [_names_sent(answer(y)) for _, y, _ in inputs["chains"]]}
 
 

@@ -1,4 +1,4 @@
-# expect: your code raised AttributeError: 'NoneType' object has no attribute 'append'
+# expect: leaves None in the variable. Call it on its own line: `names.append(...)`
 # names = names.append(...) keeps append's None: a list mistake, not a walk onto a constant's None entry.
 def grad_fn_names(y):
     names = []
