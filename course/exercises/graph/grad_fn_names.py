@@ -35,6 +35,10 @@ CHAIN_OPS = [
 ]
 
 
+GROWING = {"exp({})", "{}**2"}
+BOUNDED = [op for op in CHAIN_OPS if op[0] not in GROWING]
+
+
 def _random_chain(rng, repeated: bool = False, shortest: bool = False):
     """A leaf x, a chain y built from it, and y written out. ``repeated``: one operation twice in a row
     (two nodes of one name, both in the list); ``shortest``: one operation on x, with a constant."""
@@ -44,9 +48,14 @@ def _random_chain(rng, repeated: bool = False, shortest: bool = False):
         ops = [WITH_CONSTANT[rand.integer(rng, 0, len(WITH_CONSTANT) - 1)]]
     else:
         length = rand.integer(rng, 2, 6)
-        ops = [CHAIN_OPS[rand.integer(rng, 0, len(CHAIN_OPS) - 1)] for _ in range(length - 1)]
-        if repeated:
-            twice = rand.integer(rng, 0, len(ops) - 1)
+        ops = []
+        for _ in range(length - 1):  # one growing operation at most (exp of exp of exp is inf in float32)
+            op = CHAIN_OPS[rand.integer(rng, 0, len(CHAIN_OPS) - 1)]
+            grown = any(template in GROWING for template, _ in ops)
+            ops.append(BOUNDED[rand.integer(rng, 0, len(BOUNDED) - 1)] if grown and op[0] in GROWING else op)
+        if repeated:  # a bounded operation twice in a row
+            twice = rand.integer(rng, 0, len(ops))
+            ops.insert(twice, BOUNDED[rand.integer(rng, 0, len(BOUNDED) - 1)])
             ops.insert(twice, ops[twice])
         # At least one constant, so an answer that follows the wrong entry of next_functions steps onto None.
         ops.insert(rand.integer(rng, 1, len(ops)), WITH_CONSTANT[rand.integer(rng, 0, len(WITH_CONSTANT) - 1)])
