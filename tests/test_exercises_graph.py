@@ -106,6 +106,43 @@ def test_shared_graph_counts_agree_with_a_walk():
             assert counts["without_leaves"] == counts["count"] - 2 and counts["per_path"] > counts["count"]
 
 
+def test_every_trial_draws_each_input_the_texts_allow():
+    """The edge cases are in every trial, not left to some seeds: the self-check meets them too."""
+    from course.exercises.graph.build_f import inputs as build_f_inputs
+    from course.exercises.graph.leaf_from_list import inputs as list_inputs
+    from course.exercises.graph.make_leaf import inputs as make_leaf_inputs
+    for seed in range(50):
+        rng = generator(seed)
+        ints, floats, mixed, one, empty = list_inputs(rng)["cases"]
+        assert all(type(v) is int for v in ints) and all(type(v) is float for v in floats)
+        assert type(mixed[0]) is int and {type(v) for v in mixed} == {int, float}
+        assert len(one) == 1 and empty == []
+        cases = make_leaf_inputs(generator(seed))["cases"]
+        tensors = [c for c in cases if isinstance(c, torch.Tensor)]
+        assert {t.dtype for t in tensors} >= {torch.int64, torch.int32, torch.int8, torch.uint8, torch.bool,
+                                             torch.float16, torch.bfloat16, torch.float32, torch.float64}
+        assert [] in cases and any(t.dim() == 0 and t.grad_fn is not None for t in tensors)
+        assert any(t.dim() == 2 and t.shape[0] == 1 for t in tensors)
+        assert any(t.dtype == torch.int64 and t.abs().max() > 2**24 for t in tensors)
+        xs = build_f_inputs(generator(seed))["xs"]
+        assert {x.dtype for x in xs[1:]} == {torch.float64, torch.float32} and xs[1].dim() == 2 and xs[2].dim() == 0
+        assert all(0.5 <= v <= 2 for x in xs for v in x.detach().abs().view(-1).tolist())
+        assert all((x.detach() < 0).any() and (x.detach() > 0).any() for x in xs if x.numel() > 1)
+        chains = [_chain_names(y) for _, y, _ in chains_inputs(generator(seed))["chains"]]
+        assert len(set(chains[1])) < len(chains[1]) and len(chains[2]) == 2  # a name twice; one operation
+        assert all(torch.isfinite(y).all() for _, y, _ in chains_inputs(generator(seed))["chains"])
+
+
+def test_no_mistake_of_count_nodes_gives_the_right_count():
+    """Each mistake a message names gives another count than the right one, on every graph drawn."""
+    for seed in range(100):
+        for y, _ in count_nodes_inputs(generator(seed))["graphs"]:
+            counts = _shared_graph_counts(y)
+            wrong = [counts["per_path"], counts["arrows"], counts["without_leaves"], counts["count"] + 1,
+                     counts["count"] - 1, *counts["by_name"].values()]
+            assert counts["count"] not in wrong and torch.isfinite(y).all()
+
+
 def _sealed(value):
     return {"__sealed__": Sealed.of(value).digest}
 
