@@ -61,18 +61,24 @@ EVALUATE_INSIDE_NO_GRAD = 1
 
 
 EVALUATE_SAME_MODEL_AGAIN = 2  # the first case's model, with another x of the same shape
+EVALUATE_FINE_TUNED = 3  # a model whose first layer the caller froze: evaluate() must leave it frozen
 
 
 def inputs(rng):
     """One model in train mode, one in eval mode: the answer must leave each as it found it. Then the
     first model again, with another x of the same shape: a cache keyed on the model and the shape
-    meets it."""
+    meets it. Last, a model being fine-tuned, its first layer frozen: flags put back to True unfreeze it.
+    A batch may have a single row."""
     dtype = rand.float_dtype(rng)
     cases = []
     for training in (True, False):
         model = _mlp_with_dropout(rng, dtype).train(training)
-        cases.append({"model": model, "x": rand.tensor(rng, (rand.integer(rng, 2, 5), model[0].in_features), dtype)})
+        cases.append({"model": model, "x": rand.tensor(rng, (rand.integer(rng, 1, 5), model[0].in_features), dtype)})
     cases.append({"model": cases[0]["model"], "x": rand.tensor(rng, tuple(cases[0]["x"].shape), dtype)})
+    fine_tuned = _mlp_with_dropout(rng, dtype).train(rand.integer(rng, 0, 1) == 1)
+    fine_tuned[0].requires_grad_(False)
+    cases.append({"model": fine_tuned, "x": rand.tensor(rng, (rand.integer(rng, 1, 5), fine_tuned[0].in_features),
+                                                         dtype)})
     return {"cases": cases}
 
 
@@ -82,6 +88,7 @@ def call(answer, inputs):
         model, x = case["model"], case["x"]
         names = {"x": x, **layer_names(model)}
         before = [t.detach().clone() for t in names.values()]
+        flags = {n: p.requires_grad for n, p in names.items() if n != "x"}
         modes = [m.training for m in model.modules()]
         with torch.no_grad() if i == EVALUATE_INSIDE_NO_GRAD else nullcontext():
             with grad_mode_watched() as grad_mode, _forward_recorded(model) as recorded:
@@ -90,7 +97,8 @@ def call(answer, inputs):
                      "forward_recorded": any(recorded),
                      "flag_set_by_hand": any(not outer and inner for outer, inner in recorded.modes),
                      "grad_mode_turned_on": grad_mode.turned_on,
-                     "frozen": [n for n, p in names.items() if n != "x" and not p.requires_grad],
+                     "frozen": [n for n, p in names.items() if n != "x" and flags[n] and not p.requires_grad],
+                     "unfrozen": [n for n, p in names.items() if n != "x" and not flags[n] and p.requires_grad],
                      "changed": values_changed(names, before),
                      "modes_kept": [m.training for m in model.modules()] == modes,
                      "mode_after": "train" if model.training else "eval"})
@@ -123,6 +131,11 @@ def judge(seen, expected, inputs):
             raise Mistake(f"evaluate() switched off requires_grad of {got['frozen'][0]}: freezing parameters "
                           "changes the model for good. no_grad() turns recording off without touching it.",
                           "params_frozen")
+        if got["unfrozen"]:
+            raise Mistake(f"the caller had frozen {got['unfrozen'][0]} (it is fine-tuning the layers after it), and "
+                          "after evaluate() it requires grad again: setting every requires_grad back to True "
+                          "unfreezes what was frozen. Leave the flags alone: no_grad() stops the recording without "
+                          "touching any of them.", "params_unfrozen")
         if got["changed"]:
             raise Mistake(f"your code changed the values of `{got['changed'][0]}` in place: evaluating "
                           "must leave the model and x as given.", "input_changed")

@@ -29,11 +29,16 @@ def mlp(rng, dtype, tail: int, linears: tuple[int, int] = (2, 5)) -> nn.Sequenti
     return filled(nn.Sequential(*layers), rng)
 
 
-def models(rng, tails, linears=(2, 5)):
+def models(rng, tails, linears=(2, 5), one_linear: bool = False):
+    """A model per tail; with ``one_linear``, one more whose only Linear is the last layer with parameters
+    (nothing to freeze). The second model is in eval mode: freezing changes neither mode."""
     dtype = rand.float_dtype(rng)
+    drawn = [mlp(rng, dtype, tail, linears) for tail in tails]
+    if one_linear:
+        drawn.append(mlp(rng, dtype, rand.integer(rng, 0, 2), (1, 1)))
     cases = []
-    for tail in tails:
-        model = mlp(rng, dtype, tail, linears)
+    for i, model in enumerate(drawn):
+        model.train(i != 1)
         cases.append({"model": model, "x": rand.tensor(rng, (rand.integer(rng, 1, 4), model[0].in_features), dtype)})
     return {"cases": cases}
 
@@ -56,6 +61,9 @@ def call(answer, inputs):
                 returned = answer(model)
             except AttributeError as error:
                 _bias_none_judged(model, error)
+                raise
+            except RuntimeError as error:
+                _truth_of_parameter_judged(error)
                 raise
         now = layer_names(model)
         replaced = list(now) != list(names) or any(p is not q for p, q in zip(now.values(), names.values()))
@@ -83,6 +91,15 @@ def _bias_none_judged(model: nn.Sequential, error: AttributeError) -> None:
         raise Mistake(f"your code called a method on None ({error}): model[{without[0]}] is a Linear built with "
                       f"bias=False, so model[{without[0]}].bias is None, not a parameter. Work with the layer's "
                       "own requires_grad_(), which sets the flag on whatever parameters it has.", "bias_none")
+
+
+def _truth_of_parameter_judged(error: RuntimeError) -> None:
+    """`any(layer.parameters())` or `if layer.weight:` asks a tensor for one True or False."""
+    if "Boolean value of Tensor" in str(error):
+        raise Mistake(f"your code asked a parameter for one True or False ({error}): `any(layer.parameters())` "
+                      "and `if layer.weight:` test the tensors' values, not whether they exist. To ask whether a "
+                      "layer has parameters, use `list(layer.parameters())`: an empty list (an activation's) is "
+                      "false, any other true.", "truth_of_tensor")
 
 
 def judge(seen, expected, inputs):
@@ -160,6 +177,12 @@ def judge_freeze(seen, expected, inputs, name: str):
                        "holds is untouched. Call requires_grad_(False) on the parameter (or its layer) itself.")
             raise Mistake(f"{_listed(trainable - keep, 'still requires', 'still require')} grad: every layer "
                           f"before model[{last}] should be frozen.{why}", "not_frozen")
+        if got.get("mode_changed") is not False:
+            mode = "train" if model.training else "eval"
+            raise Mistake(f"the flags are right, but the model was in {mode} mode and your function switched it "
+                          "(or some of its layers) to the other: model.eval() and model.train() change how layers "
+                          "such as Dropout compute, not which parameters train. Change only the requires_grad "
+                          "flags.", "mode_changed")
         for n in names:
             if got["grad_is_none"][n] is not (n not in keep):
                 raise Mistake(f"after a backward() through the model, {n}.grad is "
