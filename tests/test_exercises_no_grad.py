@@ -55,6 +55,8 @@ def sgd_step_detach_sub(params, lr):
 
 def sgd_step_foreach(params, lr):
     with_grad = [p for p in params if p.grad is not None]
+    if not with_grad:  # _foreach_add_ refuses an empty list, and the check gives one
+        return
     with torch.no_grad():
         torch._foreach_add_(with_grad, [p.grad for p in with_grad], alpha=-lr)
     for p in with_grad:

@@ -46,12 +46,12 @@ def _forward_recorded(model: nn.Module):
             handle.remove()
 
 
-def _mlp_with_dropout(rng, dtype) -> nn.Sequential:
+def _mlp_with_dropout(rng, dtype, outputs: int | None = None) -> nn.Sequential:
     widths = [rand.integer(rng, 3, 6) for _ in range(rand.integer(rng, 2, 4))]
     layers = []
     for a, b in zip(widths, widths[1:]):
         layers += [nn.Linear(a, b, dtype=dtype), nn.Tanh(), nn.Dropout(p=0.5)]
-    layers.append(nn.Linear(widths[-1], rand.integer(rng, 1, 3), dtype=dtype))
+    layers.append(nn.Linear(widths[-1], outputs or rand.integer(rng, 1, 3), dtype=dtype))
     return filled(nn.Sequential(*layers), rng)
 
 
@@ -67,18 +67,17 @@ EVALUATE_FINE_TUNED = 3  # a model whose first layer the caller froze: evaluate(
 def inputs(rng):
     """One model in train mode, one in eval mode: the answer must leave each as it found it. Then the
     first model again, with another x of the same shape: a cache keyed on the model and the shape
-    meets it. Last, a model being fine-tuned, its first layer frozen: flags put back to True unfreeze it.
-    A batch may have a single row."""
+    meets it. Last, a model being fine-tuned, its first layer frozen (flags put back to True unfreeze it),
+    with one output and a batch of one row, where a squeeze() changes the shape."""
     dtype = rand.float_dtype(rng)
     cases = []
     for training in (True, False):
         model = _mlp_with_dropout(rng, dtype).train(training)
         cases.append({"model": model, "x": rand.tensor(rng, (rand.integer(rng, 1, 5), model[0].in_features), dtype)})
     cases.append({"model": cases[0]["model"], "x": rand.tensor(rng, tuple(cases[0]["x"].shape), dtype)})
-    fine_tuned = _mlp_with_dropout(rng, dtype).train(rand.integer(rng, 0, 1) == 1)
+    fine_tuned = _mlp_with_dropout(rng, dtype, outputs=1).train(rand.integer(rng, 0, 1) == 1)
     fine_tuned[0].requires_grad_(False)
-    cases.append({"model": fine_tuned, "x": rand.tensor(rng, (rand.integer(rng, 1, 5), fine_tuned[0].in_features),
-                                                         dtype)})
+    cases.append({"model": fine_tuned, "x": rand.tensor(rng, (1, fine_tuned[0].in_features), dtype)})
     return {"cases": cases}
 
 
@@ -111,6 +110,10 @@ def judge(seen, expected, inputs):
         mode = "train" if case["model"].training else "eval"
         grad_mode_judged(got, "evaluate", inside_no_grad=i == EVALUATE_INSIDE_NO_GRAD)
         out = got["output"]
+        if isinstance(out, torch.Tensor) and out.shape != want.shape and out.shape == want.squeeze().shape:
+            raise Mistake(f"the output has shape {tuple(out.shape)}, expected {tuple(want.shape)}, the shape model(x) "
+                          "gives: a squeeze() dropped its dimensions of size 1 (a batch of one row, a model with one "
+                          "output). Return model(x) as it comes.", "wrong_shape")
         require(diagnose_tensor(want, out, "the output"))
         if i == EVALUATE_SAME_MODEL_AGAIN and not close(out, want) and close(out, expected["outputs"][0]):
             raise Mistake("called again on the same model with another x of the same shape, evaluate() returned "

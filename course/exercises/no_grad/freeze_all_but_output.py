@@ -51,20 +51,28 @@ def inputs(rng):
 
 def call(answer, inputs):
     seen = []
-    for case in inputs["cases"]:
+    for i, case in enumerate(inputs["cases"]):
         model, x = case["model"], case["x"]
         names = layer_names(model)
         before = snapshot(*names.values())
         modes = [m.training for m in model.modules()]
-        with grad_mode_watched() as grad_mode, TorchCalls() as torch_calls:
-            try:
-                returned = answer(model)
-            except AttributeError as error:
-                _bias_none_judged(model, error)
+        try:
+            with grad_mode_watched() as grad_mode, TorchCalls() as torch_calls:
+                try:
+                    returned = answer(model)
+                except AttributeError as error:
+                    _bias_none_judged(model, error)
+                    raise
+                except RuntimeError as error:
+                    _truth_of_parameter_judged(error)
+                    raise
+        except Mistake:
+            raise
+        except Exception as error:
+            if i == 0:  # on the first model, said as raised
                 raise
-            except RuntimeError as error:
-                _truth_of_parameter_judged(error)
-                raise
+            seen.append({"raised": f"{type(error).__name__}: {error}"})  # ran on the first: judged below
+            continue
         now = layer_names(model)
         replaced = list(now) != list(names) or any(p is not q for p, q in zip(now.values(), names.values()))
         requires = {n: bool(p.requires_grad) for n, p in names.items()}
@@ -134,6 +142,12 @@ def judge_freeze(seen, expected, inputs, name: str):
         names = list(layer_names(model))
         layer = (f"model[-1] (here model[{last}]), the output layer," if name == "freeze_all_but_output"
                  else f"model[{last}], the last layer with parameters,")
+        if got.get("raised") is not None:
+            layers = ", ".join(type(m).__name__ for m in model)
+            raise Mistake(f"your function ran on the first model, but on a model of {len(model)} layer"
+                          f"{'s' if len(model) > 1 else ''} ({layers}) it raised {str(got['raised'])[:160]}. Take "
+                          "every index from the model you are given: the layer to keep is "
+                          f"{layer.rstrip(',')}.", "raised_on_other_model")
         grad_mode_judged(got, name)
         if got["replaced"] is not False:
             raise Mistake("the model's layers or parameters were replaced: freeze the existing parameters in "
@@ -160,10 +174,14 @@ def judge_freeze(seen, expected, inputs, name: str):
             raise Mistake(f"every parameter is frozen, so nothing can train: {layer} should keep "
                           "requires_grad=True.", "all_frozen")
         if keep - trainable and trainable - keep:
-            raise Mistake(f"{_listed(keep - trainable, 'no longer requires', 'no longer require')} grad, and "
-                          f"{_listed(trainable - keep, 'still requires', 'still require')} grad: the other way "
-                          f"round from what was asked. {layer} is the one that should keep training, and every "
-                          "layer before it should be frozen.", "last_frozen")
+            both = (f"{_listed(keep - trainable, 'no longer requires', 'no longer require')} grad, and "
+                    f"{_listed(trainable - keep, 'still requires', 'still require')} grad")
+            if trainable == set(names) - keep:
+                raise Mistake(f"{both}: the other way round from what was asked. {layer} is the one that should "
+                              "keep training, and every layer before it should be frozen.", "last_frozen")
+            raise Mistake(f"{both}: your function kept another layer training. {layer} is the one to keep: find it "
+                          "in the model you are given (a fixed index fits one model only), keep it training and "
+                          "freeze every layer before it.", "other_layer_kept")
         if keep - trainable:
             raise Mistake(f"{_listed(keep - trainable, 'no longer requires', 'no longer require')} grad: {layer} "
                           "is the one that should keep training.", "last_frozen")

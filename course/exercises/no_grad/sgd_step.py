@@ -26,7 +26,7 @@ def _params_with_grads(rng, dtype, count: int, unused: int | None, scalar: int |
 def inputs(rng):
     """The step's parameters, one unused; and a second list for a call from inside the caller's no_grad()."""
     dtype = rand.float_dtype(rng)
-    count = rand.integer(rng, 2, 4)
+    count = rand.integer(rng, 3, 4)  # beside the unused and the 0-d one, at least one of another shape
     unused = rand.integer(rng, 0, count - 1)
     scalar = (unused + rand.integer(rng, 1, count - 1)) % count  # another parameter than the unused one
     params = _params_with_grads(rng, dtype, count, unused, scalar)
@@ -159,6 +159,10 @@ def judge(seen, expected, inputs):
             if not torch.equal(p, old.detach()):
                 raise Mistake(f"{what} had .grad None (it took no part in the loss), so it must stay as it was; "
                               "your step changed it.", "unused_changed")
+            if grads[i] is not None:
+                raise Mistake(f"{what} had .grad None (it took no part in the loss), and your function gave it a "
+                              ".grad: leave it None. To an optimizer None means 'no gradient, skip me', while a "
+                              "tensor of zeros is a gradient it uses.", "unused_given_grad")
             continue
         if close(p, old) and not close(g, torch.zeros_like(g)):
             if seen.get("returned_new") is True:

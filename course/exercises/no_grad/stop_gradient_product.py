@@ -61,7 +61,11 @@ def _factor_kept(seen, expected, inputs) -> bool:
 
 def _judged_once(seen, expected):
     z, dz_dx = seen["z"], seen["dz_dx"]
-    require(diagnose_tensor(expected["z"], z, "z"))
+    want = expected["z"]
+    if isinstance(z, torch.Tensor) and z.shape != want.shape and z.numel() == want.numel():
+        raise Mistake(f"z has shape {tuple(z.shape)}, but x has shape {tuple(want.shape)}: an elementwise product "
+                      "keeps x's shape. Was x flattened or reshaped on the way? Multiply x itself.", "wrong_shape")
+    require(diagnose_tensor(want, z, "z"))
     if not close(z, expected["z"]):
         raise Mistake("z should equal x * x**2 = x**3 in value: detach() changes which way gradients flow, "
                       "never the values.", "wrong_value")

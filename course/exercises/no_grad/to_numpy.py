@@ -41,9 +41,15 @@ def inputs(rng):
 
 def call(answer, inputs):
     seen = []
-    for t in inputs["tensors"]:
+    for i, t in enumerate(inputs["tensors"]):
         before = snapshot(t)
-        got = answer(t)
+        try:
+            got = answer(t)
+        except Exception as error:
+            if i == 0:  # the first tensor is an ordinary one: the error is said as raised
+                raise
+            seen.append({"raised": f"{type(error).__name__}: {error}"})
+            continue
         if t.requires_grad != before[0].requires_grad:
             # not inputs_kept's advice to copy and requires_grad_(True): .numpy() would refuse that copy
             raise Mistake("your code changed `t.requires_grad` on the tensor it was given: the caller's tensor "
@@ -63,6 +69,11 @@ def call(answer, inputs):
 def judge(seen, expected, inputs):
     results = entries(seen, "results", len(TO_NUMPY_CASES))
     for case, got, want in zip(TO_NUMPY_CASES, results, expected["arrays"]):
+        if got.get("raised") is not None:
+            raise Mistake(f"for {TO_NUMPY_CASES[0]} your function worked, but for {case} it raised "
+                          f"{str(got['raised'])[:160]}. t may be any tensor, of any shape and layout: "
+                          "t.detach() and .numpy() take every one as it is, and a copy of the result keeps its "
+                          "shape.", "raised_on_other_tensor")
         array = got["array"]
         if not isinstance(array, np.ndarray):
             fix = {"list": " .tolist() gives Python lists; .numpy() gives an array.",
