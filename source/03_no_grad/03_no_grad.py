@@ -38,7 +38,7 @@ w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
 y = (w * x).sum()
 with torch.no_grad():
     y_off = (w * x).sum()
-print("recorded:      y.grad_fn =", y.grad_fn)
+print("recorded:      y.grad_fn =", type(y.grad_fn).__name__)
 print("under no_grad: y_off.grad_fn =", y_off.grad_fn, " requires_grad =", y_off.requires_grad)
 print("after the block, x.requires_grad =", x.requires_grad)
 
@@ -610,9 +610,8 @@ for i, layer in enumerate(head):
     print(f"head[{i}] {type(layer).__name__:8} parameters: {[name for name, _ in layer.named_parameters()]}")
 
 # %% [markdown]
-# One slip to avoid on the way: assigning `head[2].requires_grad = False`, where section 3
-# called `requires_grad_(False)`, only sets a plain Python attribute on the module and changes
-# no parameter.
+# One slip to avoid on the way: on a module, assigning `.requires_grad = False` (where section 3
+# called `requires_grad_(False)`) only sets a plain Python attribute, and changes no parameter:
 
 # %%
 layer = nn.Linear(4, 2)
