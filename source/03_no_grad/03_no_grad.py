@@ -46,9 +46,6 @@ print("after the block, x.requires_grad =", x.requires_grad)
 # `no_grad()` switches the recorder, not the tensors: `x` still requires grad, and recording
 # comes back on when the block ends.
 
-# %%
-ask("result_of_no_grad_later")
-
 # %% [markdown]
 # ## 2. `detach()`: one tensor out of the graph
 #
@@ -243,6 +240,12 @@ def doubled(t):
 
 print("doubled(w).requires_grad =", doubled(w).requires_grad, "| recording after the call:",
       torch.is_grad_enabled())
+
+# %% [markdown]
+# What such a result becomes once recording is back on:
+
+# %%
+ask("result_of_no_grad_later")
 
 # %% [markdown]
 # `torch.inference_mode()` also stops the recording, and goes further: its results, *inference
