@@ -55,6 +55,8 @@ def sgd_step_detach_sub(params, lr):
 
 def sgd_step_foreach(params, lr):
     with_grad = [p for p in params if p.grad is not None]
+    if not with_grad:  # _foreach_add_ refuses an empty list, and the check gives one
+        return
     with torch.no_grad():
         torch._foreach_add_(with_grad, [p.grad for p in with_grad], alpha=-lr)
     for p in with_grad:
@@ -227,3 +229,26 @@ def test_progress_lists_each_exercise():
     assert f"Core: 0 of {core} correct." in text and f"Going further: 1 of {further} correct." in text
     assert text[-2].startswith("Written answer") and text[-1] == f"1 of {len(check.EXERCISES)} exercises correct."
     assert list(check.EXERCISES)[:len(check.CORE)] == list(check.CORE)
+
+
+def test_every_trial_draws_the_edge_cases_the_texts_allow():
+    """Each trial, on any seed, meets what the exercise texts say may come: a 0-d x and a 0-d parameter,
+    an empty list and one with no .grad, a frozen layer, one row and one output, a 0-d and a transposed
+    tensor, narrow, wide and large-valued x, a single Linear, a model in eval mode."""
+    for seed in range(20):
+        assert check.stop_gradient_product.inputs(seed)["scalar"].dim() == 0
+        sgd = check.sgd_step.inputs(seed)
+        assert sgd["params"][sgd["scalar"]].dim() == 0 and sgd["params"][sgd["unused"]].grad is None
+        assert sgd["scalar"] != sgd["unused"] and any(p.dim() and p.grad is not None for p in sgd["params"])
+        assert all(p.grad is None for p in sgd["all_none"])
+        fine_tuned = check.evaluate.inputs(seed)["cases"][-1]
+        assert not fine_tuned["model"][0].weight.requires_grad and fine_tuned["model"][-1].weight.requires_grad
+        assert fine_tuned["x"].shape[0] == 1 and fine_tuned["model"][-1].out_features == 1
+        tensors = check.to_numpy.inputs(seed)["tensors"]
+        assert any(t.dim() == 0 for t in tensors) and any(not t.is_contiguous() for t in tensors)
+        widths = [case["x"].shape[1] for case in check.fix_inplace.inputs(seed)["cases"]]
+        assert widths[0] == 3 and widths[1] > 3 and widths[2] < 3
+        assert check.fix_inplace.inputs(seed)["cases"][0]["x"].abs().max() >= 200
+        cases = check.freeze_all_but_last.inputs(seed)["cases"]
+        assert sum(isinstance(m, torch.nn.Linear) for m in cases[-1]["model"]) == 1
+        assert [case["model"].training for case in cases] == [True, False, True, True]

@@ -1,17 +1,16 @@
 # %% [markdown]
 # # Lesson 3: Turning autograd off
 #
-# Lesson 2 walked the graph backwards. This lesson is about the times you want *no* graph:
+# Lesson 2 ran `backward()` through a graph. This lesson is about the times you want *no* graph:
 # `torch.no_grad()` for a block of code, `detach()` for one tensor, `requires_grad_(False)` for a
 # parameter.
 #
-# **Time:** the core (sections 1 to 4, two exercises) about 15 minutes (20 if an exercise takes
-# several tries), the whole lesson about 90. **Going further** (sections 5 to 11) is optional,
-# and graded like the core.
+# **The core** is sections 1 to 4, with two exercises: about 10-12 minutes. **Going further**
+# (sections 5 to 11) takes about 75 minutes more. It is optional in one sense only: the core's
+# skills do not need it. Your grade is the points of every graded cell, going further included.
 #
-# **Exercises.** Complete the function, then run the cell below it: *correct*, *not attempted*,
-# or what is wrong in autograd terms. `check.NAME.hint()` gives a nudge; *Where am I*, the last
-# cell, lists what passes.
+# **Exercises.** Complete the function, then run the cell below it: it says *correct*, *not
+# attempted*, or what is wrong in autograd terms. `check.NAME.hint()` gives a nudge.
 
 # %%
 import torch
@@ -37,36 +36,21 @@ x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
 
 y = (w * x).sum()
-print("recorded:        y.requires_grad =", y.requires_grad, " grad_fn =", type(y.grad_fn).__name__)
-
 with torch.no_grad():
     y_off = (w * x).sum()
-    print("in the block:    x.requires_grad =", x.requires_grad, " recording:", torch.is_grad_enabled())
-print("under no_grad:   y_off.requires_grad =", y_off.requires_grad, " grad_fn =", y_off.grad_fn)
-print("after the block: recording:", torch.is_grad_enabled())
+print("recorded:      y.grad_fn =", type(y.grad_fn).__name__)
+print("under no_grad: y_off.grad_fn =", y_off.grad_fn, " requires_grad =", y_off.requires_grad)
+print("after the block, x.requires_grad =", x.requires_grad)
 
 # %% [markdown]
-# `no_grad()` is a mode of the recorder, not a property of tensors: `x` and `w` still require
-# grad, and the block puts back the mode it found (`torch.is_grad_enabled()` tells the mode).
-# `@torch.no_grad()` above a `def` does the same for every call:
-
-# %%
-@torch.no_grad()
-def doubled(t):
-    return t * 2
-
-print("doubled(x).requires_grad =", doubled(x).requires_grad, "| recording after the call:",
-      torch.is_grad_enabled())
-
-# %%
-ask("result_of_no_grad_later")
+# `no_grad()` switches the recorder, not the tensors: `x` still requires grad, and recording
+# comes back on when the block ends.
 
 # %% [markdown]
 # ## 2. `detach()`: one tensor out of the graph
 #
-# `no_grad()` stops the recording for a whole block. `detach()` is the fine-grained tool:
-# `x.detach()` is a new tensor with the same values and no history. To the graph it is a
-# constant, and gradients stop there.
+# `x.detach()` is a new tensor with the same values and no history. To autograd it is a
+# constant: gradients stop there.
 
 # %%
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -77,18 +61,13 @@ print("w.grad =", w.grad)
 print("x.grad =", x.grad)
 
 # %% [markdown]
-# Only `w` received a gradient. In the graph, `x` is gone:
-
-# %%
-draw_graph(y, names={"x": x, "w": w, "y": y})
-
-# %% [markdown]
 # ### Exercise: a stop-gradient
 #
 # A *stop-gradient* keeps a value in the forward pass and hides it from the backward pass.
-# Complete `stop_gradient_product(x)`: `x` requires grad. Return $z = x \cdot x^2$ (elementwise)
-# with the $x^2$ factor detached, so that $z$ has the value $x^3$ but $dz/dx = x^2$, not
-# $3x^2$. Build `z` from the `x` you are given: the check runs backward through it.
+# Complete `stop_gradient_product(x)`: return $z = x \cdot x^2$ (elementwise, for an `x` of any
+# shape) with the $x^2$ factor detached, so that $z$ has the value $x^3$ but $dz/dx = x^2$, not
+# $3x^2$. `x` requires grad: build `z` from it, and leave `x` itself as it is. Return `z` without
+# calling `backward()`: the check runs backward through it.
 
 # %% solution stop_gradient_product
 def stop_gradient_product(x):
@@ -106,35 +85,25 @@ def stop_gradient_product(x):
 # parameter freezes it: `backward()` adds nothing to its `.grad` (None stays None) until the flag
 # is switched back.
 #
-# An `nn.Sequential` runs its layers in order: `net[0]` is the first, `net[-1]` the last. An
-# `nn.Linear` holds a weight and a bias (`named_parameters()` lists them by name: `0.weight` below
-# is `net[0].weight`); an activation such as `nn.ReLU()` has no parameters. A module's own
-# `requires_grad_(False)` sets the flag on all its parameters at once:
+# An `nn.Sequential` runs its layers in order and is indexed like a list: `net[0]` is the first,
+# `net[-1]` the last. A module's `requires_grad_(False)` sets the flag on all its parameters at
+# once: an `nn.Linear`'s weight and bias (an activation such as `nn.ReLU()` has none).
 
 # %%
 torch.manual_seed(0)
 net = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
 net[0].requires_grad_(False)           # net[0].weight and net[0].bias
 net(torch.randn(5, 3)).sum().backward()
-for name, p in net.named_parameters():
+for name, p in net.named_parameters():  # "0.weight" is net[0].weight
     print(f"{name:9} requires_grad={p.requires_grad!s:5}  grad is None: {p.grad is None}")
-
-# %% [markdown]
-# Assigning `net[0].requires_grad = False` instead of calling `requires_grad_(False)` only sets
-# a plain Python attribute on the module and changes no parameter: for a module, call it.
-
-# %%
-layer = nn.Linear(4, 2)
-layer.requires_grad = False            # a plain attribute on the module, not a call
-print("layer.weight.requires_grad =", layer.weight.requires_grad)
 
 # %% [markdown]
 # ### Exercise: fine-tune the output layer
 #
 # Complete `freeze_all_but_output(model)`: `model` is an `nn.Sequential` of `Linear` layers and
 # activations that ends in an `nn.Linear`, `model[-1]`. Freeze every parameter except those of
-# `model[-1]`. Change the model in place (the same layers, the same values); what you return is
-# ignored.
+# `model[-1]`, which keep requiring grad. Change only these flags, on the model you are given:
+# the same layers, values and train/eval mode. What you return is ignored.
 
 # %% solution freeze_all_but_output
 def freeze_all_but_output(model):
@@ -153,12 +122,11 @@ def freeze_all_but_output(model):
 #
 # | tool | acts on | lasts | typical use |
 # |---|---|---|---|
-# | `with torch.no_grad():` | every operation in the block | until the block ends | updates, evaluation, logging |
+# | `with torch.no_grad():` | each operation in the block | until the block ends | updates, evaluation |
 # | `t.detach()` | one tensor (a new one) | for that tensor | a stop-gradient |
 # | `p.requires_grad_(False)` | the parameter itself | until switched back | fine-tuning |
 #
-# **That is the core.** *Where am I*, the last cell, shows your two exercises; the sections
-# below are optional.
+# **That is the core.** *Where am I*, the last cell, shows your two exercises.
 
 # %% [markdown]
 # # Going further (optional)
@@ -211,14 +179,19 @@ print(f"loss: {losses[0]:.3f} at the start, {losses[-1]:.4f} after 40 steps")
 # %% [markdown]
 # ### Exercise: an in-place SGD step
 #
-# Complete `sgd_step(params, lr)`. For each tensor `p` in the list `params`: subtract
-# `lr * p.grad` from `p` itself, in place (not through `p.data`), then set `p.grad` to None.
-# Skip tensors whose `.grad` is None (they took no part in the loss), as PyTorch's optimizers do.
-# Afterwards the list must hold the same tensor objects, still leaves that require grad, and
-# autograd must be in the mode the caller had: recording if it was, not recording if the caller
-# called you inside its own `no_grad()` (the check does both). This is plain SGD, with no memory:
-# the check steps the same tensors again after the next `backward()`, and expects `lr * p.grad`
-# of that call alone. The function works by changing the tensors; what it returns is ignored.
+# Complete `sgd_step(params, lr)`. For each tensor `p` in the list `params`, subtract
+# `lr * p.grad` from `p` itself, in place (not through `p.data`), then set `p.grad` to None. Skip
+# tensors whose `.grad` is None (they took no part in the loss), as PyTorch's optimizers do.
+#
+# - `params` may hold tensors of any shape, a 0-d one (a single number, like `slope` above)
+#   included, and it may be empty: then there is nothing to do.
+# - Afterwards the list holds the same tensor objects, still leaves that require grad.
+# - Leave autograd in the mode the caller had: the check also calls you inside its own
+#   `no_grad()`.
+# - Plain SGD remembers nothing: the check steps the same tensors again after another
+#   `backward()`, and expects `lr * p.grad` of that call alone.
+#
+# The function works by changing the tensors; what it returns is ignored.
 
 # %% solution sgd_step
 def sgd_step(params, lr):
@@ -254,13 +227,31 @@ print("recording now:", torch.is_grad_enabled())
 # %% [markdown]
 # Called as a plain function, `torch.set_grad_enabled(False)` switches recording off until you
 # switch it on again, for every cell that follows; and `torch.set_grad_enabled(True)` switches it
-# on even where the caller had it off. Prefer the `with` form: it puts back whatever it found.
+# on even where the caller had it off. Prefer the `with` form: it puts back whatever it found
+# (`torch.is_grad_enabled()` tells the mode now).
 #
+# `no_grad()` also works as a decorator: `@torch.no_grad()` above a `def` runs every call of the
+# function without recording, and puts the caller's mode back when it returns.
+
+# %%
+@torch.no_grad()
+def doubled(t):
+    return t * 2
+
+print("doubled(w).requires_grad =", doubled(w).requires_grad, "| recording after the call:",
+      torch.is_grad_enabled())
+
+# %% [markdown]
+# What such a result becomes once recording is back on:
+
+# %%
+ask("result_of_no_grad_later")
+
+# %% [markdown]
 # `torch.inference_mode()` also stops the recording, and goes further: its results, *inference
 # tensors*, get no version counter (section 9) and no record of which tensor they are a view of,
 # the bookkeeping autograd needs before it can save a tensor for backward. That makes it a little
-# faster, and such a tensor can never be saved for backward later: a recorded operation that
-# needs its value (a multiplication, say) refuses it.
+# faster.
 
 # %%
 with torch.inference_mode():
@@ -271,7 +262,7 @@ print("inference_mode: requires_grad =", y_inf.requires_grad, " is_inference =",
 print("no_grad:        requires_grad =", y_ng.requires_grad, " is_inference =", y_ng.is_inference())
 
 # %% [markdown]
-# The price: autograd cannot save an inference tensor for backward, so any recorded operation
+# The price: autograd cannot save an inference tensor for backward, ever, so a recorded operation
 # that needs its value (such as the multiplication below) refuses it. A `no_grad()` result
 # works anywhere, as a constant. Here is PyTorch's own message:
 
@@ -329,10 +320,14 @@ ask("eval_and_autograd")
 #
 # Complete `evaluate(model, x)`: return `model(x)` computed in eval mode and without a graph:
 # autograd must record nothing during the forward pass (a graph recorded and then cut off with
-# `detach()` has already cost its memory). The caller's model may be in train or eval mode:
-# leave it as you found it, in the same mode (`model.training` tells you which) and with its
-# parameters still requiring grad. Leave autograd's mode as you found it too: a
-# validation loop may call you inside its own `no_grad()` (the check does so once).
+# `detach()` has already cost its memory). Leave everything as you found it:
+#
+# - the model's mode: the caller's model may be in train or eval mode (`model.training` tells you
+#   which), and comes back in that mode;
+# - its parameters' flags: a caller fine-tuning the model may have frozen some of them, and the
+#   rest require grad;
+# - autograd's mode: a validation loop may call you inside its own `no_grad()` (the check does
+#   so once).
 
 # %% solution evaluate
 def evaluate(model, x):
@@ -404,9 +399,10 @@ print("the array after an in-place update of t:", saved)
 # %% [markdown]
 # ### Exercise: a NumPy snapshot
 #
-# Complete `to_numpy(t)`: return a NumPy array with the values, shape and dtype of `t`, for any
-# CPU tensor `t` of dtype float16, float32 or float64 (requiring grad or not), that later
-# in-place changes to `t` do not affect. Leave `t` itself as it is, flags included.
+# Complete `to_numpy(t)`: return a NumPy array with the values, shape and dtype of `t`, that later
+# in-place changes to `t` do not affect. `t` is any CPU tensor of dtype float16, float32 or
+# float64: requiring grad or not, of any shape (a 0-d loss too), a view such as `w.T` too. Leave
+# `t` itself as it is, flags included.
 #
 # (Why not *any* floating-point dtype? NumPy has no bfloat16, so `.numpy()` refuses such a
 # tensor whatever you do first, and converting it with `.float()` changes the dtype. Your function
@@ -576,8 +572,8 @@ with shows_error(RuntimeError):
 
 # %% [markdown]
 # Complete `fix_inplace(x)`: for a 2-D `x` that requires grad, with any number of rows and
-# columns, return the same values as `squash_in_place(x)`, computed so that `backward()` through
-# the result works and gives the right gradient. Keep every step a tensor operation that autograd
+# columns and any values, return the same values as `squash_in_place(x)`, computed so that
+# `backward()` through the result works and gives the right gradient. Keep every step a tensor operation that autograd
 # records (no `detach()`, no `.data`, no NumPy): the check runs backward on your result with a
 # random weighting of its elements. Which in-place steps must go, and which are harmless? A step
 # matters only if it changes a tensor some backward step saved. The version in the message counts
@@ -617,13 +613,23 @@ for i, layer in enumerate(head):
     print(f"head[{i}] {type(layer).__name__:8} parameters: {[name for name, _ in layer.named_parameters()]}")
 
 # %% [markdown]
+# One slip to avoid on the way: on a module, assigning `.requires_grad = False` (where section 3
+# called `requires_grad_(False)`) only sets a plain Python attribute, and changes no parameter:
+
+# %%
+layer = nn.Linear(4, 2)
+layer.requires_grad = False            # a plain attribute on the module, not a call
+print("layer.weight.requires_grad =", layer.weight.requires_grad)
+
+# %% [markdown]
 # ### Exercise: freeze all but the last layer with parameters
 #
 # Complete `freeze_all_but_last(model)`: `model` is an `nn.Sequential` of `Linear` layers and
-# activations, of any depth. Freeze every parameter except those of the last layer that *has*
-# parameters, which must keep requiring grad. The model may end with one activation or several,
-# and that last `Linear` may have no bias. Change the model in place (the same layers and
-# parameters, with the same values); what you return is ignored.
+# activations, of any depth (a single `Linear` too). Freeze every parameter except those of the
+# last layer that *has* parameters, which keep requiring grad. The model may end with one
+# activation or several, and that last `Linear` may have no bias. As in
+# `freeze_all_but_output`, change only the flags: the same layers, values and train/eval mode.
+# What you return is ignored.
 
 # %% solution freeze_all_but_last
 def freeze_all_but_last(model):
@@ -641,16 +647,15 @@ def freeze_all_but_last(model):
 #
 # `requires_grad_(False)` stops *new* gradients; it does not clear the one a parameter already
 # holds. An optimizer that still holds the parameter steps every tensor whose `.grad` is not
-# None (section 5), so a stale `.grad` is applied again at every step, and with `momentum`,
-# which adds a share of each earlier step to the next, the frozen weights keep speeding up.
-# Here the first layer is frozen after one ordinary step, and each later step resets only the
-# gradients of the layer that trains:
+# None (section 5), so a stale `.grad` is applied again at every step. Here the first layer is
+# frozen after one ordinary step, and each later step resets only the gradients of the layer
+# that trains:
 
 # %%
 for clear_frozen in (False, True):
     torch.manual_seed(0)
     net = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
-    optimizer = torch.optim.SGD(net.parameters(), lr=0.1, momentum=0.9)
+    optimizer = torch.optim.SGD(net.parameters(), lr=0.1)
     batch = torch.randn(5, 3)
     net(batch).sum().backward()
     optimizer.step()                        # one ordinary step
@@ -677,8 +682,7 @@ for clear_frozen in (False, True):
 #
 # The core:
 #
-# - `torch.no_grad()` (a `with` block or a decorator) records nothing: results have no
-#   `grad_fn`.
+# - `torch.no_grad()` records nothing inside its block: results have no `grad_fn`.
 # - `detach()` cuts one tensor out of the graph: to autograd it is a constant.
 # - `requires_grad_(False)` freezes parameters for fine-tuning, for as long as it stays off; a
 #   module's `requires_grad_()` sets it on all of the module's parameters.
@@ -688,8 +692,9 @@ for clear_frozen in (False, True):
 # - Update parameters in place inside `no_grad()` and reset `.grad`; `w = w - ...` makes a
 #   non-leaf.
 # - `torch.set_grad_enabled(flag)` is `no_grad()` when `flag` is False; as a plain call it does
-#   not restore the mode. `torch.inference_mode()` is stricter: its results are inference
-#   tensors, which autograd cannot save for backward or change in place outside it.
+#   not restore the mode. `@torch.no_grad()` runs each call of a function without recording.
+#   `torch.inference_mode()` is stricter: its results are inference tensors, which autograd
+#   cannot save for backward or change in place outside it.
 # - `model.eval()` changes how layers compute, not whether autograd records; evaluate with both,
 #   so that the forward pass records nothing at all.
 # - `detach()` and `.numpy()` share memory with the original; copy for a snapshot. Log losses with

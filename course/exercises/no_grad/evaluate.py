@@ -46,12 +46,12 @@ def _forward_recorded(model: nn.Module):
             handle.remove()
 
 
-def _mlp_with_dropout(rng, dtype) -> nn.Sequential:
+def _mlp_with_dropout(rng, dtype, outputs: int | None = None) -> nn.Sequential:
     widths = [rand.integer(rng, 3, 6) for _ in range(rand.integer(rng, 2, 4))]
     layers = []
     for a, b in zip(widths, widths[1:]):
         layers += [nn.Linear(a, b, dtype=dtype), nn.Tanh(), nn.Dropout(p=0.5)]
-    layers.append(nn.Linear(widths[-1], rand.integer(rng, 1, 3), dtype=dtype))
+    layers.append(nn.Linear(widths[-1], outputs or rand.integer(rng, 1, 3), dtype=dtype))
     return filled(nn.Sequential(*layers), rng)
 
 
@@ -61,18 +61,23 @@ EVALUATE_INSIDE_NO_GRAD = 1
 
 
 EVALUATE_SAME_MODEL_AGAIN = 2  # the first case's model, with another x of the same shape
+EVALUATE_FINE_TUNED = 3  # a model whose first layer the caller froze: evaluate() must leave it frozen
 
 
 def inputs(rng):
     """One model in train mode, one in eval mode: the answer must leave each as it found it. Then the
     first model again, with another x of the same shape: a cache keyed on the model and the shape
-    meets it."""
+    meets it. Last, a model being fine-tuned, its first layer frozen (flags put back to True unfreeze it),
+    with one output and a batch of one row, where a squeeze() changes the shape."""
     dtype = rand.float_dtype(rng)
     cases = []
     for training in (True, False):
         model = _mlp_with_dropout(rng, dtype).train(training)
-        cases.append({"model": model, "x": rand.tensor(rng, (rand.integer(rng, 2, 5), model[0].in_features), dtype)})
+        cases.append({"model": model, "x": rand.tensor(rng, (rand.integer(rng, 1, 5), model[0].in_features), dtype)})
     cases.append({"model": cases[0]["model"], "x": rand.tensor(rng, tuple(cases[0]["x"].shape), dtype)})
+    fine_tuned = _mlp_with_dropout(rng, dtype, outputs=1).train(rand.integer(rng, 0, 1) == 1)
+    fine_tuned[0].requires_grad_(False)
+    cases.append({"model": fine_tuned, "x": rand.tensor(rng, (1, fine_tuned[0].in_features), dtype)})
     return {"cases": cases}
 
 
@@ -82,6 +87,7 @@ def call(answer, inputs):
         model, x = case["model"], case["x"]
         names = {"x": x, **layer_names(model)}
         before = [t.detach().clone() for t in names.values()]
+        flags = {n: p.requires_grad for n, p in names.items() if n != "x"}
         modes = [m.training for m in model.modules()]
         with torch.no_grad() if i == EVALUATE_INSIDE_NO_GRAD else nullcontext():
             with grad_mode_watched() as grad_mode, _forward_recorded(model) as recorded:
@@ -90,7 +96,8 @@ def call(answer, inputs):
                      "forward_recorded": any(recorded),
                      "flag_set_by_hand": any(not outer and inner for outer, inner in recorded.modes),
                      "grad_mode_turned_on": grad_mode.turned_on,
-                     "frozen": [n for n, p in names.items() if n != "x" and not p.requires_grad],
+                     "frozen": [n for n, p in names.items() if n != "x" and flags[n] and not p.requires_grad],
+                     "unfrozen": [n for n, p in names.items() if n != "x" and not flags[n] and p.requires_grad],
                      "changed": values_changed(names, before),
                      "modes_kept": [m.training for m in model.modules()] == modes,
                      "mode_after": "train" if model.training else "eval"})
@@ -103,6 +110,10 @@ def judge(seen, expected, inputs):
         mode = "train" if case["model"].training else "eval"
         grad_mode_judged(got, "evaluate", inside_no_grad=i == EVALUATE_INSIDE_NO_GRAD)
         out = got["output"]
+        if isinstance(out, torch.Tensor) and out.shape != want.shape and out.shape == want.squeeze().shape:
+            raise Mistake(f"the output has shape {tuple(out.shape)}, expected {tuple(want.shape)}, the shape model(x) "
+                          "gives: a squeeze() dropped its dimensions of size 1 (a batch of one row, a model with one "
+                          "output). Return model(x) as it comes.", "wrong_shape")
         require(diagnose_tensor(want, out, "the output"))
         if i == EVALUATE_SAME_MODEL_AGAIN and not close(out, want) and close(out, expected["outputs"][0]):
             raise Mistake("called again on the same model with another x of the same shape, evaluate() returned "
@@ -123,6 +134,11 @@ def judge(seen, expected, inputs):
             raise Mistake(f"evaluate() switched off requires_grad of {got['frozen'][0]}: freezing parameters "
                           "changes the model for good. no_grad() turns recording off without touching it.",
                           "params_frozen")
+        if got["unfrozen"]:
+            raise Mistake(f"the caller had frozen {got['unfrozen'][0]} (it is fine-tuning the layers after it), and "
+                          "after evaluate() it requires grad again: setting every requires_grad back to True "
+                          "unfreezes what was frozen. Leave the flags alone: no_grad() stops the recording without "
+                          "touching any of them.", "params_unfrozen")
         if got["changed"]:
             raise Mistake(f"your code changed the values of `{got['changed'][0]}` in place: evaluating "
                           "must leave the model and x as given.", "input_changed")

@@ -4,6 +4,7 @@ values, and the gradient of a random weighting of them, for a 2-D x of any size.
 import torch
 
 from ...checks import random_inputs as rand
+from ...checks.compare import close
 from ...checks.diagnose import diagnose_gradient, diagnose_tensor, diagnose_values
 from ...checks.mistakes import Mistake, require
 from ...checks.observation import flags_of
@@ -13,19 +14,29 @@ from ...exercise import Exercise
 
 
 FIX_INPLACE_WIDTH = 3  # the lesson's example's: a width copied from it fits the first x only
+LARGE = (200.0, 400.0)  # |x| where exp(2 * (2x + 1)) is inf even in float64: tanh through exp gives NaN there
 
 
 def inputs(rng):
-    """Two x's with other numbers of rows and columns: the first as wide as the lesson's example, the
-    second wider, so that a size copied from the example (a mask of 3 values) fails on one of them."""
+    """Three x's with other numbers of rows and columns: the first as wide as the lesson's example, the
+    second wider, the third narrower (a single column, or two), so that a size copied from the example
+    (a mask of 3 values, a slice up to column 3) fails on one of them. The first holds a large positive
+    and a large negative value outside column 0: any values means those too, where a tanh written
+    through exp overflows."""
     dtype = rand.float_dtype(rng)
     rows = rand.integer(rng, 1, 4)
     other_rows = rand.integer(rng, 1, 3)
     other_rows += other_rows >= rows
+    shapes = ((rows, FIX_INPLACE_WIDTH), (other_rows, rand.integer(rng, FIX_INPLACE_WIDTH + 1, 6)),
+              (rand.integer(rng, 1, 4), rand.integer(rng, 1, FIX_INPLACE_WIDTH - 1)))
     cases = []
-    for shape in ((rows, FIX_INPLACE_WIDTH), (other_rows, rand.integer(rng, FIX_INPLACE_WIDTH + 1, 6))):
+    for shape in shapes:
         # v weighs each output, as backward(gradient=v) would: the check's backward covers every element.
         cases.append({"x": rand.tensor(rng, shape, dtype, requires_grad=True), "v": rand.tensor(rng, shape, dtype)})
+    x = cases[0]["x"]
+    with torch.no_grad():
+        for column, sign in ((1, 1.0), (2, -1.0)):
+            x[rand.integer(rng, 0, rows - 1), column] = sign * float(rand.tensor(rng, (), torch.float64, *LARGE))
     return {"cases": cases}
 
 
@@ -91,12 +102,30 @@ def judge(seen, expected, inputs):
         if got.get("raised") is not None:
             raise Mistake(f"for an x of shape {tuple(case['x'].shape)}, your function raised "
                           f"{str(got['raised'])[:200]}.", "raised")
-        _fix_inplace_case_judged(got, want)
+        _fix_inplace_case_judged(got, want, case["x"])
 
 
-def _fix_inplace_case_judged(seen, expected):
+def _overflow_judged(x: torch.Tensor, got, what: str) -> None:
+    """NaN or inf where x is large: a formula through exp overflowed, where torch.tanh does not."""
+    if not isinstance(got, torch.Tensor) or got.shape != x.shape or not got.is_floating_point():
+        return
+    bad = ~torch.isfinite(got.detach())
+    if not bad.any():
+        return
+    large = x.detach().abs() >= LARGE[0]
+    where = (bad & large).nonzero()
+    if len(where):
+        index = tuple(int(i) for i in where[0])
+        raise Mistake(f"{what} holds {'NaN' if got.detach()[index].isnan() else 'inf'} at index {index}, where x is "
+                      f"{float(x.detach()[index]):.4g}: x may hold any values, and a formula through exp overflows "
+                      "for large ones (exp is inf past about 88 in float32, 709 in float64, and inf / inf is NaN). "
+                      "torch.tanh gives tanh for every x.", "overflow")
+
+
+def _fix_inplace_case_judged(seen, expected, x):
     y, dy_dx = seen.get("y"), seen.get("dy_dx")
     require(diagnose_tensor(expected["y"], y, "the result"))
+    _overflow_judged(x, y, "your result")
     require(diagnose_values(expected["y"], y, "the result"))
     if flags_of(y).grad_fn is None:
         raise Mistake("the result has no grad_fn, so no gradient can reach x: it was cut off the graph "
@@ -126,6 +155,13 @@ def _fix_inplace_case_judged(seen, expected):
         raise Mistake("the result does not depend on the x you were given: it was built from a copy (a new "
                       "leaf, cut off from x). Compute it from x itself.", "copy_of_x")
     what = "the gradient that backward() through your result puts in x"
+    _overflow_judged(x, dy_dx, what)
+    if diagnose_tensor(expected["dy_dx"], dy_dx) is None and close(dy_dx, expected["zeroing_unrecorded"]) \
+            and not close(dy_dx, expected["dy_dx"]):
+        raise Mistake(f"{what} is not zero in column 0, though your result's column 0 is always 0: the step that "
+                      "zeroes it was not recorded (under no_grad(), or through .data or detach()), so backward() "
+                      "flows as if column 0 still held 3 * tanh(...). Keep that step recorded: an in-place step on "
+                      "a tensor no backward step saved is harmless.", "zeroing_unrecorded")
     if diagnose_tensor(expected["dy_dx"], dy_dx) is None and expected["dy_dx"].any() and not dy_dx.any():
         raise Mistake(f"{what} is all zeros: your result has the right values, but none of them reaches x "
                       "through a recorded step (were they computed under no_grad() or from a copy of x, then "

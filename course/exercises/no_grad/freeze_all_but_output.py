@@ -29,11 +29,16 @@ def mlp(rng, dtype, tail: int, linears: tuple[int, int] = (2, 5)) -> nn.Sequenti
     return filled(nn.Sequential(*layers), rng)
 
 
-def models(rng, tails, linears=(2, 5)):
+def models(rng, tails, linears=(2, 5), one_linear: bool = False):
+    """A model per tail; with ``one_linear``, one more whose only Linear is the last layer with parameters
+    (nothing to freeze). The second model is in eval mode: freezing changes neither mode."""
     dtype = rand.float_dtype(rng)
+    drawn = [mlp(rng, dtype, tail, linears) for tail in tails]
+    if one_linear:
+        drawn.append(mlp(rng, dtype, rand.integer(rng, 0, 2), (1, 1)))
     cases = []
-    for tail in tails:
-        model = mlp(rng, dtype, tail, linears)
+    for i, model in enumerate(drawn):
+        model.train(i != 1)
         cases.append({"model": model, "x": rand.tensor(rng, (rand.integer(rng, 1, 4), model[0].in_features), dtype)})
     return {"cases": cases}
 
@@ -46,17 +51,28 @@ def inputs(rng):
 
 def call(answer, inputs):
     seen = []
-    for case in inputs["cases"]:
+    for i, case in enumerate(inputs["cases"]):
         model, x = case["model"], case["x"]
         names = layer_names(model)
         before = snapshot(*names.values())
         modes = [m.training for m in model.modules()]
-        with grad_mode_watched() as grad_mode, TorchCalls() as torch_calls:
-            try:
-                returned = answer(model)
-            except AttributeError as error:
-                _bias_none_judged(model, error)
+        try:
+            with grad_mode_watched() as grad_mode, TorchCalls() as torch_calls:
+                try:
+                    returned = answer(model)
+                except AttributeError as error:
+                    _bias_none_judged(model, error)
+                    raise
+                except RuntimeError as error:
+                    _truth_of_parameter_judged(error)
+                    raise
+        except Mistake:
+            raise
+        except Exception as error:
+            if i == 0:  # on the first model, said as raised
                 raise
+            seen.append({"raised": f"{type(error).__name__}: {error}"})  # ran on the first: judged below
+            continue
         now = layer_names(model)
         replaced = list(now) != list(names) or any(p is not q for p, q in zip(now.values(), names.values()))
         requires = {n: bool(p.requires_grad) for n, p in names.items()}
@@ -83,6 +99,15 @@ def _bias_none_judged(model: nn.Sequential, error: AttributeError) -> None:
         raise Mistake(f"your code called a method on None ({error}): model[{without[0]}] is a Linear built with "
                       f"bias=False, so model[{without[0]}].bias is None, not a parameter. Work with the layer's "
                       "own requires_grad_(), which sets the flag on whatever parameters it has.", "bias_none")
+
+
+def _truth_of_parameter_judged(error: RuntimeError) -> None:
+    """`any(layer.parameters())` or `if layer.weight:` asks a tensor for one True or False."""
+    if "Boolean value of Tensor" in str(error):
+        raise Mistake(f"your code asked a parameter for one True or False ({error}): `any(layer.parameters())` "
+                      "and `if layer.weight:` test the tensors' values, not whether they exist. To ask whether a "
+                      "layer has parameters, use `list(layer.parameters())`: an empty list (an activation's) is "
+                      "false, any other true.", "truth_of_tensor")
 
 
 def judge(seen, expected, inputs):
@@ -117,6 +142,12 @@ def judge_freeze(seen, expected, inputs, name: str):
         names = list(layer_names(model))
         layer = (f"model[-1] (here model[{last}]), the output layer," if name == "freeze_all_but_output"
                  else f"model[{last}], the last layer with parameters,")
+        if got.get("raised") is not None:
+            layers = ", ".join(type(m).__name__ for m in model)
+            raise Mistake(f"your function ran on the first model, but on a model of {len(model)} layer"
+                          f"{'s' if len(model) > 1 else ''} ({layers}) it raised {str(got['raised'])[:160]}. Take "
+                          "every index from the model you are given: the layer to keep is "
+                          f"{layer.rstrip(',')}.", "raised_on_other_model")
         grad_mode_judged(got, name)
         if got["replaced"] is not False:
             raise Mistake("the model's layers or parameters were replaced: freeze the existing parameters in "
@@ -143,10 +174,14 @@ def judge_freeze(seen, expected, inputs, name: str):
             raise Mistake(f"every parameter is frozen, so nothing can train: {layer} should keep "
                           "requires_grad=True.", "all_frozen")
         if keep - trainable and trainable - keep:
-            raise Mistake(f"{_listed(keep - trainable, 'no longer requires', 'no longer require')} grad, and "
-                          f"{_listed(trainable - keep, 'still requires', 'still require')} grad: the other way "
-                          f"round from what was asked. {layer} is the one that should keep training, and every "
-                          "layer before it should be frozen.", "last_frozen")
+            both = (f"{_listed(keep - trainable, 'no longer requires', 'no longer require')} grad, and "
+                    f"{_listed(trainable - keep, 'still requires', 'still require')} grad")
+            if trainable == set(names) - keep:
+                raise Mistake(f"{both}: the other way round from what was asked. {layer} is the one that should "
+                              "keep training, and every layer before it should be frozen.", "last_frozen")
+            raise Mistake(f"{both}: your function kept another layer training. {layer} is the one to keep: find it "
+                          "in the model you are given (a fixed index fits one model only), keep it training and "
+                          "freeze every layer before it.", "other_layer_kept")
         if keep - trainable:
             raise Mistake(f"{_listed(keep - trainable, 'no longer requires', 'no longer require')} grad: {layer} "
                           "is the one that should keep training.", "last_frozen")
@@ -160,6 +195,12 @@ def judge_freeze(seen, expected, inputs, name: str):
                        "holds is untouched. Call requires_grad_(False) on the parameter (or its layer) itself.")
             raise Mistake(f"{_listed(trainable - keep, 'still requires', 'still require')} grad: every layer "
                           f"before model[{last}] should be frozen.{why}", "not_frozen")
+        if got.get("mode_changed") is not False:
+            mode = "train" if model.training else "eval"
+            raise Mistake(f"the flags are right, but the model was in {mode} mode and your function switched it "
+                          "(or some of its layers) to the other: model.eval() and model.train() change how layers "
+                          "such as Dropout compute, not which parameters train. Change only the requires_grad "
+                          "flags.", "mode_changed")
         for n in names:
             if got["grad_is_none"][n] is not (n not in keep):
                 raise Mistake(f"after a backward() through the model, {n}.grad is "

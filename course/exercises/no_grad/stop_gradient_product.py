@@ -11,26 +11,38 @@ from ...exercise import Exercise
 
 
 def inputs(rng):
-    """x, and another x of the same shape and dtype: a cache keyed on the shape meets it in one call."""
+    """x; another x of the same shape and dtype, which a cache keyed on the shape meets in one call;
+    and a 0-d x (elementwise means every shape, a single number too)."""
     shape, dtype = rand.shape(rng), rand.float_dtype(rng)
     return {"x": rand.tensor(rng, shape, dtype, requires_grad=True),
-            "same_shape": rand.tensor(rng, shape, dtype, requires_grad=True)}
+            "same_shape": rand.tensor(rng, shape, dtype, requires_grad=True),
+            "scalar": rand.tensor(rng, (), dtype, requires_grad=True)}
 
 
-def _stop_gradient_product_once(answer, x):
+def _stop_gradient_product_once(answer, x, catch: bool = True):
     before = snapshot(x)
-    z = answer(x)
+    try:
+        z = answer(x)
+    except Exception as error:  # on another shape: judged once the main x has been judged
+        if not catch:
+            raise
+        return {"raised": f"{type(error).__name__}: {error}"}
     inputs_kept(before, [x], ["x"])
+    if x.grad is not None:
+        raise Mistake("your function called backward() itself: x.grad now holds a gradient the caller did not ask "
+                      "for, and backward() frees the graph that z's gradient needs. Return z as it is, and let the "
+                      "caller (here, the check) run backward() through it.", "backward_called")
     dz_dx = None
     if isinstance(z, torch.Tensor) and z.requires_grad and z.is_floating_point():
         # What the lesson's backward on z would put in x.grad, without touching x.grad.
         (dz_dx,) = torch.autograd.grad(z, x, torch.ones_like(z), allow_unused=True)
-    return {"z": z, "dz_dx": dz_dx}
+    return {"z": z, "dz_dx": dz_dx, "raised": None}
 
 
 def call(answer, inputs):
-    return {**_stop_gradient_product_once(answer, inputs["x"]),
-            "same_shape": _stop_gradient_product_once(answer, inputs["same_shape"])}
+    return {**_stop_gradient_product_once(answer, inputs["x"], catch=False),
+            "same_shape": _stop_gradient_product_once(answer, inputs["same_shape"]),
+            "scalar": _stop_gradient_product_once(answer, inputs["scalar"])}
 
 
 def _factor_kept(seen, expected, inputs) -> bool:
@@ -47,14 +59,13 @@ def _factor_kept(seen, expected, inputs) -> bool:
     return bool(torch.allclose(z0.detach().double() * x1, z1.detach().double() * x0, rtol=10 * rtol, atol=10 * atol))
 
 
-def judge(seen, expected, inputs):
+def _judged_once(seen, expected):
     z, dz_dx = seen["z"], seen["dz_dx"]
-    if _factor_kept(seen, expected, inputs):
-        raise Mistake("z is x times a factor that is the same for two different x of the same shape, so that "
-                      "factor does not come from the x of the call: your function keeps something from one call "
-                      "to the next (a cache keyed on the shape?), and reused an earlier call's x**2. Compute the "
-                      "detached factor from the x of this call.", "keeps_state")
-    require(diagnose_tensor(expected["z"], z, "z"))
+    want = expected["z"]
+    if isinstance(z, torch.Tensor) and z.shape != want.shape and z.numel() == want.numel():
+        raise Mistake(f"z has shape {tuple(z.shape)}, but x has shape {tuple(want.shape)}: an elementwise product "
+                      "keeps x's shape. Was x flattened or reshaped on the way? Multiply x itself.", "wrong_shape")
+    require(diagnose_tensor(want, z, "z"))
     if not close(z, expected["z"]):
         raise Mistake("z should equal x * x**2 = x**3 in value: detach() changes which way gradients flow, "
                       "never the values.", "wrong_value")
@@ -72,16 +83,43 @@ def judge(seen, expected, inputs):
         if close(dz_dx, expected["through_square"]):
             raise Mistake("dz/dx is 2x**2: the gradient flowed through x**2 but not through the plain x "
                           "factor. You detached the wrong factor: keep x, detach x**2.", "wrong_factor_detached")
+        if close(dz_dx, torch.ones_like(dz_dx)):
+            raise Mistake("dz/dx is 1 everywhere: z is x plus a detached correction (the straight-through trick), "
+                          "so the gradient flows through the plain x alone. The exercise wants x times a detached "
+                          "x**2, whose gradient is x**2: z = x * (x**2 detached).", "straight_through")
     require(diagnose_gradient(expected["dz_dx"], dz_dx, "dz/dx"))
+
+
+def judge(seen, expected, inputs):
+    if _factor_kept(seen, expected, inputs):
+        raise Mistake("z is x times a factor that is the same for two different x of the same shape, so that "
+                      "factor does not come from the x of the call: your function keeps something from one call "
+                      "to the next (a cache keyed on the shape?), and reused an earlier call's x**2. Compute the "
+                      "detached factor from the x of this call.", "keeps_state")
+    _judged_once(seen, expected)
     again, want = seen["same_shape"], expected["same_shape"]
-    if not isinstance(again, dict):
+    if not isinstance(again, dict) or not isinstance(seen["scalar"], dict):
         raise Mistake("the check could not read what your function did: return what the exercise asks for.",
                       "unreadable")
-    if not all(isinstance(again.get(k), torch.Tensor) and close(again[k], want[k]) for k in ("z", "dz_dx")):
+    if again.get("raised") is not None or not all(
+            isinstance(again.get(k), torch.Tensor) and close(again[k], want[k]) for k in ("z", "dz_dx")):
         raise Mistake("z is right for one x, but wrong for the next x of the same shape and dtype, called just "
                       "after it: your function keeps something from one call to the next (a cache keyed on the "
                       "shape?), and reused an earlier call's x**2. Compute the detached factor from the x of "
                       "this call.", "keeps_state")
+    scalar = seen["scalar"]
+    shape = tuple(inputs["x"].shape)
+    if scalar.get("raised") is not None:
+        raise Mistake(f"for an x of shape {shape} your function worked, but for a 0-d x (a single number, "
+                      f"shape ()) it raised {str(scalar['raised'])[:160]}. Elementwise operations (*, **, "
+                      "detach()) work on a tensor of any shape: use them on x as a whole, with no loop over its "
+                      "elements or index into it.", "wrong_shape")
+    try:
+        _judged_once(scalar, expected["scalar"])
+    except Mistake as mistake:
+        raise Mistake(f"for an x of shape {shape} z was right, but for a 0-d x (a single number, shape ()): "
+                      f"{mistake} Elementwise operations work on a tensor of any shape: use them on x as a whole.",
+                      mistake.kind) from None
 
 
 HINTS = [

@@ -1,4 +1,4 @@
-# expect: your code raised AttributeError: 'NoneType' object has no attribute 'zero_'
+# expect: your own code set it to None and then used it
 # Sets .grad to None, then zeroes it: the None it fails on is its own, on every parameter, not the
 # unused parameter's missing .grad, so "skip parameters whose .grad is None" would not help.
 def sgd_step(params, lr):

@@ -17,4 +17,5 @@ def _stop_gradient_product(x):
 
 
 def expected(inputs):
-    return {**_stop_gradient_product(inputs["x"]), "same_shape": _stop_gradient_product(inputs["same_shape"])}
+    return {**_stop_gradient_product(inputs["x"]), "same_shape": _stop_gradient_product(inputs["same_shape"]),
+            "scalar": _stop_gradient_product(inputs["scalar"])}
