@@ -54,13 +54,13 @@ from autograder.grading.batch.own_files import guard_nbgrader  # noqa: E402
 guard_nbgrader(only_if_imported=True)
 
 # Feedback shows outcomes and messages, never the hidden tests or their tracebacks, and a student's
-# outputs only as inert text and plain HTML, formulas as MathML (autograder/workflow/inert_exporter.py);
+# outputs only as inert text and plain HTML, formulas as MathML (autograder/workflow/pages/inert_exporter.py);
 # formgrader's view of a submission is made by the same exporter (jupyter-config/instructor/).
-c.GenerateFeedback.exporter_class = "autograder.workflow.inert_exporter.InertHTMLExporter"
+c.GenerateFeedback.exporter_class = "autograder.workflow.pages.inert_exporter.InertHTMLExporter"
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
-    "autograder.feedback.HideHiddenTests",
-    "autograder.feedback.InertOutputs",
+    "autograder.workflow.pages.feedback.HideHiddenTests",
+    "autograder.workflow.pages.feedback.InertOutputs",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
 

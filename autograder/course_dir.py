@@ -4,6 +4,7 @@ Everything that drives nbgrader goes through here, so tests can point it at a te
 one command reads the configuration and opens nbgrader's API once, not once per step.
 """
 import glob
+import re
 import os
 import sys
 from functools import cached_property
@@ -83,3 +84,14 @@ class Course:
     def db_url(self) -> str:
         """The gradebook's URL as nbgrader's CourseDirectory computes it, without importing nbgrader."""
         return database_url(self.config, self.root)
+
+
+EXCEPTION_LINE = re.compile(r"^\s*(?:[\w]+\.)*(\w*(?:Error|Exception|Exit)): (.+)$")
+
+
+def root_cause(result: dict) -> str:
+    """The last exception nbgrader logged before its summary ("NotJSONError: ...")."""
+    text = f"{result.get('log') or ''}\n{result.get('error') or ''}"
+    causes = [f"{m.group(1)}: {m.group(2).strip()}" for m in map(EXCEPTION_LINE.match, text.splitlines())
+              if m and m.group(1) != "NbGraderException"]
+    return causes[-1] if causes else (text.strip().splitlines() or ["unknown error"])[-1].strip()

@@ -15,9 +15,9 @@ DECLARED = {
     "autograder.grading.judging.trusted_execute": ("TrustedExecute",),
     "autograder.grading.judging.resilient_execute": ("ResilientExecute",),
     "autograder.grading.batch.notebook_size": ("NotebookLimits",),
-    "autograder.workflow.inert_exporter": ("InertHTMLExporter",),
+    "autograder.workflow.pages.inert_exporter": ("InertHTMLExporter",),
     "autograder.workflow.lms_settings": ("Collect", "CanvasExport", "MoodleExport", "LMSFiles"),
-    "autograder.workflow.exchange_inbound": ("ExchangeCollect",),
+    "autograder.workflow.collect.exchange": ("ExchangeCollect",),
     "autograder.authoring.settings": ("Authoring",),
 }
 

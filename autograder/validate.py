@@ -2,7 +2,10 @@
 
 ``nbgrader validate`` exits 0 even when tests fail; its Python API tells us which cells failed.
 """
+import re
 from nbgrader.validator import Validator
+
+from .course_dir import Course
 
 
 def failing_cells(path: str, config=None) -> list[str]:
@@ -14,3 +17,14 @@ def failing_cells(path: str, config=None) -> list[str]:
     results = validator.validate(path)
     failed = results.get("failed", []) + results.get("type_changed", [])
     return [entry.get("error", "") or entry.get("source", "") for entry in failed]
+
+
+def run(args) -> int:
+    status, config = 0, Course(args.root).config
+    for path in args.notebooks:
+        failures = failing_cells(path, config)
+        print(f"{path}: {'passes' if not failures else f'{len(failures)} failing test cell(s)'}")
+        for failure in failures:
+            print("   ", re.sub(r"<[^>]+>", "", failure.strip().splitlines()[-1]) if failure.strip() else "(no message)")
+        status = status or (1 if failures else 0)
+    return status

@@ -30,7 +30,7 @@ import nbformat
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from autograder.workflow.collect import collect  # noqa: E402
+from autograder.workflow.collect.download import collect  # noqa: E402
 
 LESSONS = ["01_graph", "02_backward", "03_no_grad", "04_zero_grad"]
 

@@ -43,7 +43,8 @@ import nbformat
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from autograder import pipeline  # noqa: E402
+from autograder.authoring.release import generate_release  # noqa: E402
+from autograder import gradebook_scores  # noqa: E402
 from autograder.authoring.output_parity import differences  # noqa: E402
 from autograder.authoring.wrong_answers import build_submission, load_corpus, rounds, solution_cells  # noqa: E402
 from autograder.course_dir import assignments  # noqa: E402
@@ -67,7 +68,7 @@ def make_course(workdir: str, size: int) -> str:
     lessons = assignments(ROOT)
     for lesson in lessons:
         shutil.copytree(os.path.join(ROOT, "source", lesson), os.path.join(course, "source", lesson))
-    pipeline.generate_release(course, lessons)
+    generate_release(course, lessons)
     corpus = load_corpus(os.path.join(ROOT, "tests", "wrong_submissions"))
     kinds = {}
     for lesson in lessons:
@@ -118,7 +119,7 @@ def ours(course: str, workers: int, sampled: bool) -> tuple[float, PeakMemory | 
 
 
 def totals(course: str) -> dict:
-    return {(row["student"], row["assignment"]): row["code_score"] for row in pipeline.scores(course)}
+    return {(row["student"], row["assignment"]): row["code_score"] for row in gradebook_scores.scores(course)}
 
 
 def notebooks_differing(plain: str, mine: str) -> dict[str, list[str]]:

@@ -45,12 +45,13 @@ def grade_solution(lesson: str) -> tuple[float, list[float], str]:
     """``grade`` on the lesson's full solution: the run's seconds, each cell's, and the autograded file."""
     import nbformat
 
-    from autograder import pipeline
+    from autograder.authoring.release import generate_release
+
     from autograder.authoring.prove import SOLUTION, scratch_course
     from autograder.authoring.wrong_answers import build_submission, solution_cells, write_submission
     from autograder.cli import main
     root = scratch_course(ROOT, tempfile.mkdtemp(prefix="limit-margins-"), lesson)
-    pipeline.generate_release(root, [lesson])
+    generate_release(root, [lesson])
     release = nbformat.read(os.path.join(root, "release", lesson, f"{lesson}.ipynb"), as_version=4)
     solutions = solution_cells(nbformat.read(os.path.join(root, "source", lesson, f"{lesson}.ipynb"), as_version=4))
     write_submission(root, SOLUTION, lesson, f"{lesson}.ipynb", build_submission(release, solutions))
@@ -95,12 +96,12 @@ def reading_a_full_cell(limit: int) -> float:
 
 def rendering(path: str) -> float:
     """nbgrader's ``generate_feedback`` of the autograded notebook at ``path``, with the course's exporter."""
-    from autograder import pipeline
+    from autograder.workflow.pages import feedback_command
     from autograder.authoring.prove import SOLUTION
     lesson = os.path.basename(os.path.dirname(path))
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(path))))
     started = time.monotonic()
-    problems = pipeline.generate_feedback(root, lesson, [SOLUTION])
+    problems = feedback_command.generate_feedback(root, lesson, [SOLUTION])
     assert not problems, problems
     return time.monotonic() - started
 
@@ -110,7 +111,7 @@ def main() -> None:
     parser.add_argument("--busy", type=int, default=0, help="other processes kept spinning meanwhile")
     args = parser.parse_args()
     from autograder.grading.judging.trusted_execute import TrustedExecute
-    from autograder.workflow.inert_exporter import InertHTMLExporter
+    from autograder.workflow.pages.inert_exporter import InertHTMLExporter
     limits = TrustedExecute()
     cell_limit, notebook_limit = 120, limits.notebook_timeout  # Execute.timeout as nbgrader_config.py sets it
     spinning = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.busy)]

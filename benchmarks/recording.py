@@ -26,7 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 
-from autograder import pipeline  # noqa: E402
+from autograder.authoring.release import generate_release  # noqa: E402
 from autograder.course_dir import Course, assignments  # noqa: E402
 from autograder.grading.batch.settings import GradingBatch  # noqa: E402
 from autograder.grading.batch.recording import Recorder  # noqa: E402
@@ -68,7 +68,7 @@ def released_course(workdir: str, db_url: str | None) -> str:
             config.write(f'\nc.CourseDirectory.db_url = "{db_url}"\n')
     for lesson in assignments(ROOT):
         shutil.copytree(os.path.join(ROOT, "source", lesson), os.path.join(course, "source", lesson))
-    pipeline.generate_release(course, assignments(ROOT))
+    generate_release(course, assignments(ROOT))
     return course
 
 

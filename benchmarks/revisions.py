@@ -73,8 +73,8 @@ def grade(tree: str, base: str, copy: str, workers: int) -> tuple[float, float]:
 
 def totals(tree: str, course: str) -> dict:
     """Each submission's autograded score, read by the revision itself (its configuration imports its modules)."""
-    script = ("import json, sys; from autograder import pipeline; print(json.dumps(sorted("
-              "[r['student'], r['assignment'], r['code_score']] for r in pipeline.scores(sys.argv[1]))))")
+    script = ("import json, sys; from autograder import gradebook_scores; print(json.dumps(sorted("
+              "[r['student'], r['assignment'], r['code_score']] for r in gradebook_scores.scores(sys.argv[1]))))")
     out = subprocess.check_output([os.path.join(tree, ".venv", "bin", "python"), "-c", script, course], cwd=tree,
                                   text=True)
     return {(student, lesson): score for student, lesson, score in json.loads(out.strip().splitlines()[-1])}

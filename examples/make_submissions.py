@@ -1,7 +1,7 @@
 """Make a small class's Canvas download to try the grading walk-through on.
 
 Writes ``examples/canvas_download.zip`` (Canvas "Download Submissions" naming, see
-``autograder/workflow/collect.py`` FILE_NAMINGS) and ``examples/roster.csv``. The submissions are
+``autograder/workflow/collect/download.py`` FILE_NAMINGS) and ``examples/roster.csv``. The submissions are
 built from this course's own ``release/`` notebooks, answered with the solutions from ``source/`` or
 with wrong answers from ``tests/wrong_submissions/``, so their scores are known before grading:
 

@@ -233,16 +233,21 @@ def _open_to_all(top: str) -> None:
             os.chmod(os.path.join(folder, name), 0o644)
 
 
+def install_server_config(room: Classroom) -> None:
+    """The servers' Jupyter configuration (jupyter-config/hub-*) under the prefix, readable by every account."""
+    for name in {n for names in SERVER_CONFIG.values() for n in names}:  # over what is there: hubs may share a prefix
+        shutil.copytree(os.path.join(room.checkout, "jupyter-config", name), os.path.join(room.config_dir, name),
+                        dirs_exist_ok=True)
+    _open_to_all(room.config_dir)
+
+
 def prepare_environments(room: Classroom) -> list[str]:
     """The servers' Jupyter configuration copied under the prefix and JupyterLab's settings defaults into
     both environments (jupyter-config/hub-*), the grader package closed to all but
     the instructor's group (the rest of that environment is public packages, and grading kernels run its
     Python), the terminals' profile, the grading service's course configuration: what `make hub` says."""
     lines = []
-    for name in {n for names in SERVER_CONFIG.values() for n in names}:  # over what is there: hubs may share a prefix
-        shutil.copytree(os.path.join(room.checkout, "jupyter-config", name), os.path.join(room.config_dir, name),
-                        dirs_exist_ok=True)
-    _open_to_all(room.config_dir)
+    install_server_config(room)
     settings = os.path.join(room.checkout, "jupyter-config", "hub-lab-settings")
     for env in (room.student_env, room.instructor_env):  # JupyterLab's settings defaults, for every user
         overrides = os.path.join(env, "share", "jupyter", "lab", "settings", "overrides.d")

@@ -7,10 +7,10 @@ import zipfile
 import nbformat
 import pytest
 
-from autograder.workflow import lms_ids
-from autograder.workflow.lms import READERS, identify
-from autograder.workflow.collect import CollectError, collect, lesson_named_by
-from autograder.workflow.collect_command import run
+from autograder.workflow.records import lms_ids
+from autograder.workflow.collect.lms import READERS, identify
+from autograder.workflow.collect.download import CollectError, collect, lesson_named_by
+from autograder.workflow.collect.command import run
 from autograder.workflow.command_arguments import collect as add_arguments
 
 LESSONS = ["01_graph", "02_backward", "03_no_grad", "04_zero_grad"]

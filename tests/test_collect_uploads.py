@@ -13,8 +13,8 @@ import zipfile
 import nbformat
 import pytest
 
-from autograder.workflow.collect import collect
-from autograder.workflow.collect_command import run
+from autograder.workflow.collect.download import collect
+from autograder.workflow.collect.command import run
 from autograder.workflow.command_arguments import collect as add_arguments
 from zip_tricks import (make_zip, symlink_entry, with_bad_crc, with_declared_size, with_flag, with_invalid_utf8_name)
 

@@ -10,7 +10,6 @@ matplotlib.use("Agg")
 
 import pytest  # noqa: E402
 import torch  # noqa: E402
-from IPython.core.pylabtools import print_figure  # noqa: E402
 from matplotlib.layout_engine import PlaceHolderLayoutEngine  # noqa: E402
 from PIL import Image  # noqa: E402
 

@@ -14,10 +14,10 @@ from datetime import datetime, timezone
 import nbformat
 import pytest
 
-from autograder.workflow.collect import CollectError, CollectReport
-from autograder.workflow.collect_command import run
+from autograder.workflow.collect.download import CollectError, CollectReport
+from autograder.workflow.collect.command import run
 from autograder.workflow.command_arguments import collect as add_arguments
-from autograder.workflow.exchange_inbound import collect, latest_submissions
+from autograder.workflow.collect.exchange import collect, latest_submissions
 from autograder.workflow.lms_settings import Collect
 
 LESSON = "02_backward"
@@ -74,9 +74,9 @@ def submit(course, student, when, text, lesson=LESSON, owner=None, secret="s3cre
 @pytest.fixture(autouse=True)
 def accounts(monkeypatch):
     """alice and bob are system users, as on a hub (no real account is made here)."""
-    monkeypatch.setattr("autograder.workflow.exchange_inbound._uid_of", UIDS.get)
+    monkeypatch.setattr("autograder.workflow.collect.exchange._uid_of", UIDS.get)
     if os.geteuid() != 0:  # without root every file is ours: the names map to our uid
-        monkeypatch.setattr("autograder.workflow.exchange_inbound._uid_of", lambda name: os.geteuid())
+        monkeypatch.setattr("autograder.workflow.collect.exchange._uid_of", lambda name: os.geteuid())
 
 
 def placed(course, student, lesson=LESSON):

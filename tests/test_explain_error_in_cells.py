@@ -46,7 +46,7 @@ def test_each_kind_of_autograd_error_gets_its_line(shell, capfd, cell, words):
     explain_errors_in_cells(graph.ERROR_SECTIONS, shell)
     shell.run_cell(cell)
     out, err = capfd.readouterr()
-    assert f"In autograd terms: " in out + err and words in out + err
+    assert "In autograd terms: " in out + err and words in out + err
 
 
 @pytest.mark.parametrize("lesson, cell, words, where", [
@@ -67,7 +67,7 @@ def test_lessons_3_and_4_point_to_their_own_sections(shell, capfd, lesson, cell,
     assert explain_errors_in_cells(lesson.ERROR_SECTIONS, shell)
     shell.run_cell(cell)
     out, err = capfd.readouterr()
-    assert f"In autograd terms: " in out + err and words in out + err
+    assert "In autograd terms: " in out + err and words in out + err
     assert (where if where.startswith("Lesson") else f"This lesson explains it in {where}") in out + err
 
 

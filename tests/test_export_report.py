@@ -18,7 +18,9 @@ import nbformat
 import pytest
 
 from autograder.course_dir import open_api
-from autograder.workflow import command_arguments, export, report
+from autograder.workflow import command_arguments
+from autograder.workflow.grades import export
+from autograder.workflow.pages import report
 from browser.chromium import CHROMIUM, CHROMIUM_ARGS, require_browser
 from canvas_import import parse_like_canvas
 from moodle_import import parse_like_moodle
@@ -364,7 +366,7 @@ def test_report_groups_mistakes_by_idea_and_leaves_attempts_apart(report_page):
 
 
 def test_every_kind_has_one_idea():
-    from autograder.workflow.mistake_ideas import IDEAS, idea_of
+    from autograder.workflow.pages.mistake_ideas import IDEAS, idea_of
     kinds = [kind for idea in IDEAS for kind in idea.kinds]
     assert len(kinds) == len(set(kinds)), "a kind listed under two ideas"
     assert idea_of("no_such_kind").idea == "other: no_such_kind"

@@ -10,7 +10,9 @@ import os
 import nbformat
 import pytest
 
-from autograder import pipeline
+from autograder import gradebook_scores
+
+from autograder.workflow.pages import feedback_command
 from autograder.course_dir import assignments
 from autograder.authoring.prove import prove_assignment
 from autograder.authoring.wrong_answers import build_submission, load_corpus, rounds
@@ -77,7 +79,7 @@ def test_each_wrong_answer_loses_its_points_and_says_why(proof):
 
 
 def test_feedback_shows_messages_but_no_hidden_tests(proof):
-    pipeline.generate_feedback(proof.root, proof.assignment, ["wrong_1"])
+    feedback_command.generate_feedback(proof.root, proof.assignment, ["wrong_1"])
     html_path = os.path.join(proof.root, "feedback", "wrong_1", proof.assignment, f"{proof.assignment}.html")
     page = open(html_path, encoding="utf-8").read()
     assert "HIDDEN TESTS" not in page and "autograder" not in page and "respond(" not in page and "respond_each(" not in page
@@ -93,14 +95,14 @@ def _output_text(proof, student, cell_id):
 
 
 def _cell_scores(proof, student):
-    return pipeline.cell_scores(proof.root, proof.assignment, student)
+    return gradebook_scores.cell_scores(proof.root, proof.assignment, student)
 
 
 def test_bad_inputs_get_clear_outcomes_and_cost_nothing_else(bad_input_proof):
     proof = bad_input_proof
     # the broken file is reported, and every other submission was still graded and stored
     assert proof.grading_failures["broken_json"].startswith("NotJSONError: Notebook does not appear to be JSON")
-    graded = {row["student"] for row in pipeline.scores(proof.root)}
+    graded = {row["student"] for row in gradebook_scores.scores(proof.root)}
     assert {"solution", "blank", "hangs", "crashes_kernel", "patches_torch", "edits_test_cell"} <= graded
     assert "crashes_kernel" not in proof.grading_failures
     full = _cell_scores(proof, "solution")

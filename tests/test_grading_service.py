@@ -22,7 +22,7 @@ import time
 import nbformat
 import pytest
 
-from autograder import pipeline
+from autograder import gradebook_scores
 from autograder.authoring.wrong_answers import build_submission, solution_cells
 from autograder.grading.batch import service_protocol, task_wire
 from autograder.grading.batch.tasks import AssignmentRows, Task
@@ -186,7 +186,7 @@ def test_the_service_grades_for_the_instructor_with_every_kernel_boxed(service_c
     assert done.returncode == 0, done.stdout + done.stderr
     assert "grading 3 submission(s) on the grading service at" in done.stdout
     assert "Kernels are boxed: each has its own root, user" in done.stdout
-    scores = {row["student"]: (row["code_score"], row["max_code_score"]) for row in pipeline.scores(course)}
+    scores = {row["student"]: (row["code_score"], row["max_code_score"]) for row in gradebook_scores.scores(course)}
     full = scores["solver"][1]
     assert full > 0 and scores == {"solver": (full, full), "blank": (0, full), "hunter": (0, full)}
     assert "the hunt found []" in _hunt_output(course)
@@ -227,7 +227,7 @@ def test_the_same_hunter_unboxed_takes_the_solutions_so_the_box_is_what_stopped_
     done = _grade(service_class, "--force", "--student", "hunter", "--unboxed-kernels-can-read-my-files")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Kernels are NOT boxed: namespaces (grading is not running as root" in done.stdout
-    row, = [r for r in pipeline.scores(course) if r["student"] == "hunter"]
+    row, = [r for r in gradebook_scores.scores(course) if r["student"] == "hunter"]
     assert f"the hunt found ['{course}/source/{LESSON}/{LESSON}.ipynb'" in _hunt_output(course)
     assert row["code_score"] == row["max_code_score"] > 0
     assert os.path.exists(os.path.join(course, "HUNTED"))

@@ -53,9 +53,11 @@ def test_grade_starts_its_warm_parents_before_it_reads_the_hand_grades_then_yiel
     """Their imports (torch, twice) are the start's longest path: they overlap the command's own,
     which runs at a lower priority from then on."""
     from autograder import cli
+    from autograder.workflow import grade_command
     from autograder.grading.batch import planning, run
     from autograder.grading.batch.grading_progress import BatchReport
-    from autograder.workflow import hand_grades, status
+    from autograder.workflow.grades import hand_grades
+    from autograder.workflow.records import status
     order, jobs = [], [("01_graph", "s1")]
     monkeypatch.setattr(planning, "plan", lambda *a: (list(jobs), []))
     monkeypatch.setattr(status, "unchanged_failures", lambda course, found, force: (found, []))
@@ -65,9 +67,9 @@ def test_grade_starts_its_warm_parents_before_it_reads_the_hand_grades_then_yiel
     monkeypatch.setattr(hand_grades, "before", lambda course, found: order.append("hand grades") or [])
     monkeypatch.setattr(hand_grades, "after", lambda *a: hand_grades.Kept())
     monkeypatch.setattr(run, "run", lambda *a: order.append(("batch", a[-1])) or BatchReport(graded=list(jobs)))
-    monkeypatch.setattr(cli.os, "nice", lambda step: order.append(("nice", step)))
+    monkeypatch.setattr(grade_command.os, "nice", lambda step: order.append(("nice", step)))
     assert cli.main(["--root", ROOT, "grade"], own_process=True) == 0  # as the console runs it
-    assert order == ["warm parents", ("nice", cli.RECORDER_NICENESS), "hand grades", ("batch", started)]
+    assert order == ["warm parents", ("nice", grade_command.RECORDER_NICENESS), "hand grades", ("batch", started)]
     order.clear()
     assert cli.main(["--root", ROOT, "grade"]) == 0  # prove, a test: the caller keeps its priority
     assert order == ["warm parents", "hand grades", ("batch", started)]
@@ -81,12 +83,12 @@ def test_grade_starts_its_warm_parents_before_nbformat_or_the_other_commands_are
         import sys
         from autograder import cli
         from autograder.grading.batch import planning, run
-        from autograder.workflow import status
+        from autograder.workflow.records import status
         planning.plan = lambda *a: ([("01_graph", "s1")], [])
         status.unchanged_failures = lambda course, found, force: (found, [])
         def start(course, scheduler):
-            print([m for m in ("nbformat", "jsonschema", "nbgrader", "sqlalchemy", "torch", "autograder.workflow.collect",
-                               "autograder.workflow.export", "autograder.workflow.report") if m in sys.modules])
+            print([m for m in ("nbformat", "jsonschema", "nbgrader", "sqlalchemy", "torch", "autograder.workflow.collect.download",
+                               "autograder.workflow.grades.export", "autograder.workflow.pages.report") if m in sys.modules])
             raise SystemExit(0)
         run.start = start
         cli.main(["--root", {ROOT!r}, "grade"])

@@ -1,7 +1,7 @@
 """hand_grades.answers: what a hand grade graded, so that grading again can tell whether it changed."""
 import nbformat
 
-from autograder.workflow.hand_grades import answers
+from autograder.workflow.grades.hand_grades import answers
 
 
 def _notebook(tmp_path, written: str, code: str) -> str:

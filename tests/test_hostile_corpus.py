@@ -31,7 +31,9 @@ import pytest
 from bs4 import BeautifulSoup
 
 import course
-from autograder import pipeline
+from autograder import gradebook_scores
+from autograder.authoring.release import generate_release
+from autograder.workflow.pages import feedback_command
 from autograder.authoring.prove import BLANK, SOLUTION, scratch_course
 from autograder.authoring.wrong_answers import build_submission, solution_cells, write_submission
 from autograder.cli import main
@@ -185,7 +187,7 @@ def batch(tmp_path_factory):
     root = scratch_course(ROOT, str(tmp_path_factory.mktemp("hostile")), ASSIGNMENT, cell_timeout=20)
     with open(os.path.join(root, "nbgrader_config.py"), "a") as config:
         config.write(f"\nc.TrustedExecute.notebook_timeout = {NOTEBOOK_TIMEOUT}\n")
-    pipeline.generate_release(root, [ASSIGNMENT])
+    generate_release(root, [ASSIGNMENT])
     release = nbformat.read(os.path.join(root, "release", ASSIGNMENT, NOTEBOOK), as_version=4)
     solutions = solution_cells(nbformat.read(os.path.join(root, "source", ASSIGNMENT, NOTEBOOK), as_version=4))
     for student in [SOLUTION, *CLASSMATES]:
@@ -198,17 +200,17 @@ def batch(tmp_path_factory):
         written[case.student] = _sha(_file_text(built))
     with GraderMemory() as memory, Busy(BUSY_PER_CORE) as busy:
         failures, printed = _grade_in_parallel(root)
-    rows = {row["student"]: row for row in pipeline.scores(root)}
-    scores = {student: pipeline.cell_scores(root, ASSIGNMENT, student) for student in rows}
+    rows = {row["student"]: row for row in gradebook_scores.scores(root)}
+    scores = {student: gradebook_scores.cell_scores(root, ASSIGNMENT, student) for student in rows}
     processes = _processes()  # right after grading: nothing a kernel started may still run
     leftovers = _leftovers(root)
     graded_at = time.monotonic()
 
     report = plain_nbgrader.autograde(root, ASSIGNMENT, [s for s in REGRADED if s in rows])
-    regraded = {student: pipeline.cell_scores(root, ASSIGNMENT, student) for student in report.graded}
+    regraded = {student: gradebook_scores.cell_scores(root, ASSIGNMENT, student) for student in report.graded}
     regraded_at = time.monotonic()
     stored = [s for s in sorted(rows) if os.path.exists(os.path.join(root, "autograded", s, ASSIGNMENT, NOTEBOOK))]
-    feedback_problems = pipeline.generate_feedback(root, ASSIGNMENT, stored)
+    feedback_problems = feedback_command.generate_feedback(root, ASSIGNMENT, stored)
     result = Batch(root, failures, {s: r["code_score"] for s, r in rows.items()},
                    rows[SOLUTION]["max_code_score"], scores, regraded, written, feedback_problems,
                    processes or _processes(), leftovers, time.monotonic() - started, graded_at - started,
@@ -336,8 +338,8 @@ def test_case_leaves_nothing_outside_its_folder(batch, case):
 
 def _reference_lines() -> list[str]:
     """Distinctive lines of the grader's references: the answers' code."""
-    path = os.path.join(ROOT, "autograder", "grading", "judging", "references", "backward.py")
-    lines = [line.strip() for line in open(path, encoding="utf-8")]
+    folder = os.path.join(ROOT, "autograder", "grading", "judging", "references", "backward")
+    lines = [line.strip() for path in sorted(glob.glob(os.path.join(folder, "*.py"))) for line in open(path, encoding="utf-8")]
     return [line for line in lines if len(line) >= 30 and not line.startswith(("#", "\"", "import", "from"))]
 
 
@@ -357,7 +359,7 @@ def test_feedback_shows_no_grader_code(batch):
 
 def test_the_class_report_reads_only_the_graders_results(batch):
     """A cell's per-exercise result and timings are the grader's: cell_metadata's forged ones are not read."""
-    from autograder.workflow.report import read_autograded
+    from autograder.workflow.pages.report import read_autograded
     from hostile.cell_metadata import MARKUP
     results, runs = read_autograded(batch.root, [ASSIGNMENT])
     graded = {t for t in batch.scores[SOLUTION] if t.startswith("test_")}

@@ -27,6 +27,7 @@ import secrets
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import zipfile
 from dataclasses import dataclass, field
@@ -102,13 +103,16 @@ class _ExchangeClass:
     """Real accounts submitting through nbgrader's exchange, as on the class hub."""
 
     def __init__(self, base: str, course: str, student_python: str):
-        from browser.class_hub import _make_account, classroom  # the hub test's own way to make an account
+        from system_accounts import make_account as _make_account
+        sys.path.insert(0, os.path.join(ROOT, "hub"))
+        import classroom  # the hub's own module: its folders and what its spawner gives a server
         self.tag, self.names, self.course = secrets.token_hex(3), [], course
         self._make = _make_account
+        prefix = os.path.dirname(os.path.dirname(os.path.dirname(student_python)))  # <prefix>/student-env/bin/python
         self.room = classroom.Classroom(
             instructor="root", students=(), ip="127.0.0.1", port=0, state=os.path.join(base, "state"),
-            student_env=os.path.dirname(os.path.dirname(student_python)), course_dir=course,
-            course_id="autograd-course", exchange=os.path.join(base, "exchange"))
+            prefix=prefix, course_dir=course, course_id="autograd-course", exchange=os.path.join(base, "exchange"))
+        classroom.install_server_config(self.room)  # what the hub's students' servers are given, as make hub puts it
         self.classroom = classroom
         classroom.prepare_exchange(self.room)
 
@@ -141,7 +145,7 @@ class _ExchangeClass:
             assert done.returncode == 0
 
     def close(self) -> None:
-        from browser.class_hub import _remove_account  # noqa: PLC0415
+        from system_accounts import remove_account as _remove_account  # noqa: PLC0415
         for name in self.names:
             _remove_account(name)
 
@@ -186,7 +190,8 @@ def _leftovers(base: str, course: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def week(tmp_path_factory):
-    base = str(tmp_path_factory.mktemp("hostile-uploads"))
+    # not under pytest's own folder, which only root may pass: the students reach the exchange in it
+    base = tempfile.mkdtemp(prefix="autograd-hostile-uploads-")
     os.chmod(base, 0o711)  # the students pass through to the exchange in it, and list nothing
     course = scratch_course(ROOT, base, LESSON, cell_timeout=60)
     os.chmod(course, 0o700)  # the instructor's, as on the hub (hub/classroom.py)
@@ -205,7 +210,7 @@ def week(tmp_path_factory):
     week.no_exchange = accounts_refused()
     try:
         if week.no_exchange is None:
-            from browser.class_hub import python_reachable
+            from system_accounts import python_reachable
             from shared_student_env import shared_student_env
             student_python = shared_student_env(tmp_path_factory)
             with python_reachable(os.path.realpath(student_python), student_python):
@@ -256,6 +261,7 @@ def week(tmp_path_factory):
             exchange.close()
         for path in _leftovers(base, course):  # what a hole let through must not outlive the test
             os.remove(path)
+        shutil.rmtree(base, ignore_errors=True)
 
 
 def _case(case):

@@ -1,6 +1,6 @@
 """The pages made from a graded notebook: sanitised after rendering, formulas as MathML, bounded in time.
 
-Units of autograder/workflow/inert_html.py, offline_math.py and inert_exporter.py; the browser
+Units of autograder/workflow/pages/inert_html.py, offline_math.py and inert_exporter.py; the browser
 tests (tests/browser/test_inert_pages.py) open the pages themselves.
 """
 import base64
@@ -17,9 +17,9 @@ import pytest
 from bs4 import BeautifulSoup
 from traitlets.config import Config
 
-from autograder.workflow.inert_exporter import InertHTMLExporter, RenderTimeout, time_limit
-from autograder.workflow.inert_html import SERVED_PAGE, STATIC_PAGE, contained, content_security_policy, inert_html
-from autograder.workflow.offline_math import tex_to_mathml
+from autograder.workflow.pages.inert_exporter import InertHTMLExporter, RenderTimeout, time_limit
+from autograder.workflow.pages.inert_html import SERVED_PAGE, STATIC_PAGE, contained, content_security_policy, inert_html
+from autograder.workflow.pages.offline_math import tex_to_mathml
 from hostile import SCRIPT_MARK
 
 
@@ -176,7 +176,7 @@ def _hostile_fields_notebook():
 
 
 def test_the_notebook_a_page_is_made_from_holds_only_checked_fields():
-    from autograder.workflow.page_fields import PageFields
+    from autograder.workflow.pages.page_fields import PageFields
     checked, _ = PageFields().preprocess(_hostile_fields_notebook(), {})
     cell = checked.cells[0]
     assert cell.metadata == {} and cell.execution_count is None and checked.metadata == {"language_info": {"name": "python"}}
@@ -207,7 +207,7 @@ def test_no_field_a_student_wrote_becomes_markup_on_the_page():
 
 
 def test_a_served_page_runs_its_templates_scripts_and_no_other():
-    from autograder.workflow.inert_html import cell_marks, own_scripts
+    from autograder.workflow.pages.inert_html import cell_marks, own_scripts
     start, end = cell_marks()
     page = (f'<head><script src="/static/a.js"></script><script>var ok = 1;</script></head><body>'
             f'<span onclick="toggle_name(true);">x</span>{start}<script>evil()</script><img onerror="evil()">'
@@ -223,7 +223,7 @@ def test_a_served_page_runs_its_templates_scripts_and_no_other():
 
 
 def test_formgraders_page_escapes_what_it_is_told_about_a_submission():
-    from autograder.workflow.formgrader_pages import inert_exporter
+    from autograder.workflow.pages.formgrader_pages import inert_exporter
     resources = {"assignment_id": "a", "notebook_id": "hostile", "submission_id": 's"; alert(1); "', "index": 0,
                  "total": 1, "base_url": "", "student": "s", "last_name": f"<script>{SCRIPT_MARK}</script>",
                  "first_name": '<img src=x onerror="alert(1)">', "notebook_path": 'a"b'}

@@ -2,7 +2,7 @@
 import nbformat
 import pytest
 
-from autograder.feedback import HideHiddenTests
+from autograder.workflow.pages.feedback import HideHiddenTests
 from autograder.authoring.lesson_script import parse
 
 SCRIPT = '''# %% [markdown]

@@ -1,7 +1,7 @@
 """One small class per LMS, in each LMS's real file naming, from collect to report with everyone accounted for.
 
 The downloads are built here, named as each LMS names them (see the readers in
-``autograder/workflow/lms/`` for where each naming comes from):
+``autograder/workflow/collect/lms/`` for where each naming comes from):
 
 - Canvas (lesson 01_graph): an on-time solution; a blank first upload and a ``_LATE_`` resubmission
   (a re-uploaded file: a larger attachment id and ``-1``), graded with nbgrader's late penalty; a

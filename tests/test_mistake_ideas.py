@@ -3,7 +3,7 @@ import glob
 import os
 import re
 
-from autograder.workflow.mistake_ideas import IDEAS
+from autograder.workflow.pages.mistake_ideas import IDEAS
 from conftest import ROOT
 
 
@@ -24,7 +24,7 @@ def test_each_idea_points_to_sections_the_lessons_have():
 
 
 def test_the_commonest_raised_errors_and_a_missing_function_map_to_ideas_with_sections():
-    from autograder.workflow.mistake_ideas import idea_of
+    from autograder.workflow.pages.mistake_ideas import idea_of
     integer = idea_of("RuntimeError", "RuntimeError: Only Tensors of floating point and complex dtype can require gradients")
     assert integer.idea == "Only floating-point tensors can require grad" and integer.where == "01_graph §2"
     assert idea_of("RuntimeError", "Trying to backward through the graph a second time (or ...)").where == "02_backward §4, §6"

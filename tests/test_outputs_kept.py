@@ -21,7 +21,9 @@ import nbformat
 import pytest
 from PIL import Image
 
-from autograder import pipeline
+from autograder import gradebook_scores
+
+from autograder.authoring.release import generate_release
 from autograder.authoring.output_parity import count, differences
 from autograder.authoring.wrong_answers import build_submission, load_corpus, solution_cells, write_submission
 from autograder.cli import main
@@ -46,7 +48,7 @@ def _course(workdir: str) -> str:
         config.write("\nc.Execute.timeout = 60\n")
     for lesson in LESSONS:
         shutil.copytree(os.path.join(ROOT, "source", lesson), os.path.join(course, "source", lesson))
-    pipeline.generate_release(course, LESSONS)
+    generate_release(course, LESSONS)
     for lesson in LESSONS:
         name = f"{lesson}.ipynb"
         release = nbformat.read(os.path.join(course, "release", lesson, name), as_version=4)
@@ -124,7 +126,7 @@ def test_the_graders_kernels_draw_every_figure_with_fewer_pixels(runs, kernels):
 
 
 def test_the_scores_agree_too(runs):
-    totals = {root: {(r["assignment"], r["student"]): r["code_score"] for r in pipeline.scores(runs[root])}
+    totals = {root: {(r["assignment"], r["student"]): r["code_score"] for r in gradebook_scores.scores(runs[root])}
               for root in runs}
     assert totals["warm"] == totals["cold"] == totals["plain"]
     assert all(score > 0 for score in totals["plain"].values())

@@ -25,7 +25,9 @@ import psutil
 import pytest
 from nbgrader.api import Gradebook
 
-from autograder import pipeline
+from autograder import gradebook_scores
+
+from autograder.authoring.release import generate_release
 from autograder.authoring.output_parity import differences
 from autograder.authoring.prove import scratch_course
 from autograder.authoring.wrong_answers import build_submission, load_corpus, rounds, solution_cells, write_submission
@@ -60,7 +62,7 @@ def courses(tmp_path_factory):
     """Identical scratch courses with the same submitted batch (cells time out after 20 s: a drawing cell on
     a loaded machine can take 10, and a timeout there would differ between the copies)."""
     base = scratch_course(ROOT, str(tmp_path_factory.mktemp("parallel")), LESSON, cell_timeout=20)
-    pipeline.generate_release(base, [LESSON])
+    generate_release(base, [LESSON])
     for student, notebook in submissions(base).items():
         write_submission(base, student, LESSON, f"{LESSON}.ipynb", notebook)
     with open(os.path.join(base, "nbgrader_config.py"), "a") as config:  # a late notebook loses all its points
@@ -80,7 +82,7 @@ def courses(tmp_path_factory):
 
 
 def cell_scores(root):
-    return {student: pipeline.cell_scores(root, LESSON, student) for student in Course(root).students(LESSON)}
+    return {student: gradebook_scores.cell_scores(root, LESSON, student) for student in Course(root).students(LESSON)}
 
 
 def rows(root):

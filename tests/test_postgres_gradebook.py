@@ -12,7 +12,7 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from autograder import pipeline
+from autograder.authoring.release import generate_release
 from autograder.authoring.prove import scratch_course
 from autograder.authoring.wrong_answers import build_submission, load_corpus, solution_cells, write_submission
 from conftest import ROOT
@@ -52,7 +52,7 @@ def graded(postgres, tmp_path_factory):
     course = scratch_course(ROOT, str(tmp_path_factory.mktemp("course")), LESSON)
     with open(os.path.join(course, "nbgrader_config.py"), "a") as config:
         config.write(f'\nc.CourseDirectory.db_url = "{postgres.url}"\n')
-    pipeline.generate_release(course, [LESSON])
+    generate_release(course, [LESSON])
     source = nbformat.read(os.path.join(course, "source", LESSON, NAME), as_version=4)
     release = nbformat.read(os.path.join(course, "release", LESSON, NAME), as_version=4)
     solutions = solution_cells(source)

@@ -7,7 +7,7 @@ import re
 import nbformat
 import pytest
 
-from autograder import pipeline
+from autograder.authoring.release import generate_release
 from autograder.course_dir import assignments
 from autograder.authoring.lesson_script import check_call, read
 from course.grade_ids import exercise_of_test
@@ -32,7 +32,7 @@ def nbgrader_meta(cell):
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_release_is_what_nbgrader_generates_now(assignment, tmp_path):
     course = scratch_course(ROOT, str(tmp_path), assignment)
-    pipeline.generate_release(course, [assignment])
+    generate_release(course, [assignment])
     fresh = os.path.join(course, "release", assignment)
     committed = os.path.join(ROOT, "release", assignment)
     assert sorted(os.listdir(fresh)) == sorted(os.listdir(committed))

@@ -14,7 +14,7 @@ from nbgrader.preprocessors import Execute
 from traitlets.utils.importstring import import_item
 
 from autograder.course_dir import load_config, open_api
-from autograder.pipeline import cell_scores
+from autograder.gradebook_scores import cell_scores
 from autograder.grading.judging.resilient_execute import ResilientExecute
 from autograder.grading.judging.trusted_execute import TrustedExecute
 from conftest import ROOT

@@ -12,7 +12,8 @@ import nbformat
 
 from course.grade_ids import exercise_of_test
 
-from .. import pipeline
+from .. import gradebook_scores
+from .release import generate_release
 from .wrong_answers import build_submission, load_corpus, rounds, solution_cells, write_submission
 
 SOLUTION, BLANK = "solution", "blank"
@@ -84,7 +85,7 @@ def prove_assignment(root: str, workdir: str, assignment: str, corpus_dir: str,
     notebook, or raw text for a file that is not one.
     """
     course = scratch_course(root, workdir, assignment, cell_timeout)
-    pipeline.generate_release(course, [assignment])
+    generate_release(course, [assignment])
     name = f"{assignment}.ipynb"
     source = nbformat.read(os.path.join(course, "source", assignment, name), as_version=4)
     release = nbformat.read(os.path.join(course, "release", assignment, name), as_version=4)
@@ -107,14 +108,14 @@ def prove_assignment(root: str, workdir: str, assignment: str, corpus_dir: str,
 
     report = _grade_as_the_course_does(course, assignment)
     proof = Proof(assignment, grading_failures=report, root=course)
-    by_student = {row["student"]: row for row in pipeline.scores(course)}
+    by_student = {row["student"]: row for row in gradebook_scores.scores(course)}
     proof.max_code_score = by_student[SOLUTION]["max_code_score"]
     proof.solution_score = by_student[SOLUTION]["code_score"]
     proof.blank_score = by_student[BLANK]["code_score"]
-    full = pipeline.cell_scores(course, assignment, SOLUTION)
+    full = gradebook_scores.cell_scores(course, assignment, SOLUTION)
     for k, wrong in enumerate(wrong_rounds, 1):
         student = f"wrong_{k}"
-        earned = pipeline.cell_scores(course, assignment, student)
+        earned = gradebook_scores.cell_scores(course, assignment, student)
         graded = nbformat.read(os.path.join(course, "autograded", student, assignment, name), as_version=4)
         targeted = {a.test_id for a in wrong.values()}
         intact = all(earned[t] == full[t] for t in full if exercise_of_test(t) and t not in targeted)
@@ -122,3 +123,23 @@ def prove_assignment(root: str, workdir: str, assignment: str, corpus_dir: str,
             proof.caught.append(Caught(answer.name, answer.test_id, full[answer.test_id] - earned[answer.test_id],
                                        answer.said_in(_error_text(graded, answer.test_id)), intact))
     return proof
+
+
+def run(args) -> int:
+    import tempfile
+
+    from ..course_dir import Course
+    from ..grading.batch.run import Unboxed
+    from ..grading.batch.service_protocol import ServiceRefused
+    ok = True
+    with tempfile.TemporaryDirectory() as workdir:
+        for assignment in args.lessons or Course(args.root).lessons:
+            try:
+                proof = prove_assignment(args.root, workdir, assignment, args.corpus)
+            except (Unboxed, ServiceRefused) as refused:
+                print(refused)
+                return 2
+            print("\n".join(proof.lines()))
+            ok = ok and proof.solution_score == proof.max_code_score and proof.blank_score == 0 and \
+                all(c.points_lost > 0 and c.message_shown and c.other_tests_intact for c in proof.caught)
+    return 0 if ok else 1

@@ -11,7 +11,6 @@ deleted with their homes.
 """
 import dataclasses
 import os
-import pwd
 import secrets
 import shutil
 import signal
@@ -26,6 +25,7 @@ from dataclasses import dataclass
 
 from autograder.grading.kernels import cgroups
 from conftest import ROOT
+from system_accounts import remove_account
 
 from .jupyterlab_server import free_port
 
@@ -63,46 +63,6 @@ class RunningHub:
     def log(self, characters: int = 6000) -> str:
         with open(self.log_path, errors="replace") as handle:
             return handle.read()[-characters:]
-
-
-def _remove_account(name: str) -> None:
-    try:
-        uid = pwd.getpwnam(name).pw_uid
-    except KeyError:
-        return
-    for _ in range(20):  # what the hub's shutdown left of this account's processes, by id
-        pids = [int(p) for p in os.listdir("/proc") if p.isdigit() and _owner(p) == uid]
-        if not pids:
-            break
-        for pid in pids:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        time.sleep(0.2)
-    _remove_files_in_tmp_of(uid)  # e.g. torch's cache folder: userdel removes only the home and mail
-    subprocess.run(["userdel", "--remove", name], capture_output=True)
-
-
-def _remove_files_in_tmp_of(uid: int) -> None:
-    with os.scandir(tempfile.gettempdir()) as entries:
-        for entry in entries:
-            try:
-                if entry.stat(follow_symlinks=False).st_uid != uid:
-                    continue
-                if entry.is_dir(follow_symlinks=False):
-                    shutil.rmtree(entry.path, ignore_errors=True)
-                else:
-                    os.unlink(entry.path)
-            except FileNotFoundError:
-                pass
-
-
-def _owner(pid: str) -> int | None:
-    try:
-        return os.stat(f"/proc/{pid}").st_uid
-    except FileNotFoundError:
-        return None
 
 
 def _wait_until_up(url: str, process: subprocess.Popen, log_path: str, timeout: float = 900) -> None:
@@ -179,7 +139,7 @@ def class_hub(prefix: str, students: int = 2, **settings: str):
         if process is not None:
             _stop(process)
         for name in names:
-            _remove_account(name)
+            remove_account(name)
             if cgroups.version():  # a server's control group, if the hub could not remove it
                 cgroups.remove(cgroups.paths(cgroups.version(), f"hub-{name}"))
         if not profile_existed and os.path.exists(classroom.PROFILE):

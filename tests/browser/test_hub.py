@@ -12,6 +12,7 @@ submission away. Then a submission that hunts for the course directory from its 
 hub's grading service and leaves the course as it was. Screenshots go to test-artifacts/hub/.
 """
 import os
+import pwd
 import re
 
 import nbformat
@@ -186,7 +187,9 @@ def nothing_of_others_within_reach(hub, page) -> None:
         done = hub.run_as(blank, attempt)
         assert done.returncode != 0 and re.search("Permission denied|No module named 'autograder.cli'", done.stderr), \
             (attempt, done.stdout[:300], done.stderr[:300])
-    solvers = [name for name in os.listdir(os.path.join(exchange, "inbound")) if name.startswith(f"{solver}+")]
+    solver_uid = pwd.getpwnam(solver).pw_uid  # the solver's own, not the one handed in in their name
+    solvers = [name for name in os.listdir(os.path.join(exchange, "inbound")) if name.startswith(f"{solver}+")
+               and os.stat(os.path.join(exchange, "inbound", name)).st_uid == solver_uid]
     assert solvers, "the solver's submission is in inbound/"
     moved = hub.run_as(blank, f"mv '{exchange}/inbound/{solvers[0]}' '{exchange}/inbound/{blank}+gone'")
     assert moved.returncode != 0 and "Operation not permitted" in moved.stderr, (moved.stdout, moved.stderr)

@@ -72,7 +72,7 @@ def formgrader_page(inert: bool) -> str:
     """As formgrader renders a submission in the instructor's lab: the exporter formgrader_pages puts in place."""
     from nbgrader.server_extensions.formgrader import handlers
 
-    from autograder.workflow.formgrader_pages import inert_exporter
+    from autograder.workflow.pages.formgrader_pages import inert_exporter
     config = PyFileConfigLoader("jupyter_server_config.py", path=os.path.join(ROOT, "jupyter-config", "instructor")
                                 ).load_config() if inert else Config()
     config.HTMLExporter.template_name = "formgrade"

@@ -25,10 +25,12 @@ from nbgrader.api import Gradebook
 from playwright.sync_api import expect
 from traitlets.config import Config
 
-from autograder import pipeline
+from autograder.authoring.release import generate_release
+
+from autograder.workflow.pages import feedback_command
 from autograder.authoring.prove import scratch_course
 from autograder.authoring.wrong_answers import build_submission, solution_cells
-from hostile import SCRIPT_MARK, cell_metadata, forged_prompts, image_metadata, javascript_link, lean, overlay_dialog
+from hostile import cell_metadata, forged_prompts, image_metadata, javascript_link, lean, overlay_dialog
 
 from .chromium import launched, require_browser
 from .jupyterlab_server import lab_as
@@ -107,7 +109,7 @@ def course(tmp_path_factory):
     root = scratch_course(ROOT, str(tmp_path_factory.mktemp("inert-pages")), LESSON)
     with open(os.path.join(root, "nbgrader_config.py"), "a") as config:
         config.write(f"\nc.InertHTMLExporter.render_timeout = {RENDER_TIMEOUT}\n")
-    pipeline.generate_release(root, [LESSON])
+    generate_release(root, [LESSON])
     release = nbformat.read(os.path.join(root, "release", LESSON, f"{LESSON}.ipynb"), as_version=4)
     solutions = solution_cells(nbformat.read(os.path.join(root, "source", LESSON, f"{LESSON}.ipynb"), as_version=4))
     notebooks = {f"hostile_{name}": _with_outputs(case.build(release, solutions), name) for name, case in CASES.items()}
@@ -117,7 +119,7 @@ def course(tmp_path_factory):
             gradebook.add_student(student)
             _place(root, student, notebook)
             gradebook.add_submission(LESSON, student)
-    problems = pipeline.generate_feedback(root, LESSON, sorted(notebooks))
+    problems = feedback_command.generate_feedback(root, LESSON, sorted(notebooks))
     assert not problems, problems
     return root
 

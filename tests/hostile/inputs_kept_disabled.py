@@ -6,8 +6,8 @@ KIND = "cheat"
 EXPECT = {"loses": [], "reason": "Correct: `vjp`"}
 
 BYPASS = '''
-import course.exercises.backward.vjp
-course.exercises.backward.vjp.inputs_kept = lambda *args, **kwargs: None
+import sys, course.exercises.backward
+sys.modules['course.exercises.backward.vjp'].inputs_kept = lambda *args, **kwargs: None  # the module, not the exercise
 
 def vjp(f, x, v):
     x.requires_grad_(True)   # the caller's tensor: the check that forbids this is off

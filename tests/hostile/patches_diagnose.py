@@ -7,14 +7,14 @@ EXPECT = {"loses": ["grads_with_intermediate", "hand_derivative"], "reason": "Ch
 
 CHEAT = '''
 import course.checks.compare, course.checks.diagnose, course.checks.mistakes
-import course.exercises.backward.grads_with_intermediate, course.exercises.backward.hand_derivative
+import sys, course.exercises.backward
 nothing_wrong = lambda *args, **kwargs: None
 course.checks.diagnose.diagnose_gradient = nothing_wrong
 course.checks.diagnose.diagnose_values = nothing_wrong
 course.checks.diagnose.diagnose_tensor = nothing_wrong
 course.checks.mistakes.require = nothing_wrong
 course.checks.compare.close = lambda *args, **kwargs: True
-for checks in (course.exercises.backward.grads_with_intermediate, course.exercises.backward.hand_derivative):
+for checks in (sys.modules['course.exercises.backward.' + n] for n in ('grads_with_intermediate', 'hand_derivative')):
     for name in ("diagnose_gradient", "diagnose_swapped", "diagnose_aliased_rows", "require", "close"):
         if hasattr(checks, name):
             setattr(checks, name, nothing_wrong if name != "close" else course.checks.compare.close)

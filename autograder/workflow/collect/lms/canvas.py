@@ -31,7 +31,6 @@ class Anonymous(Reader):
     pattern = re.compile(r"(?P<late>(?i:late)_)?anon_(?P<student>[A-Za-z0-9]{1,64})_(?P<attempt>\d{1,20})_"
                          r"(?P<filename>[^/]+)")
     roster_columns = ("canvas_anonymous_id",)
-    several_ids = True
     hidden = ("; Canvas hides who submitted it until the assignment's grades are posted: add the id to the "
               "roster's canvas_anonymous_id, collect without a roster to grade it blind, or download again "
               "once grades are posted")

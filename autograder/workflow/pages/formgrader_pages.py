@@ -19,7 +19,7 @@ MATHJAX_DONE = ('<script>window.MathJax = {Hub: {Startup: {signal: {Interest: fu
 
 
 def _jupyter_server_extension_points():
-    return [{"module": "autograder.workflow.formgrader_pages"}]
+    return [{"module": "autograder.workflow.pages.formgrader_pages"}]
 
 
 def _load_jupyter_server_extension(serverapp):

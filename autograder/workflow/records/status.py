@@ -20,8 +20,7 @@ import os
 import warnings
 from dataclasses import dataclass
 
-from . import uploads
-from .ledger import LEDGER
+from .ledger import LEDGER, notes
 
 GRADED = "graded"
 WAITING = "waiting for hand grading"
@@ -117,7 +116,7 @@ def fails_as_it_is(root: str, student: str, lesson: str) -> str:
 
 
 def _notebook_limit(root: str) -> int:
-    from .lms_settings import Collect, course_config
+    from ..lms_settings import Collect, course_config
     return Collect(config=course_config(root)).max_notebook_bytes
 
 
@@ -151,7 +150,7 @@ def _unreadable(path: str, limit: int) -> str:
 
 def status_of(root: str, snapshot, student: str, lesson: str, notebook_limit: int = 50 * 1024**2) -> Status:
     found = _status_of(root, snapshot, student, lesson, notebook_limit)
-    others = uploads.notes(root, student, lesson)
+    others = notes(root, student, lesson)
     if not others:
         return found
     also = "also handed in, not graded: " + "; ".join(others)
@@ -202,7 +201,7 @@ def class_status(root: str, snapshot, roster_ids=(), lessons=None) -> dict[tuple
 def lessons_in_play(root: str, snapshot) -> list[str]:
     """The lessons released (in the gradebook) that anything was collected or graded for, in course
     order: what export, report and feedback cover unless told which."""
-    from . import collected, lms_ids
+    from . import upload_record as collected, lms_ids
     found = {lesson for _, lesson, _ in lms_ids.read_all(root)} | {lesson for _, lesson in collected.read_all(root)}
     found |= {lesson for _, lesson in snapshot.submissions}
     for folder in ("submitted", LEDGER):

@@ -25,7 +25,7 @@ def give_names(root: str, rows: list[dict[str, str]], students: set[str]) -> Non
     named = {student: names for student, names in named.items() if any(names)}
     if not named or not os.path.exists(os.path.join(root, "nbgrader_config.py")):
         return
-    from ..course_dir import open_api
+    from ...course_dir import open_api
     with open_api(root).gradebook as gradebook:
         for student, (first, last) in sorted(named.items()):
             gradebook.update_or_create_student(student, first_name=first or None, last_name=last or None)

@@ -25,12 +25,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from ..course_dir import open_api
-from . import collected, late_penalties, lms_ids, moodle_feedback, moodle_worksheet
+from ...course_dir import open_api
+from ..records import upload_record as collected, lms_ids
+from ..collect import moodle_worksheet
+from . import late_penalties
+from . import moodle_feedback
 from .lms_files import fill_lms_file
-from .lms_settings import canvas_assignments
+from ..lms_settings import canvas_assignments
 from .score_text import points
-from .status import GRADED, MISSING, Status, class_status, lessons_in_play
+from ..records.status import GRADED, MISSING, Status, class_status, lessons_in_play
 
 
 @dataclass(frozen=True)
@@ -353,7 +356,7 @@ def _full_names(snapshot: GradebookSnapshot, roster: dict[str, "RosterEntry"] | 
 
 
 def moodle_maximum_grades(root: str) -> dict:
-    from .lms_settings import MoodleExport as Settings, course_config
+    from ..lms_settings import MoodleExport as Settings, course_config
     return dict(Settings(config=course_config(root)).maximum_grades)
 
 

@@ -12,10 +12,9 @@ import unicodedata
 from typing import NamedTuple
 
 from . import staged_files
-from .ledger import LEDGER
+from ..records.ledger import LEDGER, NOTES, notes
 from .staged_files import Staged
 
-NOTES = "uploads.txt"
 KINDS = {".pdf": "a PDF", ".html": "an HTML page", ".htm": "an HTML page", ".py": "a Python file",
          ".docx": "a Word document", ".zip": "a zip", ".txt": "a text file", ".md": "a Markdown file",
          ".png": "an image", ".jpg": "an image", ".jpeg": "an image", ".ipynb": "a notebook"}
@@ -100,12 +99,3 @@ class _Names:
         path = os.path.join(self.folder, name)
         return (staged is not None and os.path.isfile(path) and not os.path.islink(path)
                 and staged_files.digest_of(path) == staged.digest)
-
-
-def notes(root: str, student: str, lesson: str) -> list[str]:
-    """One line per upload kept aside for this student and lesson."""
-    path = os.path.join(root, LEDGER, student, lesson, NOTES)
-    if not os.path.exists(path):
-        return []
-    with open(path, encoding="utf-8") as handle:
-        return [line.strip() for line in handle if line.strip()]

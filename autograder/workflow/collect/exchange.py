@@ -42,15 +42,15 @@ from typing import Callable, Iterator, NamedTuple
 from traitlets import Bool, Float
 from traitlets.config import Configurable
 
-from ..course_dir import assignments
-from ..grading.batch.notebook_size import NotebookLimits
-from .collect import TIMESTAMP_FORMAT, CollectError, record_time
-from .collect_report import CollectReport, Item
+from ...course_dir import assignments
+from ...grading.batch.notebook_size import NotebookLimits
+from .download import TIMESTAMP_FORMAT, CollectError, record_time
+from .report import CollectReport, Item
 from .download_files import mib as _mib
-from .lms_settings import Collect, course_config
-from .roster import Roster, RosterError, folder_name
-from .status import clear_problem, record_problem, unreadable
-from .status import problem as recorded_problem
+from ..lms_settings import Collect, course_config
+from ..records.roster import Roster, RosterError, folder_name
+from ..records.status import clear_problem, record_problem, unreadable
+from ..records.status import problem as recorded_problem
 
 TIMESTAMP, SECRET = "timestamp.txt", "submission_secret.txt"
 SMALL_FILE = 4096  # bytes: the most timestamp.txt or submission_secret.txt may hold

@@ -28,11 +28,11 @@ from datetime import datetime
 
 from course.grade_ids import exercise_of_test
 
-from .export import GradebookSnapshot, chosen_lessons, read_gradebook, read_roster
-from .score_text import points as _points
+from ..grades.export import GradebookSnapshot, chosen_lessons, read_gradebook, read_roster
+from ..grades.score_text import points as _points
 from .inert_html import content_security_policy
 from .mistake_ideas import idea_of
-from .status import MISSING, UNGRADABLE, class_status
+from ..records.status import MISSING, UNGRADABLE, class_status
 
 # The sections that draw import report_plots themselves: matplotlib's import is then paid by this
 # command alone, and `grade`, which imports this module with the CLI, starts its warm parents sooner.
@@ -395,7 +395,7 @@ def _slowest_section(runs: list[CellRun], out: str) -> str:
 
 def build_report(root: str, out: str, lessons: list[str] | None = None, roster: str | None = None) -> str:
     """Draw the charts into ``out`` and write ``out/report.html``; return the page's path."""
-    from . import late_penalties
+    from ..grades import late_penalties
     roster_ids = list(read_roster(roster)) if roster else []
     late_penalties.settle(root)
     snapshot = read_gradebook(root)

@@ -17,7 +17,7 @@ import time
 import zipfile
 from typing import BinaryIO, Callable, Iterator, NamedTuple
 
-from .collect_report import CollectReport, Item, printable
+from .report import CollectReport, Item, printable
 
 MAX_WRAPPERS = 8
 

@@ -35,8 +35,8 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from .roster import Roster
-from .status import GRADED, Status
+from ..records.roster import Roster
+from ..records.status import GRADED, Status
 
 
 @dataclass
@@ -130,8 +130,8 @@ def _student_of(kind: str, row: dict[str, str], people: Roster | None, ids: dict
 
 def fill_lms_file(path: str, out: str, snapshot, statuses, roster_path: str | None, root: str) -> Filled:
     """Write ``out/<the file's name>`` with the scores filled in; see the module doc."""
-    from . import lms_ids
-    from .lms_settings import LMSFiles, canvas_assignments, course_config
+    from ..records import lms_ids
+    from ..lms_settings import LMSFiles, canvas_assignments, course_config
     from .score_text import points
     rows, encoding, delimiter, quoted = _read(path)
     if not rows:

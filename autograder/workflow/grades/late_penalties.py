@@ -13,7 +13,7 @@ def settle(root: str) -> int:
     """Every late notebook's penalty from its score now (hand grades included); how many changed."""
     from nbgrader.preprocessors import AssignLatePenalties
 
-    from ..course_dir import load_config, open_api
+    from ...course_dir import load_config, open_api
     config = load_config(root)
     assigner = AssignLatePenalties(config=config)
     assigner.init_plugin()

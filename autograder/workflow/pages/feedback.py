@@ -9,7 +9,7 @@ Everything in a graded notebook's outputs and markdown was written by a student'
 feedback page and the instructor's formgrader (which can reach the gradebook and ``source/``)
 render it. ``InertOutputs`` is the first of two steps: nbconvert's ``SanitizeHTML`` on the
 outputs, before rendering, so a script a student printed shows as text and the widget state is
-dropped. The second, after rendering, is the exporter's (``workflow/inert_exporter.py``): markdown
+dropped. The second, after rendering, is the exporter's (``workflow/pages/inert_exporter.py``): markdown
 becomes HTML only then, so only then can every link and class be judged.
 """
 import textwrap

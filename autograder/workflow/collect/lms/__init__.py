@@ -41,7 +41,6 @@ class Reader:
     example = ""
     pattern: re.Pattern = re.compile(r"(?!)")
     roster_columns: tuple[str, ...] = ()  # roster columns that can hold the ``student`` group's value
-    several_ids = False   # a roster cell of this LMS's column may list one id per assignment
     keeps_ids = False     # export needs each lesson's id back (lms_ids.py)
     from_lms = True       # an LMS's own naming (not a folder a person made)
 

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
 from . import download_files, lms, staged_files, upload_contents
-from .collect_report import CollectReport, Item, printable
+from .report import CollectReport, Item, printable
 from .download_files import mib
-from .lms_settings import Collect
+from ..lms_settings import Collect
 from .staged_files import Staged, Staging
 
 

@@ -22,7 +22,6 @@ class Moodle(Reader):
     pattern = re.compile(r"(?P<name>[^/]+?)_(?P<student>\d{1,20})_assignsubmission_(?:file|onlinetext)(?:_/|/|_)"
                          r"(?P<filename>.+)")
     roster_columns = ("moodle_id",)
-    several_ids = True
     keeps_ids = True
 
     def display_name(self, match):

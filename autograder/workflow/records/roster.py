@@ -25,9 +25,9 @@ import csv
 import re
 import unicodedata
 
-from . import lms
 
-SEVERAL_IDS = tuple(column for reader in lms.READERS if reader.several_ids for column in reader.roster_columns)
+# roster columns whose cell may list one id per assignment (an LMS that numbers students afresh in each)
+SEVERAL_IDS = ("canvas_anonymous_id", "moodle_id")
 ROSTER_COLUMNS = ("student_id", "canvas_id", "canvas_anonymous_id", "moodle_id", "d2l_id", "username", "login_id",
                   "email", "name", "first_name", "last_name")
 LONGEST_ID = 100  # characters of a student id made into a folder name

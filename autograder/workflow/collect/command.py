@@ -2,9 +2,9 @@
 download, ``collect.py``; the class hub's exchange, ``exchange_inbound.py``)."""
 import os
 
-from .collect import CollectError, collect
-from .collect_report import printable
-from .exchange_inbound import collect as collect_exchange
+from .download import CollectError, collect
+from .report import printable
+from .exchange import collect as collect_exchange
 
 
 def run(args) -> int:

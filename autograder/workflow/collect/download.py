@@ -52,17 +52,18 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import NamedTuple
 
-from ..course_dir import assignments
-from ..grading.batch.notebook_size import NotebookLimits
-from . import collected, download_reading, lms, lms_ids, moodle_worksheet, staged_files, uploads
-from .collect_report import CollectReport, Item
+from ...course_dir import assignments
+from ...grading.batch.notebook_size import NotebookLimits
+from ..records import upload_record as collected, lms_ids
+from . import download_reading, lms, moodle_worksheet, staged_files, uploads
+from .report import CollectReport, Item
 from .download_files import DownloadError, download_size, mib
 from .download_reading import Pending, Upload, too_big
-from .lms_settings import Collect, course_config
-from .roster import Roster, RosterError, folder_name
+from ..lms_settings import Collect, course_config
+from ..records.roster import Roster, RosterError, folder_name
 from .staged_files import Staged, Staging
-from .status import clear_problem, record_problem, unreadable
-from .status import problem as recorded_problem
+from ..records.status import clear_problem, record_problem, unreadable
+from ..records.status import problem as recorded_problem
 
 
 class CollectError(ValueError):
@@ -78,7 +79,7 @@ def due_date(root: str, lesson: str) -> datetime | None:
     """The lesson's due date in the gradebook (nbgrader db assignment add ... --duedate), as UTC."""
     if not os.path.exists(os.path.join(root, "nbgrader_config.py")):
         return None
-    from ..course_dir import open_api
+    from ...course_dir import open_api
     with open_api(root).gradebook as gradebook:
         try:
             due = gradebook.find_assignment(lesson).duedate
@@ -464,7 +465,7 @@ def collect(source: str, root: str, lesson: str | None = None, roster: str | Non
     lms_ids.record(root, run.ids)
     collected.record(root, run.placed)
     if run.roster:
-        from .students import give_names
+        from ..records.student_names import give_names
         give_names(root, run.roster.rows, {student for student, _ in run.placed})
     run.report.missing = _missing(run)
     run.report.notes = [f"{note}: {', '.join(who)}" for note, who in run.notes.items()]

@@ -15,9 +15,9 @@ import struct
 import zipfile
 from typing import Iterator, NamedTuple
 
-from .collect_report import printable
+from .report import printable
 from .download_files import is_junk, is_special, is_unsafe, mib
-from .lms_settings import Collect
+from ..lms_settings import Collect
 from . import staged_files
 from .staged_files import Staged, Staging, drop
 

@@ -10,7 +10,7 @@ Read from Moodle's code as described; not run against a Moodle site here.
 import os
 import zipfile
 
-from .moodle_worksheet import PARTICIPANT
+from ..collect.moodle_worksheet import PARTICIPANT
 
 
 def write_feedback_zips(root: str, out: str, ids: dict[str, dict[str, str]], lessons: list[str]) -> dict[str, tuple[str, int]]:
