@@ -95,11 +95,20 @@ def judge(seen, expected, inputs):
 
 def _no_grads_judged(seen) -> None:
     """A model without any .grad has a gradient norm of 0, as the exercise says."""
-    if seen["no_grads_error"] is not None:
-        raise Mistake("for a model whose parameters have no .grad at all (no backward() yet), your code raised "
-                      f"{str(seen['no_grads_error'])[:160]}: the list of gradients is empty there, and "
-                      "torch.cat or torch.stack refuse an empty list. The norm of no gradients is 0: start from "
-                      "0, or return 0.0 when the list is empty.", "no_grads_raised")
+    error = seen["no_grads_error"]
+    if error is not None:
+        error = str(error)[:160]
+        if "non-empty" in error:
+            why = "torch.cat and torch.stack refuse an empty list"
+        elif "'int' object has no attribute" in error:
+            why = "sum() of an empty list is the Python int 0, which has no tensor methods"
+        elif "empty sequence" in error or "numel() == 0" in error:
+            why = "the largest of no values does not exist"
+        else:
+            why = "your code assumed at least one .grad"
+        raise Mistake("for a model whose parameters have no .grad at all (no backward() yet, or just after "
+                      f"zero_grad()), your code raised {error}: the list of gradients is empty there, and {why}. "
+                      "The norm of no gradients is 0: return 0.0 when the list is empty.", "no_grads_raised")
     value = number(seen["no_grads"], "the gradient norm of a model without any .grad")
     if value != 0.0:
         raise Mistake(f"for a model whose parameters have no .grad at all, your norm is {value:.6g}: with no "

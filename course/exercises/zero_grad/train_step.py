@@ -11,7 +11,7 @@ from ...checks.mistakes import Mistake, require
 from ...checks.observation import flags_of
 from ...checks.optimizer_steps import step_summary, watching_steps
 from ...checks.parameters import as_attribute, params_replaced, replaced
-from ...checks.random_models import plant_junk, random_loss, random_mlp
+from ...checks.random_models import plant_junk, random_loss, random_mlp, targets
 from ...checks.read_back import listed
 from ...checks.technique import counting, inputs_kept, snapshot
 from ...exercise import Exercise
@@ -21,8 +21,8 @@ def inputs(rng):
     n_in, n_out, batch = rand.integer(rng, 1, 4), rand.integer(rng, 1, 3), rand.integer(rng, 2, 6)
     model = random_mlp(rng, n_in, n_out)
     x = rand.tensor(rng, (batch, n_in), torch.float64)
-    y = rand.tensor(rng, (batch, n_out), torch.float64)
-    loss_name, loss_fn = random_loss(rng)
+    loss_name, loss_fn = random_loss(rng)  # one whose arguments cannot be swapped unnoticed
+    y = targets(rng, loss_name, (batch, n_out))
     lr = float(rand.tensor(rng, (), torch.float64, 0.05, 0.5))
     junk = plant_junk(rng, model)
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
@@ -90,6 +90,11 @@ def judge(seen, expected, inputs):
     if steps["count"] > 1:
         raise Mistake(f"step() ran {steps['count']} times: one training step calls it once.", "step_count")
     names = [as_attribute(name) for name, _ in inputs["model"].named_parameters()]
+    if not all(close(m, g) for m, g in zip(moved, expected["grads"])) and \
+            all(close(m, g) for m, g in zip(moved, expected["swapped"])):
+        raise Mistake(f"step() applied the gradient of loss_fn(y, model(x)): the arguments are swapped. A loss "
+                      f"takes the prediction first and the target second, loss_fn(model(x), y); for "
+                      f"{inputs['loss_name']}, unlike a squared error, the order changes the loss.", "swapped_loss")
     for name, g, m, j in zip(names, expected["grads"], moved, inputs["junk"]):
         what = f"the gradient step() applied to `{name}`"
         if close(m, j) and not close(m, g):

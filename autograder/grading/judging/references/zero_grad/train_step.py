@@ -1,4 +1,4 @@
-"""train_step: the batch's loss and the gradients step() must apply."""
+"""train_step: the batch's loss and the gradients step() must apply, and those of the loss's arguments swapped."""
 import copy
 
 import torch
@@ -8,4 +8,6 @@ def expected(inputs):
     model = copy.deepcopy(inputs["model"])
     loss = inputs["loss_fn"](model(inputs["x"]), inputs["y"])
     grads = torch.autograd.grad(loss, list(model.parameters()))
-    return {"loss": float(loss.detach()), "grads": list(grads)}
+    # the likeliest slip the judge names: the loss's arguments swapped
+    swapped = torch.autograd.grad(inputs["loss_fn"](inputs["y"], model(inputs["x"])), list(model.parameters()))
+    return {"loss": float(loss.detach()), "grads": list(grads), "swapped": list(swapped)}
