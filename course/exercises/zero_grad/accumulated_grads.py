@@ -17,6 +17,7 @@ from ...exercise import Exercise
 def inputs(rng):
     n_in, n_out = rand.integer(rng, 1, 4), rand.integer(rng, 1, 3)
     k, rows = rand.integer(rng, 2, 5), rand.integer(rng, 2, 4)
+    rows += rows == k  # never as many rows as micro-batches: dividing by either must show
     model = random_mlp(rng, n_in, n_out)
     loss_name, loss_fn = random_loss(rng)  # one whose arguments cannot be swapped unnoticed
     batches = [(rand.tensor(rng, (rows, n_in), torch.float64), targets(rng, loss_name, (rows, n_out)))

@@ -170,6 +170,10 @@ def _clip_first_pass(seen, expected, names, wanted, m: float) -> None:
     if wrong and all(close(got, upper) for _, got, _, _, upper, *_ in wanted):
         raise Mistake("after one backward(), .grad is clipped above max_value but not below -max_value: "
                       "clamp both sides.", "one_sided")
+    if wrong and all(close(got, raw.abs().clamp(max=m)) for _, got, _, raw, *_ in wanted):
+        raise Mistake("after one backward(), every entry of .grad is positive: your hook took abs() of the "
+                      "gradient before clamping, which throws its sign away, so a negative gradient comes out "
+                      "positive. Clamp the gradient itself on both sides: clamp(-max_value, max_value).", "lost_sign")
     if wrong and all(close(got, at_zero) for _, got, _, _, _, at_zero, _ in wanted):
         raise Mistake("after one backward(), .grad has its negative entries set to 0: the range is "
                       "[-max_value, max_value], not [0, max_value]. A negative gradient is clipped only below "

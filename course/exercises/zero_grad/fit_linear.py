@@ -59,15 +59,38 @@ def call(answer, inputs):
         x, y = fit["x"], fit["y"]
         kept = snapshot(x, y)
         with watching_steps() as steps, watching_linear_rows() as rows:
-            model = answer(x, y, fit["steps"], fit["lr"])
+            try:
+                model = answer(x, y, fit["steps"], fit["lr"])
+            except RuntimeError as error:
+                _model_call_failed(error, fit)
+                raise
         inputs_kept(kept, [x, y], ["x", "y"])
         module = isinstance(model, nn.Module)
         params = list(model.parameters()) if module else []
         seen.append({"is_linear": isinstance(model, nn.Linear), "returned": type(model).__name__,
                      "weight": getattr(model, "weight", None) if module else None,
                      "bias": getattr(model, "bias", None) if module else None,
-                     "steps": step_summary(steps, params), "rows": rows})
+                     "steps": step_summary(steps, params), "rows": rows,
+                     # what else the SGD was told, beyond lr: plain SGD has no momentum, decay or dampening
+                     "sgd_extras": sorted({f"{key}={group[key]}" for s in steps for group in s["object"].param_groups
+                                           for key in ("momentum", "weight_decay", "dampening")
+                                           if group.get(key, 0) not in (0, 0.0, None)} |
+                                          {"nesterov=True" for s in steps for group in s["object"].param_groups
+                                           if group.get("nesterov")})})
     return {"fits": seen}
+
+
+def _model_call_failed(error: RuntimeError, fit: dict) -> None:
+    """model(x) refused: a layer of the wrong size or dtype, said in the exercise's terms."""
+    d_in, d_out = fit["x"].shape[1], fit["y"].shape[1]
+    if "shapes cannot be multiplied" in str(error):
+        raise Mistake(f"model(x) failed ({error}): x has d_in = {d_in} columns, and nn.Linear's first argument "
+                      f"is how many inputs it takes. Build nn.Linear(d_in, d_out), here nn.Linear({d_in}, {d_out}): "
+                      "x.shape[1] inputs, y.shape[1] outputs.", "wrong_layer_size") from None
+    if "must have the same dtype" in str(error):
+        raise Mistake(f"model(x) failed ({error}): your model's parameters and x have different dtypes (a .double() "
+                      f"on the model?). x is {fit['x'].dtype}: keep nn.Linear's default dtype, which is x's.",
+                      "wrong_dtype") from None
 
 
 def fit_close(got: torch.Tensor, expected: torch.Tensor) -> bool:
@@ -92,6 +115,11 @@ def _judge_fit(seen, expected, fit):
         raise Mistake("your nn.Linear has no bias (it was built with bias=False), so it can only fit lines "
                       "through the origin: the exercise's model is nn.Linear(d_in, d_out) with its bias, which "
                       "starts at zeros like the weight.", "no_bias")
+    d_in, d_out = fit["x"].shape[1], fit["y"].shape[1]
+    if isinstance(got_w, torch.Tensor) and got_w.dim() == 2 and tuple(got_w.shape) != (d_out, d_in):
+        raise Mistake(f"for {shapes}, your nn.Linear's weight has shape {tuple(got_w.shape)}: the model must map "
+                      f"d_in = {d_in} inputs to d_out = {d_out} outputs, one per column of y. Build "
+                      "nn.Linear(x.shape[1], y.shape[1]).", "wrong_layer_size")
     require(diagnose_tensor(expected["weight"], got_w, f"the weight (for {shapes})"))
     require(diagnose_tensor(expected["bias"], got_b, f"the bias (for {shapes})"))
     if steps["count"] == 0:
@@ -104,6 +132,10 @@ def _judge_fit(seen, expected, fit):
                       "for torch.optim.SGD, so that every correct answer gives the same numbers.", "wrong_optimizer")
     if not all(isinstance(v, float) and same_number(v, lr) for v in steps["lrs"]):
         raise Mistake(f"your optimizer's learning rate is {steps['lrs']}, not the lr given ({lr:.6g}).", "wrong_lr")
+    if seen.get("sgd_extras"):
+        raise Mistake(f"your SGD was built with {', '.join(map(str, seen['sgd_extras']))}: the exercise's "
+                      "optimizer is plain torch.optim.SGD(model.parameters(), lr=lr), so that every correct answer "
+                      "gives the same numbers.", "wrong_optimizer")
     first = steps["first_values"]
     if not isinstance(first, list) or any(not isinstance(v, torch.Tensor) or v.any() for v in first):
         raise Mistake("the weights did not start from zeros, so your run differs from the check's reference "

@@ -67,15 +67,26 @@ def call(answer, inputs):
             no_grads, no_grads_error = None, f"{type(error).__name__}: {error}"
     changed = [as_attribute(name) for (name, p), old in zip(named, before)
                if (p.grad is None) != (old is None) or (old is not None and not torch.equal(p.grad, old))]
-    return {"norm": got, "changed": changed, "no_grads": no_grads, "no_grads_error": no_grads_error}
+    reset = [as_attribute(name) for (name, p), old in zip(named, before)
+             if old is not None and old.any() and (p.grad is None or not p.grad.any())]
+    return {"norm": got, "changed": changed, "reset": reset, "no_grads": no_grads, "no_grads_error": no_grads_error}
 
 
 def judge(seen, expected, inputs):
     if seen["changed"] != []:
         name = seen["changed"][0] if isinstance(seen["changed"], list) and seen["changed"] else "a parameter"
+        if seen.get("reset"):
+            raise Mistake(f"your code reset `{name}.grad` (a zero_grad() or a reset of its own): reading the norm "
+                          "must leave every .grad as it was, for the caller's step(). Leave the reset to the "
+                          "caller.", "grad_changed")
         raise Mistake(f"your code changed `{name}.grad`: reading the norm must leave the gradients as they "
                       "were, so use out-of-place operations (p.grad ** 2, not p.grad.pow_(2)).", "grad_changed")
-    value, want = number(seen["norm"], "the gradient norm"), expected["norm"]
+    got = seen["norm"]
+    if isinstance(got, torch.Tensor) and got.numel() > 1:
+        raise Mistake(f"your function returned a tensor of {got.numel()} numbers (one per parameter?): the global "
+                      "norm is one number, the length of all the gradients laid end to end. Combine the "
+                      "per-parameter norms the way the entries of one vector combine.", "not_a_number")
+    value, want = number(got, "the gradient norm"), expected["norm"]
     if same_number(value, want):
         _no_grads_judged(seen)
         return
@@ -84,6 +95,11 @@ def judge(seen, expected, inputs):
                       "as one long vector: the square root of the sum of every norm squared.", "sum_of_norms")
     if same_number(value, want**2):
         raise Mistake("your value is the squared norm: take the square root.", "squared_norm")
+    named = [as_attribute(name) for name, p in inputs["model"].named_parameters() if p.grad is not None]
+    for name, norm in zip(named, expected["per_parameter"]):
+        if same_number(value, norm):
+            raise Mistake(f"your value is the norm of one parameter's gradient, `{name}.grad`, alone: the global "
+                          "norm covers every .grad that is not None, as one long vector.", "one_parameter")
     if same_number(value, expected["of_parameters"]):
         raise Mistake("your value is the norm of the parameters themselves, not of their gradients: the "
                       "gradient of p is p.grad.", "norm_of_parameters")

@@ -84,6 +84,12 @@ def judge(seen, expected, inputs):
                                   "has nothing to reset, so leave it None (zero_grad() does).", "grad_created")
             elif set_to_none:
                 if g is not None:
+                    _stopped_at_none(i, case["params"], grads, set_to_none)
+                if g is not None and _reset_before(i, case["params"], grads, set_to_none):
+                    raise Mistake(f"with set_to_none=True, {name} is still a tensor, although an earlier parameter "
+                                  "of the list was reset: your loop stopped early (a return or break inside it?). "
+                                  "Reset every parameter of the list.", "stopped_early")
+                if g is not None:
                     zeros = isinstance(g, torch.Tensor) and not g.any()
                     raise Mistake(f"with set_to_none=True, {name} should be None, but it is still a tensor"
                                   f"{' of zeros' if zeros else ''}: drop the tensor itself.", "grad_not_none")
@@ -97,11 +103,32 @@ def judge(seen, expected, inputs):
                 require(diagnose_tensor(w, g, name))
                 if torch.isnan(g).any() and not torch.isfinite(p.grad).all():
                     raise Mistake(f"with set_to_none=False, {name} held inf (a gradient that overflowed) and now "
-                                  "holds NaN: multiplying by 0 does not reset a gradient that is not finite "
-                                  "(inf * 0 and NaN * 0 are NaN). Write zeros over whatever the tensor holds, "
-                                  "in place.", "inf_times_zero")
+                                  "holds NaN: arithmetic on the gradient does not reset one that is not finite "
+                                  "(inf * 0, inf - inf and NaN * 0 are all NaN). Write zeros over whatever the "
+                                  "tensor holds, in place: zero_().", "inf_times_zero")
                 if not torch.equal(g, w):
+                    _stopped_at_none(i, case["params"], grads, set_to_none)
+                    if _reset_before(i, case["params"], grads, set_to_none):
+                        raise Mistake(f"with set_to_none=False, {name} is not all zeros, although an earlier "
+                                      "parameter of the list was zeroed: your loop stopped early (a return or break "
+                                      "inside it?). Reset every parameter of the list.", "stopped_early")
                     raise Mistake(f"with set_to_none=False, {name} is not all zeros.", "grad_not_zero")
+
+
+def _stopped_at_none(i: int, params: list, grads: list, set_to_none: bool) -> None:
+    """A loop that ends at the first parameter without a gradient: a break where a continue belongs."""
+    none_before = [j for j, p in enumerate(params[:i]) if p.grad is None]
+    untouched = all(p.grad is None or g is not None and torch.equal(g, p.grad) for p, g in zip(params[i:], grads[i:]))
+    if none_before and untouched:
+        raise Mistake(f"with set_to_none={set_to_none}, no parameter after params[{none_before[0]}] (whose .grad is "
+                      f"None) was reset: your loop stops at a parameter without a gradient (a break where a "
+                      "continue belongs?). Skip that one and go on to the rest of the list.", "stopped_early")
+
+
+def _reset_before(i: int, params: list, grads: list, set_to_none: bool) -> bool:
+    """Whether a parameter before params[i] that had a gradient was reset as asked."""
+    return any(p.grad is not None and (g is None if set_to_none else isinstance(g, torch.Tensor) and not g.any())
+               for p, g in zip(params[:i], grads[:i]))
 
 
 HINTS = [
