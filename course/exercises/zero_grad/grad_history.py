@@ -64,6 +64,9 @@ def judge(seen, expected, inputs):
             raise Mistake(f"{what} has shape {tuple(got.shape)}, expected {tuple(want.shape)}: each row was "
                           "flattened (a view(-1) or reshape(k, -1)?). Keep each row in x's shape, (k, *x.shape): "
                           "torch.stack of the saved copies, as they are.", "wrong_shape")
+        if isinstance(got, torch.Tensor) and got.dim() == x.dim() + 1 and got.shape[1:] == x.shape and got.shape[0] != k:
+            raise Mistake(f"{what} has {got.shape[0]} rows, expected k = {k}: one row per backward() call, the "
+                          "row saved after each of the k calls (a range that starts or ends one off?).", "row_count")
         require(diagnose_tensor(want, got, what))
         if not close(got, want):
             if close(got, want[-1].expand_as(want)):

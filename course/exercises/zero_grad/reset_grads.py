@@ -17,7 +17,7 @@ def inputs(rng):
     for set_to_none in (first, not first):
         count = rand.integer(rng, 2, 4)
         params = [rand.tensor(rng, rand.shape(rng), rand.float_dtype(rng), requires_grad=True) for _ in range(count)]
-        untouched = rand.integer(rng, 0, count - 1)  # one parameter never got a gradient
+        untouched = rand.integer(rng, 0, count - 2)  # one parameter never got a gradient, and one after it did
         for i, p in enumerate(params):
             p.grad = None if i == untouched else rand.tensor(rng, p.shape, p.dtype)
         # a gradient that overflowed: a reset must clear inf too (p.grad * 0 would leave NaN)
@@ -84,11 +84,7 @@ def judge(seen, expected, inputs):
                                   "has nothing to reset, so leave it None (zero_grad() does).", "grad_created")
             elif set_to_none:
                 if g is not None:
-                    _stopped_at_none(i, case["params"], grads, set_to_none)
-                if g is not None and _reset_before(i, case["params"], grads, set_to_none):
-                    raise Mistake(f"with set_to_none=True, {name} is still a tensor, although an earlier parameter "
-                                  "of the list was reset: your loop stopped early (a return or break inside it?). "
-                                  "Reset every parameter of the list.", "stopped_early")
+                    _stopped_early(i, case["params"], grads, set_to_none, name)
                 if g is not None:
                     zeros = isinstance(g, torch.Tensor) and not g.any()
                     raise Mistake(f"with set_to_none=True, {name} should be None, but it is still a tensor"
@@ -107,28 +103,24 @@ def judge(seen, expected, inputs):
                                   "(inf * 0, inf - inf and NaN * 0 are all NaN). Write zeros over whatever the "
                                   "tensor holds, in place: zero_().", "inf_times_zero")
                 if not torch.equal(g, w):
-                    _stopped_at_none(i, case["params"], grads, set_to_none)
-                    if _reset_before(i, case["params"], grads, set_to_none):
-                        raise Mistake(f"with set_to_none=False, {name} is not all zeros, although an earlier "
-                                      "parameter of the list was zeroed: your loop stopped early (a return or break "
-                                      "inside it?). Reset every parameter of the list.", "stopped_early")
+                    _stopped_early(i, case["params"], grads, set_to_none, name)
                     raise Mistake(f"with set_to_none=False, {name} is not all zeros.", "grad_not_zero")
 
 
-def _stopped_at_none(i: int, params: list, grads: list, set_to_none: bool) -> None:
-    """A loop that ends at the first parameter without a gradient: a break where a continue belongs."""
+def _stopped_early(i: int, params: list, grads: list, set_to_none: bool, name: str) -> None:
+    """A loop that ends before the list does: an earlier parameter was reset, or the loop stops at the
+    first parameter without a gradient (then nothing after it is reset)."""
+    reset_before = any(p.grad is not None and (g is None if set_to_none else isinstance(g, torch.Tensor) and not g.any())
+                       for p, g in zip(params[:i], grads[:i]))
     none_before = [j for j, p in enumerate(params[:i]) if p.grad is None]
-    untouched = all(p.grad is None or g is not None and torch.equal(g, p.grad) for p, g in zip(params[i:], grads[i:]))
-    if none_before and untouched:
-        raise Mistake(f"with set_to_none={set_to_none}, no parameter after params[{none_before[0]}] (whose .grad is "
-                      f"None) was reset: your loop stops at a parameter without a gradient (a break where a "
-                      "continue belongs?). Skip that one and go on to the rest of the list.", "stopped_early")
-
-
-def _reset_before(i: int, params: list, grads: list, set_to_none: bool) -> bool:
-    """Whether a parameter before params[i] that had a gradient was reset as asked."""
-    return any(p.grad is not None and (g is None if set_to_none else isinstance(g, torch.Tensor) and not g.any())
-               for p, g in zip(params[:i], grads[:i]))
+    after = none_before[0] + 1 if none_before else len(params)
+    untouched = all(p.grad is None or g is not None and torch.equal(g, p.grad)
+                    for p, g in zip(params[after:], grads[after:]))
+    if reset_before or (none_before and untouched):
+        raise Mistake(f"with set_to_none={set_to_none}, {name} was not reset, although it has a gradient: your loop "
+                      "stopped before the end of the list (a return inside it, or a break where a continue "
+                      "belongs?). Skip a parameter without a gradient and go on: reset every one that has one.",
+                      "stopped_early")
 
 
 HINTS = [
