@@ -35,6 +35,8 @@ def watching_linear_rows():
 
 def _problem(rng, d_out: int) -> dict:
     n, d_in = rand.integer(rng, 8, 24), rand.integer(rng, 1, 4)
+    if d_out > 1 and d_in == d_out:  # so that a layer built the wrong way round shows
+        d_in += 1
     x = rand.tensor(rng, (n, d_in))
     true_w, true_b = rand.tensor(rng, (d_out, d_in)), rand.tensor(rng, (d_out,))
     y = x @ true_w.T + true_b + 0.1 * rand.tensor(rng, (n, d_out), low=-1.0, high=1.0)

@@ -97,9 +97,11 @@ def judge(seen, expected, inputs):
         raise Mistake("your value is the squared norm: take the square root.", "squared_norm")
     with_grad = [(as_attribute(name), p.numel()) for name, p in inputs["model"].named_parameters() if p.grad is not None]
     for (name, size), norm in zip(with_grad, expected["per_parameter"]):
-        if size > 1 and same_number(value, norm):  # one entry's norm is also the largest entry: said below
-            raise Mistake(f"your value is the norm of one parameter's gradient, `{name}.grad`, alone: the global "
-                          "norm covers every .grad that is not None, as one long vector.", "one_parameter")
+        if same_number(value, norm):
+            entry = (f" (its one entry: or is your value the largest entry of all?)" if size == 1 else "")
+            raise Mistake(f"your value is the norm of one parameter's gradient, `{name}.grad`, alone{entry}: the "
+                          "global norm covers every .grad that is not None, as one long vector, one length of all "
+                          "the gradients laid end to end.", "one_parameter")
     if same_number(value, expected["of_parameters"]):
         raise Mistake("your value is the norm of the parameters themselves, not of their gradients: the "
                       "gradient of p is p.grad.", "norm_of_parameters")

@@ -15,7 +15,7 @@ def inputs(rng):
     overflowed, then the edges the text allows: no parameter with a .grad, and no parameter at all."""
     first, cases = bool(rand.integer(rng, 0, 1)), []
     for set_to_none in (first, not first):
-        count = rand.integer(rng, 2, 4)
+        count = rand.integer(rng, 3, 4)  # two with a gradient at least: a loop that stops after one shows
         params = [rand.tensor(rng, rand.shape(rng), rand.float_dtype(rng), requires_grad=True) for _ in range(count)]
         untouched = rand.integer(rng, 0, count - 2)  # one parameter never got a gradient, and one after it did
         for i, p in enumerate(params):
