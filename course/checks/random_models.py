@@ -5,7 +5,10 @@ from torch import nn
 
 from . import random_inputs as rand
 
-LOSSES = [("MSELoss", nn.MSELoss), ("HuberLoss", nn.HuberLoss)]
+# Losses whose two arguments cannot be swapped unnoticed (loss(prediction, target) is not
+# loss(target, prediction), as it is for MSE), each with the range its targets are drawn from.
+LOSSES = [("BCEWithLogitsLoss", nn.BCEWithLogitsLoss), ("PoissonNLLLoss", nn.PoissonNLLLoss)]
+TARGET_RANGES = {"BCEWithLogitsLoss": (0.0, 1.0), "PoissonNLLLoss": (0.0, 3.0)}
 
 
 def filled(model: nn.Module, rng) -> nn.Module:
@@ -29,6 +32,12 @@ def random_mlp(rng, n_in: int, n_out: int) -> nn.Module:
 def random_loss(rng) -> tuple[str, nn.Module]:
     name, make = LOSSES[rand.integer(rng, 0, len(LOSSES) - 1)]
     return name, make()
+
+
+def targets(rng, loss_name: str, shape) -> torch.Tensor:
+    """float64 targets in the range the loss expects (probabilities, counts)."""
+    low, high = TARGET_RANGES[loss_name]
+    return rand.tensor(rng, shape, torch.float64, low, high)
 
 
 def plant_junk(rng, model: nn.Module) -> list[torch.Tensor]:

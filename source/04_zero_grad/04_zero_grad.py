@@ -4,11 +4,13 @@
 # In lesson 2 you saw that `backward()` *adds* into `.grad`. Here you learn to reset it, and
 # where the reset goes in a training step.
 #
-# **The core** is sections 1 to 3 with two exercises. **Going further**, sections 4 to 9 with
-# more exercises and a written answer, is optional and graded the same way.
+# **The core** is sections 1 to 3, with two exercises. **Going further** (sections 4 to 9) is
+# optional: the core's skills do not need it, and you can come back to it later.
 #
-# **Time:** the core about 17 minutes (22-25 if an exercise takes several tries), the whole
-# lesson about 75.
+# **Time:** the core about 10 to 12 minutes, the whole lesson about 75.
+#
+# **What counts.** Your grade is the points of every graded cell, in the core and in going
+# further alike, and of a written answer your instructor grades by hand.
 #
 # **Exercises.** Complete the function, then run the cell below it: it says *correct*, *not
 # attempted*, or what is wrong in autograd terms. `check.NAME.hint()` gives a nudge (call it
@@ -30,10 +32,9 @@ from course.questions.zero_grad import ask
 #
 # ## 1. `.grad` starts as `None`, then adds up
 #
-# A leaf (a tensor you make, or a layer's parameter) has no gradient until a backward pass
-# reaches it: `.grad` is `None`, not zeros. The first `backward()` stores a tensor there; each
-# later one *adds* to it. For $y = x^2$ at $x = 1.5$ each call adds $2x = 3$: only the first
-# number printed is the derivative.
+# A leaf that requires grad (a tensor you make, or a layer's parameter) has no gradient until a
+# backward pass reaches it: `.grad` is `None`, not zeros. The first `backward()` stores a tensor
+# there; each later one *adds* to it. For $y = x^2$ at $x = 1.5$ each call adds $2x = 3$:
 
 # %%
 x = torch.tensor(1.5, requires_grad=True)
@@ -41,9 +42,6 @@ print("before backward:", x.grad)
 for call in range(1, 4):
     (x**2).backward()                 # a new forward pass each time
     print(f"after backward #{call}: x.grad = {x.grad.item()}")
-
-# %%
-ask("two_backwards_add_up")
 
 # %% [markdown]
 # ## 2. Resetting `.grad`: `zero_()`, `None`, and `zero_grad()`
@@ -59,32 +57,27 @@ x.grad.zero_()
 print("after zero_():", x.grad, "| same tensor:", x.grad is first)
 x.grad = None
 print("after = None: ", x.grad)
-(x**2).sum().backward()
-print("next backward:", x.grad, "| same tensor:", x.grad is first)
 
 # %% [markdown]
-# A model has many parameters. An optimizer such as `torch.optim.SGD` holds them and, in its
-# `step()`, updates each from its `.grad`; `optimizer.zero_grad()` resets them all (a module
-# has the same method: `model.zero_grad()`). Its `set_to_none` defaults to `True`: afterwards
-# every `.grad` is `None`, not zeros.
+# An optimizer such as `torch.optim.SGD` holds a model's parameters. Its `step()` moves each one
+# against its `.grad`, and its `zero_grad()` resets them all, to `None` by default
+# (`set_to_none=True`). A module has the same method: `model.zero_grad()`.
 
 # %%
 model = nn.Linear(3, 1)
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 model(torch.ones(2, 3)).sum().backward()
-print("after backward:         ", model.weight.grad)
+print("after backward: ", model.weight.grad)
 optimizer.zero_grad()
-print("after zero_grad():      ", model.weight.grad)
-model(torch.ones(2, 3)).sum().backward()
-optimizer.zero_grad(set_to_none=False)
-print("with set_to_none=False: ", model.weight.grad)
+print("after zero_grad:", model.weight.grad)
 
 # %% [markdown]
 # ### Exercise: reset a list of parameters
 #
-# Complete `reset_grads(params, set_to_none)`: for every tensor in `params`, set its `.grad` to
-# `None` when `set_to_none` is true, or zero the existing gradient **in place** when it is false.
-# A parameter may have no gradient yet (`.grad is None`): leave it alone.
+# Complete `reset_grads(params, set_to_none)`: for every tensor in the list `params`, set its
+# `.grad` to `None` when `set_to_none` is true, or zero the existing gradient **in place** when
+# it is false. A parameter with no gradient yet (`.grad is None`) stays `None`. The list may be
+# empty, or hold no gradient at all: then there is nothing to do.
 
 # %% solution reset_grads
 def reset_grads(params, set_to_none):
@@ -103,43 +96,42 @@ def reset_grads(params, set_to_none):
 # %% [markdown]
 # ## 3. Where `zero_grad()` goes in a training loop
 #
-# A training step is four calls: reset the gradients, compute the loss (the forward pass),
-# `loss.backward()` to fill `.grad`, and `optimizer.step()` to apply it. `backward()` adds the
-# gradient in and `step()` reads it, so the reset comes **before `backward()`**: at the top of
-# the step, it also clears whatever an earlier step left behind.
+# A training step is four calls: `optimizer.zero_grad()`, the forward pass
+# `loss = loss_fn(model(x), y)`, `loss.backward()` to fill `.grad`, and `optimizer.step()` to
+# apply it. The rule: **`.grad` must be empty when `backward()` starts, and full when `step()`
+# runs.**
 #
-# Forget the reset and each step applies the sum of all gradients so far. Here the gradient is
-# the same at every step, and the moves grow:
+# Here the gradient is the same at every step. Reset at the top and each step moves `w` by the
+# same amount; never reset and the moves grow, since `.grad` holds the sum of all gradients so
+# far; reset between `backward()` and `step()` and `w` never moves:
 
 # %%
 c = torch.tensor([1.0, -2.0])
-w = torch.zeros(2, requires_grad=True)
-optimizer = torch.optim.SGD([w], lr=0.1)
-for step in range(1, 4):
-    before = w.detach().clone()       # a copy: step() changes w in place
-    (w * c).sum().backward()          # no zero_grad(): .grad keeps adding up
-    optimizer.step()
-    print(f"step {step}: w moved by {w.detach() - before}")
+for reset in ("at the top", "never", "before step"):
+    w = torch.zeros(2, requires_grad=True)
+    optimizer = torch.optim.SGD([w], lr=0.1)
+    for step in range(3):
+        if reset == "at the top":
+            optimizer.zero_grad()
+        (w * c).sum().backward()
+        if reset == "before step":
+            optimizer.zero_grad()     # too late: wipes what backward() just computed
+        optimizer.step()
+    print(f"reset {reset:11}: w after 3 steps = {w.detach()}")
 
 # %% [markdown]
-# Reset between `backward()` and `step()`, and the step finds nothing to apply. No error, no
-# warning: the parameters just do not move.
-
-# %%
-w = torch.zeros(2, requires_grad=True)
-optimizer = torch.optim.SGD([w], lr=0.1)
-for step in range(1, 4):
-    (w * c).sum().backward()
-    optimizer.zero_grad()             # too late: wipes what backward() just computed
-    optimizer.step()
-    print(f"step {step}: w = {w.detach()}")
+# Resetting right after `step()` also keeps the rule: the next `backward()` then starts from
+# `None`. But then the very first step relies on `.grad` being empty already. At the top, the
+# step is right whatever came before it, which is why it is the usual place.
 
 # %% [markdown]
 # ### Exercise: one training step
 #
 # Complete `train_step(model, optimizer, x, y, loss_fn)`: one training step on the batch
-# `(x, y)` with the `optimizer` given (the forward pass is `loss_fn(model(x), y)`), returning
-# the batch's loss (computed before the step) as a Python float. The check leaves old values in `.grad`, as a previous step would.
+# `(x, y)` with the `optimizer` given. The forward pass is `loss_fn(model(x), y)`: prediction
+# first, target second (for most losses the order matters). Return the batch's loss, computed
+# before the step, as a Python float (`loss.item()`). The check leaves old values in `.grad`,
+# as an earlier step would.
 
 # %% solution train_step
 def train_step(model, optimizer, x, y, loss_fn):
@@ -155,9 +147,9 @@ def train_step(model, optimizer, x, y, loss_fn):
 # %% check train_step points=2
 
 # %% [markdown]
-# **That is the core.** `.grad` adds up, `zero_grad()` sets it to `None` by default, and the
-# reset goes at the top of the step, before `backward()`. *Where am I* (the last cell) shows
-# your two exercises.
+# **That is the core.** `.grad` adds up; `zero_grad()` sets it to `None`; and in a training step
+# the reset comes before `backward()`, at the top of the step. *Where am I* (the last cell)
+# shows your two exercises.
 
 # %% [markdown]
 # # Going further (optional)
@@ -172,6 +164,9 @@ def train_step(model, optimizer, x, y, loss_fn):
 
 # %%
 plot_gradient(lambda t: t**2, -0.5, 3.0, at=1.5)
+
+# %%
+ask("two_backwards_add_up")
 
 # %% [markdown]
 # A leaf used twice does not rely on this adding. In $y = 3x + x^2$, the leaf `x` feeds two
@@ -237,32 +232,48 @@ def grad_history(f, x, k):
 # %% [markdown]
 # ## 5. `None` and zeros are not the same to an optimizer
 #
-# (This section uses the `model` of section 2.) `None` is not a tensor. Code that uses `.grad`
-# as a tensor after a reset to `None` stops with an error: a `TypeError` for an operator such as
-# `+=`, an `AttributeError` for a method such as `add_()`. (`print(p.grad)` just prints `None`.)
-# Old code was often written for zeros, when that was the default (before PyTorch 2.0); here a
-# hand-written weight-decay term that adds to each `.grad` right after a reset, written both ways:
+# `None` is not a tensor. Code that uses `.grad` as a tensor after a reset to `None` stops with
+# an error: a `TypeError` for an operator such as `+=`, an `AttributeError` for a method such
+# as `add_()`. (Reading it is fine: `print(p.grad)` prints `None`.)
+#
+# Old code often relied on zeros, the default before PyTorch 2.0. Take weight decay, which
+# shrinks every parameter a little at each step by adding `1e-4 * p` to its gradient. Written
+# right after the reset, before `backward()`, it now stops:
 
 # %%
+torch.manual_seed(0)
+model = nn.Linear(3, 1)
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 optimizer.zero_grad()
 with shows_error(TypeError):
     with torch.no_grad():
         for p in model.parameters():
             p.grad += 1e-4 * p
-with shows_error(AttributeError):
-    with torch.no_grad():
-        for p in model.parameters():
-            p.grad.add_(1e-4 * p)
-
-# %%
-print("reading it is fine: p.grad =", p.grad)
 
 # %% [markdown]
-# `None` also means "no gradient" to the optimizer: `step()` skips such a parameter entirely. A
-# tensor of zeros is a gradient of zero, and an optimizer with momentum or weight decay still
-# moves the parameter: momentum with what it remembers from earlier steps, weight decay by
-# shrinking the parameter itself.
+# The version that works adds the term after `backward()`, when `.grad` holds this step's
+# gradient, and skips a parameter whose `.grad` is still `None`. (SGD can also do it for you:
+# `torch.optim.SGD(params, lr=0.1, weight_decay=1e-4)`.)
+
+# %%
+x, y = torch.ones(2, 3), torch.zeros(2, 1)
+optimizer.zero_grad()
+nn.MSELoss()(model(x), y).backward()
+gradient = model.weight.grad.clone()
+with torch.no_grad():
+    for p in model.parameters():
+        if p.grad is not None:        # skip a parameter that has no gradient
+            p.grad += 1e-4 * p
+print("weight.grad is now gradient + 1e-4 * weight:",
+      torch.allclose(model.weight.grad, gradient + 1e-4 * model.weight.detach()))
+optimizer.step()
+
+# %% [markdown]
+# `None` also means "no gradient" to the optimizer: `step()` skips such a parameter entirely.
+# A tensor of zeros is a gradient of zero, and some optimizers still move the parameter on it:
+# weight decay shrinks it anyway, and momentum keeps it going. With `momentum=0.9`, SGD moves by
+# a running sum (each step adds the new gradient to 0.9 times the last move), so after a zero
+# gradient it still moves by what it remembers:
 
 # %%
 for set_to_none in (True, False):
@@ -305,7 +316,9 @@ for xb, yb in zip(x.chunk(k), y.chunk(k)):
 print("accumulated == full batch:", torch.allclose(model.weight.grad, full_batch))
 
 # %% [markdown]
-# In a training loop, the reset and the step then happen once every $k$ micro-batches:
+# In a training loop, the reset and the step then happen once every $k$ micro-batches. Here the
+# reset comes right after `step()`, which section 3 allows: the next micro-batch's `backward()`
+# starts from `None` (and `.grad` must be empty before the first one).
 #
 # ```python
 # for i, (xb, yb) in enumerate(micro_batches):
@@ -384,7 +397,7 @@ with shows_error(TypeError):
 # Complete `grad_norm(model)`: return the global L2 norm of the gradients of all parameters of
 # `model` whose `.grad` is not `None`, computed yourself from the `.grad` tensors (not with
 # `clip_grad_norm_`), as a Python float or a one-element tensor: 0 when no parameter has a
-# `.grad` (before any `backward()`). Leave every `.grad` as it is.
+# `.grad` (before any `backward()`, or after `zero_grad()`). Leave every `.grad` as it is.
 
 # %% solution grad_norm
 def grad_norm(model):
@@ -406,18 +419,21 @@ def grad_norm(model):
 ask("wrong_step_order")
 
 # %% [markdown]
-# ### Exercise: fit a line
+# ### Exercise: fit a linear model
 #
-# Complete `fit_linear(x, y, steps, lr)`. `x` has shape `(n, d_in)` and `y` shape `(n, d_out)`.
+# Complete `fit_linear(x, y, steps, lr)`. `x` has shape `(n, d_in)` and `y` shape `(n, d_out)`:
+# `d_out` targets per row, often just one (`d_out = 1`, y of shape `(n, 1)`).
 #
-# - Build `nn.Linear(d_in, d_out)` and set its weight and bias to **zeros** (inside
-#   `torch.no_grad()`, or with `nn.init.zeros_`), so every correct answer gives the same numbers.
-# - Train it with `torch.optim.SGD(model.parameters(), lr=lr)` on `nn.MSELoss()`, taking exactly
-#   `steps` steps, each on the whole of `x` and `y`.
+# - Build `nn.Linear(d_in, d_out)`, with its bias, and set its weight and bias to **zeros**
+#   (inside `torch.no_grad()`, or with `nn.init.zeros_`), so every correct answer gives the
+#   same numbers.
+# - Train it with `torch.optim.SGD(model.parameters(), lr=lr)` on `nn.MSELoss()` of `model(x)`
+#   and `y` as they come (both of shape `(n, d_out)`), taking exactly `steps` steps, each on
+#   the whole of `x` and `y`.
 # - Return the trained model.
 #
-# The check runs its own reference training from the same zero start and compares your weight
-# and bias with it.
+# The check runs its own reference training from the same zero start, for one output and for
+# several, and compares your weight and bias with it.
 
 # %% solution fit_linear
 def fit_linear(x, y, steps, lr):
@@ -540,11 +556,12 @@ ask("hook_runs_each_pass")
 # - let the hook return the clipped gradient and leave the tensor it receives unchanged: the
 #   check has its own hook on each parameter, registered before yours, that holds that tensor;
 # - leave the parameters' values as they are;
-# - return the list of handles that the registrations gave you.
+# - return a list of the handles that the registrations gave you.
 #
 # The check then runs two backward passes without a reset (so `.grad` may add up past
 # `max_value`), removes your hooks with your handles, and checks that a third pass is not
-# clipped.
+# clipped. Then it calls `clip_with_hook` again on the same model, with another `max_value`:
+# each call registers hooks of its own.
 
 # %% solution clip_with_hook
 def clip_with_hook(model, max_value):
@@ -563,16 +580,17 @@ def clip_with_hook(model, max_value):
 # - `.grad` is `None` until a backward pass reaches the leaf; after that, `backward()` **adds** into it.
 # - Reset with `.grad.zero_()` (same tensor, zeros) or `.grad = None` (no tensor);
 #   `optimizer.zero_grad()` and `model.zero_grad()` default to `set_to_none=True`.
-# - In a training step, reset at the top, before `backward()` (never between `backward()` and
-#   `step()`); forgetting it applies the sum of all past gradients.
+# - In a training step, `.grad` must be empty when `backward()` starts and full when `step()`
+#   runs: reset at the top of the step (or right after `step()`), never between `backward()` and
+#   `step()`. Forgetting it applies the sum of all past gradients.
 #
 # Going further:
 #
 # - Within one pass, autograd sums a leaf's paths before `AccumulateGrad` adds into `.grad`; across
 #   calls the sums keep adding up, in the same tensor (save a copy to keep a value).
 # - Code that uses a `None` `.grad` as a tensor stops with an error (`TypeError` for an operator,
-#   `AttributeError` for a method); optimizers skip a `None` gradient but step a zero one
-#   (momentum, weight decay).
+#   `AttributeError` for a method): skip it, or work after `backward()`; optimizers skip a `None`
+#   gradient but step a zero one (momentum, weight decay).
 # - To accumulate over $k$ micro-batches, divide each loss by $k$ and step once every $k$.
 # - The global gradient norm reads every `.grad` that is not `None`, as one long vector.
 # - `t.register_hook(fn)` sees each gradient as it flows, before it is added into `.grad`, and may

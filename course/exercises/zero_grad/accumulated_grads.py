@@ -8,7 +8,7 @@ from ...checks.compare import close
 from ...checks.diagnose import diagnose_gradient
 from ...checks.mistakes import Mistake, require
 from ...checks.parameters import as_attribute, grads_of, no_gradient, params_replaced, replaced
-from ...checks.random_models import plant_junk, random_loss, random_mlp
+from ...checks.random_models import plant_junk, random_loss, random_mlp, targets
 from ...checks.read_back import listed
 from ...checks.technique import counting, inputs_kept, snapshot, times
 from ...exercise import Exercise
@@ -17,10 +17,11 @@ from ...exercise import Exercise
 def inputs(rng):
     n_in, n_out = rand.integer(rng, 1, 4), rand.integer(rng, 1, 3)
     k, rows = rand.integer(rng, 2, 5), rand.integer(rng, 2, 4)
+    rows += rows == k  # never as many rows as micro-batches: dividing by either must show
     model = random_mlp(rng, n_in, n_out)
-    batches = [(rand.tensor(rng, (rows, n_in), torch.float64), rand.tensor(rng, (rows, n_out), torch.float64))
+    loss_name, loss_fn = random_loss(rng)  # one whose arguments cannot be swapped unnoticed
+    batches = [(rand.tensor(rng, (rows, n_in), torch.float64), targets(rng, loss_name, (rows, n_out)))
                for _ in range(k)]
-    loss_name, loss_fn = random_loss(rng)
     junk = plant_junk(rng, model)
     return {"model": model, "batches": batches, "loss_fn": loss_fn, "loss_name": loss_name, "junk": junk,
             "k": k, "rows": rows}
@@ -73,6 +74,11 @@ def judge(seen, expected, inputs):
                       f"returns, although backward() ran {times(passes)}: .grad was reset after the last "
                       "backward() (a zero_grad() at the end?). Leave the accumulated gradient in .grad for "
                       "the caller's step().", "grad_reset_at_end")
+    if all(isinstance(got, torch.Tensor) and got.shape == g.shape and not close(got, g) and close(got, s)
+           for got, g, s in zip(grads, expected["full"], expected["swapped"])):
+        raise Mistake(f"every .grad is the gradient of loss_fn(y, model(x)): the arguments are swapped. A loss takes "
+                      f"the prediction first and the target second, loss_fn(model(x), y); for {loss_name}, unlike "
+                      "a squared error, the order changes the loss.", "swapped_loss")
     for (name, p), got, g, g_last, j in zip(named, grads, expected["full"], expected["last"], inputs["junk"]):
         what = f"the accumulated .grad of `{as_attribute(name)}`"
         if isinstance(got, torch.Tensor) and got.shape == g.shape and not close(got, g):

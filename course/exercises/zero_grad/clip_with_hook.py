@@ -2,6 +2,7 @@
 [-max_value, max_value] before it is added into `.grad`; its handles returned.
 """
 import copy
+from collections.abc import Iterator
 
 import torch
 from torch import nn
@@ -34,8 +35,11 @@ def inputs(rng):
     largest_weight = max(float(p.detach().abs().max()) for p in model.parameters())
     # the third pass, after the hooks are removed, has a loss scaled up so far that any hook left
     # in place would visibly clip
-    return {"model": model, "batches": batches, "max_value": min(max_value, 0.9 * largest_weight),
-            "scales": [1.0, 1.0, 1000.0]}
+    max_value = min(max_value, 0.9 * largest_weight)
+    # then the caller clips the same model again, after removing the first hooks, at a lower threshold
+    again = max_value * float(rand.tensor(rng, (), torch.float64, 0.3, 0.7))
+    return {"model": model, "batches": batches, "max_value": max_value, "scales": [1.0, 1.0, 1000.0],
+            "max_value_again": again}
 
 
 _MODULE_HOOKS = {"forward": ("_forward_hooks", "_forward_pre_hooks"),
@@ -59,6 +63,8 @@ def call(answer, inputs):
         p.register_hook(lambda grad, log=log: log.append((grad, grad.detach().clone())))
     theirs, modules_before = [len(p._backward_hooks or ()) for p in params], _module_hooks(model)
     handles = answer(model, inputs["max_value"])
+    if isinstance(handles, Iterator) and not isinstance(handles, (list, tuple)):
+        raise _lazy(handles)
     moved = any(not torch.equal(s, p.detach()) for s, p in zip(start, params))
     hooked = [len(p._backward_hooks or ()) > n for p, n in zip(params, theirs)]  # where register_hook put one
     module_hooks = [kind for kind, n in _module_hooks(model).items() if n > modules_before[kind]]
@@ -80,12 +86,33 @@ def call(answer, inputs):
                    for was, log in zip(changed, logged)]
         for log in logged:
             log.clear()
-    return {"first": seen[0], "second": seen[1], "after_remove": seen[2], "moved": moved,
+    again = None
+    if removable:  # clip -> remove -> clip on the same model: the second call must register hooks anew
+        for p in params:
+            p.grad = None
+        handles_again = answer(model, inputs["max_value_again"])
+        if isinstance(handles_again, Iterator) and not isinstance(handles_again, (list, tuple)):
+            raise _lazy(handles_again)
+        nn.functional.mse_loss(model(batches[0][0]), batches[0][1]).backward()
+        again = grads_of(params)
+        for h in handles_again if isinstance(handles_again, (list, tuple)) else ():
+            if callable(getattr(h, "remove", None)):
+                h.remove()
+    return {"first": seen[0], "second": seen[1], "after_remove": seen[2], "again": again, "moved": moved,
             "handles": type(handles).__name__, "removable": removable, "hooked": hooked,
             "module_hooks": module_hooks,
             "handle_count": len(handles) if isinstance(handles, (list, tuple)) else None,
             "argument_changed": changed, "handles_elsewhere": handles_elsewhere,
             "replaced": replaced(params, list(model.parameters()))}
+
+
+def _lazy(handles) -> Mistake:
+    """A map or generator of registrations: nothing is registered until someone iterates over it."""
+    kind = type(handles).__name__
+    return Mistake(f"your function returned a {kind} object, which is lazy: the register_hook calls inside it run "
+                   "only when something iterates over it, and nothing had when the caller's backward() ran, so no "
+                   "parameter had a hook. Return a list, which makes every call at once: a list comprehension "
+                   "[... for p in model.parameters()] or list(map(...)).", "lazy_handles")
 
 
 def _handles_elsewhere(handles, params: list) -> bool:
@@ -115,7 +142,7 @@ def _module_hook_mistake(kinds: list) -> Mistake:
                    "module_backward_hook")
 
 
-def _clip_first_pass(seen, expected, names, wanted) -> None:
+def _clip_first_pass(seen, expected, names, wanted, m: float) -> None:
     """One backward() after the hooks were registered: every parameter hooked, both sides clipped."""
     for name, got, want, *_ in wanted:
         require(diagnose_tensor(want, got, f"`{name}.grad` after one backward()"))
@@ -143,6 +170,10 @@ def _clip_first_pass(seen, expected, names, wanted) -> None:
     if wrong and all(close(got, upper) for _, got, _, _, upper, *_ in wanted):
         raise Mistake("after one backward(), .grad is clipped above max_value but not below -max_value: "
                       "clamp both sides.", "one_sided")
+    if wrong and all(close(got, raw.abs().clamp(max=m)) for _, got, _, raw, *_ in wanted):
+        raise Mistake("after one backward(), every entry of .grad is positive: your hook took abs() of the "
+                      "gradient before clamping, which throws its sign away, so a negative gradient comes out "
+                      "positive. Clamp the gradient itself on both sides: clamp(-max_value, max_value).", "lost_sign")
     if wrong and all(close(got, at_zero) for _, got, _, _, _, at_zero, _ in wanted):
         raise Mistake("after one backward(), .grad has its negative entries set to 0: the range is "
                       "[-max_value, max_value], not [0, max_value]. A negative gradient is clipped only below "
@@ -152,6 +183,13 @@ def _clip_first_pass(seen, expected, names, wanted) -> None:
                       "is registered on it: the clamp never reached .grad. A hook registered with register_hook "
                       "changes the gradient by returning the new one, which autograd uses in its place.",
                       "not_clipped")
+    if wrong:
+        c = max(float(got.abs().max()) for _, got, *_ in wanted if got.numel())
+        if not close(torch.tensor(c), torch.tensor(m)) and all(close(got, raw.clamp(-c, c)) for _, got, _, raw, *_ in wanted):
+            raise Mistake(f"after one backward(), .grad is clipped to [-{c:.3g}, {c:.3g}], not to [-max_value, "
+                          f"max_value] with this call's max_value = {m:.3g}: your hook clips at a threshold of its "
+                          "own (a number typed in, or a max_value kept from an earlier call in a global or a "
+                          "default argument?). Use the max_value your function was called with.", "wrong_threshold")
     for name, got, want, *_ in wrong:
         require(diagnose_gradient(want, got, f"`{name}.grad` after one backward()"))
     for name, changed in zip(names, listed(seen["argument_changed"], len(names), "parameters")):
@@ -172,7 +210,7 @@ def judge(seen, expected, inputs):
     first, second = listed(seen["first"], count, "parameters"), listed(seen["second"], count, "parameters")
     _clip_first_pass(seen, expected, names, list(zip(
         names, first, expected["first"], expected["unclipped"], expected["upper_only"], expected["at_zero"],
-        listed(seen["hooked"], count, "parameters"))))
+        listed(seen["hooked"], count, "parameters"))), m)
     for name, got, want, total in zip(names, second, expected["second"], expected["clip_total"]):
         what = f"`{name}.grad` after a second backward() without a reset"
         require(diagnose_tensor(want, got, what))
@@ -197,6 +235,29 @@ def judge(seen, expected, inputs):
             raise Mistake(f"{what} is still clipped: the handles you returned are not the ones of the hooks "
                           f"that clip (max_value={m:.3g}). Return every handle register_hook gave you.",
                           "hooks_left")
+    _judge_again(seen, expected, names, inputs)
+
+
+def _judge_again(seen, expected, names, inputs) -> None:
+    """The caller removed the hooks, then called clip_with_hook on the same model with another max_value."""
+    m, again = inputs["max_value"], inputs["max_value_again"]
+    for name, got, want, unclipped, old in zip(names, listed(seen["again"], len(names), "parameters"),
+                                                expected["again"], expected["unclipped"], expected["first"]):
+        what = (f"`{name}.grad` after the caller removed your hooks and called clip_with_hook(model, {again:.3g}) "
+                "on the same model")
+        require(diagnose_tensor(want, got, what))
+        if close(got, want):
+            continue
+        if close(got, unclipped):
+            raise Mistake(f"{what} is not clipped: that second call registered no hook, and handed back the "
+                          "handles of hooks the caller had removed. Your function keeps something from one call "
+                          "to the next (hooks registered once, their handles kept in a global, on the model or in "
+                          "a dict by id(model)?): register new hooks every time it is called.", "keeps_state")
+        if close(got, old):
+            raise Mistake(f"{what} is clipped at the first call's max_value ({m:.3g}), not at {again:.3g}: your "
+                          "hook uses a max_value kept from an earlier call (a global or a default argument?). Let "
+                          "each hook use the max_value of the call that registered it.", "keeps_state")
+        require(diagnose_gradient(want, got, what))
 
 
 HINTS = [

@@ -18,13 +18,18 @@ SCALAR_FUNCTIONS = [
 
 
 def inputs(rng):
-    return {"x": rand.tensor(rng, rand.shape(rng), rand.float_dtype(rng)), "k": rand.integer(rng, 2, 5)}
+    """One x per function, so every trial has each shape and dtype the text allows: a vector in float32,
+    a matrix in float64, and a single number (0-d) in either."""
+    xs = [rand.tensor(rng, rand.shape(rng, ndim=(1, 1)), torch.float32),
+          rand.tensor(rng, rand.shape(rng, ndim=(2, 2)), torch.float64),
+          rand.tensor(rng, (), rand.float_dtype(rng))]
+    return {"xs": xs, "k": rand.integer(rng, 2, 5)}
 
 
 def call(answer, inputs):
-    x, k = inputs["x"], inputs["k"]
+    k = inputs["k"]
     histories, walks = [], []
-    for _, f in SCALAR_FUNCTIONS:
+    for (_, f), x in zip(SCALAR_FUNCTIONS, inputs["xs"]):
         passes = []
 
         def counted(t, f=f, passes=passes):
@@ -35,7 +40,15 @@ def call(answer, inputs):
 
         before = snapshot(x)
         with forbidden(torch.autograd, "grad", NO_AUTOGRAD_GRAD):
-            histories.append(answer(counted, x, k))
+            try:
+                histories.append(answer(counted, x, k))
+            except RuntimeError as error:
+                if x.dim() == 0 and "zero-dimensional tensor" in str(error):
+                    raise Mistake(f"for x of shape () (a single number), your code raised RuntimeError: {error}. "
+                                  "0-d tensors cannot be joined by torch.cat, which joins along a dimension they "
+                                  "already have; torch.stack puts each saved row in a new first dimension, for x "
+                                  "of any shape.", "wrong_shape") from None
+                raise
         inputs_kept(before, [x], ["x"])
         walks.append(len(passes))
     return {"histories": histories, "walks": walks}
@@ -43,10 +56,17 @@ def call(answer, inputs):
 
 def judge(seen, expected, inputs):
     k, n = inputs["k"], len(SCALAR_FUNCTIONS)
-    rows = zip(SCALAR_FUNCTIONS, listed(seen["histories"], n, "the functions"), expected["histories"],
+    rows = zip(SCALAR_FUNCTIONS, inputs["xs"], listed(seen["histories"], n, "the functions"), expected["histories"],
                listed(seen["walks"], n, "the functions"))
-    for (description, _), got, want, walks in rows:
-        what = f"the .grad history for f = {description}"
+    for (description, _), x, got, want, walks in rows:
+        what = f"the .grad history for f = {description} and x of shape {tuple(x.shape)}"
+        if isinstance(got, torch.Tensor) and x.dim() != 1 and got.shape == (k, x.numel()):
+            raise Mistake(f"{what} has shape {tuple(got.shape)}, expected {tuple(want.shape)}: each row was "
+                          "flattened (a view(-1) or reshape(k, -1)?). Keep each row in x's shape, (k, *x.shape): "
+                          "torch.stack of the saved copies, as they are.", "wrong_shape")
+        if isinstance(got, torch.Tensor) and got.dim() == x.dim() + 1 and got.shape[1:] == x.shape and got.shape[0] != k:
+            raise Mistake(f"{what} has {got.shape[0]} rows, expected k = {k}: one row per backward() call, the "
+                          "row saved after each of the k calls (a range that starts or ends one off?).", "row_count")
         require(diagnose_tensor(want, got, what))
         if not close(got, want):
             if close(got, want[-1].expand_as(want)):

@@ -67,15 +67,26 @@ def call(answer, inputs):
             no_grads, no_grads_error = None, f"{type(error).__name__}: {error}"
     changed = [as_attribute(name) for (name, p), old in zip(named, before)
                if (p.grad is None) != (old is None) or (old is not None and not torch.equal(p.grad, old))]
-    return {"norm": got, "changed": changed, "no_grads": no_grads, "no_grads_error": no_grads_error}
+    reset = [as_attribute(name) for (name, p), old in zip(named, before)
+             if old is not None and old.any() and (p.grad is None or not p.grad.any())]
+    return {"norm": got, "changed": changed, "reset": reset, "no_grads": no_grads, "no_grads_error": no_grads_error}
 
 
 def judge(seen, expected, inputs):
     if seen["changed"] != []:
         name = seen["changed"][0] if isinstance(seen["changed"], list) and seen["changed"] else "a parameter"
+        if seen.get("reset"):
+            raise Mistake(f"your code reset `{name}.grad` (a zero_grad() or a reset of its own): reading the norm "
+                          "must leave every .grad as it was, for the caller's step(). Leave the reset to the "
+                          "caller.", "grad_changed")
         raise Mistake(f"your code changed `{name}.grad`: reading the norm must leave the gradients as they "
                       "were, so use out-of-place operations (p.grad ** 2, not p.grad.pow_(2)).", "grad_changed")
-    value, want = number(seen["norm"], "the gradient norm"), expected["norm"]
+    got = seen["norm"]
+    if isinstance(got, torch.Tensor) and got.numel() > 1:
+        raise Mistake(f"your function returned a tensor of {got.numel()} numbers (one per parameter?): the global "
+                      "norm is one number, the length of all the gradients laid end to end. Combine the "
+                      "per-parameter norms the way the entries of one vector combine.", "not_a_number")
+    value, want = number(got, "the gradient norm"), expected["norm"]
     if same_number(value, want):
         _no_grads_judged(seen)
         return
@@ -84,6 +95,13 @@ def judge(seen, expected, inputs):
                       "as one long vector: the square root of the sum of every norm squared.", "sum_of_norms")
     if same_number(value, want**2):
         raise Mistake("your value is the squared norm: take the square root.", "squared_norm")
+    with_grad = [(as_attribute(name), p.numel()) for name, p in inputs["model"].named_parameters() if p.grad is not None]
+    for (name, size), norm in zip(with_grad, expected["per_parameter"]):
+        if same_number(value, norm):
+            entry = (f" (its one entry: or is your value the largest entry of all?)" if size == 1 else "")
+            raise Mistake(f"your value is the norm of one parameter's gradient, `{name}.grad`, alone{entry}: the "
+                          "global norm covers every .grad that is not None, as one long vector, one length of all "
+                          "the gradients laid end to end.", "one_parameter")
     if same_number(value, expected["of_parameters"]):
         raise Mistake("your value is the norm of the parameters themselves, not of their gradients: the "
                       "gradient of p is p.grad.", "norm_of_parameters")
@@ -95,11 +113,20 @@ def judge(seen, expected, inputs):
 
 def _no_grads_judged(seen) -> None:
     """A model without any .grad has a gradient norm of 0, as the exercise says."""
-    if seen["no_grads_error"] is not None:
-        raise Mistake("for a model whose parameters have no .grad at all (no backward() yet), your code raised "
-                      f"{str(seen['no_grads_error'])[:160]}: the list of gradients is empty there, and "
-                      "torch.cat or torch.stack refuse an empty list. The norm of no gradients is 0: start from "
-                      "0, or return 0.0 when the list is empty.", "no_grads_raised")
+    error = seen["no_grads_error"]
+    if error is not None:
+        error = str(error)[:160]
+        if "non-empty" in error:
+            why = "torch.cat and torch.stack refuse an empty list"
+        elif "'int' object has no attribute" in error:
+            why = "sum() of an empty list is the Python int 0, which has no tensor methods"
+        elif "empty sequence" in error or "numel() == 0" in error:
+            why = "the largest of no values does not exist"
+        else:
+            why = "your code assumed at least one .grad"
+        raise Mistake("for a model whose parameters have no .grad at all (no backward() yet, or just after "
+                      f"zero_grad()), your code raised {error}: the list of gradients is empty there, and {why}. "
+                      "The norm of no gradients is 0: return 0.0 when the list is empty.", "no_grads_raised")
     value = number(seen["no_grads"], "the gradient norm of a model without any .grad")
     if value != 0.0:
         raise Mistake(f"for a model whose parameters have no .grad at all, your norm is {value:.6g}: with no "

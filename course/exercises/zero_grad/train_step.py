@@ -10,8 +10,8 @@ from ...checks.diagnose import diagnose_gradient
 from ...checks.mistakes import Mistake, require
 from ...checks.observation import flags_of
 from ...checks.optimizer_steps import step_summary, watching_steps
-from ...checks.parameters import as_attribute, params_replaced, replaced
-from ...checks.random_models import plant_junk, random_loss, random_mlp
+from ...checks.parameters import as_attribute, no_gradient, params_replaced, replaced
+from ...checks.random_models import plant_junk, random_loss, random_mlp, targets
 from ...checks.read_back import listed
 from ...checks.technique import counting, inputs_kept, snapshot
 from ...exercise import Exercise
@@ -21,8 +21,8 @@ def inputs(rng):
     n_in, n_out, batch = rand.integer(rng, 1, 4), rand.integer(rng, 1, 3), rand.integer(rng, 2, 6)
     model = random_mlp(rng, n_in, n_out)
     x = rand.tensor(rng, (batch, n_in), torch.float64)
-    y = rand.tensor(rng, (batch, n_out), torch.float64)
-    loss_name, loss_fn = random_loss(rng)
+    loss_name, loss_fn = random_loss(rng)  # one whose arguments cannot be swapped unnoticed
+    y = targets(rng, loss_name, (batch, n_out))
     lr = float(rand.tensor(rng, (), torch.float64, 0.05, 0.5))
     junk = plant_junk(rng, model)
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
@@ -50,6 +50,7 @@ def call(answer, inputs):
     inputs_kept(kept, [x, y], ["x", "y"])
     now = list(model.parameters())
     return {"loss": loss, "params": [p.detach().clone() for p in now], "replaced": replaced(params, now),
+            "reset_at_end": all(no_gradient(p.grad) for p in now),  # a reset after step(), for the next step
             "steps": step_summary(steps, now), "backward_before_step": backward_before_step,
             "other_optimizer": any(step["object"] is not inputs["optimizer"] for step in steps)}
 
@@ -90,6 +91,21 @@ def judge(seen, expected, inputs):
     if steps["count"] > 1:
         raise Mistake(f"step() ran {steps['count']} times: one training step calls it once.", "step_count")
     names = [as_attribute(name) for name, _ in inputs["model"].named_parameters()]
+    if not all(close(m, g) for m, g in zip(moved, expected["grads"])) and \
+            all(close(m, g) for m, g in zip(moved, expected["swapped"])):
+        raise Mistake(f"step() applied the gradient of loss_fn(y, model(x)): the arguments are swapped. A loss "
+                      f"takes the prediction first and the target second, loss_fn(model(x), y); for "
+                      f"{inputs['loss_name']}, unlike a squared error, the order changes the loss.", "swapped_loss")
+    if not all(close(m, g) for m, g in zip(moved, expected["grads"])) and \
+            all(close(m, g) for m, g in zip(moved, expected["mse"])):
+        raise Mistake(f"step() applied the gradient of nn.MSELoss(), not of the loss_fn given ({inputs['loss_name']}): "
+                      "compute the loss with the loss_fn argument, loss_fn(model(x), y).", "wrong_loss_fn")
+    if all(close(m, g + j) for m, g, j in zip(moved, expected["grads"], inputs["junk"])) and \
+            not all(close(m, g) for m, g in zip(moved, expected["grads"])) and seen.get("reset_at_end") is True:
+        raise Mistake("the gradient step() applied equals this batch's gradient plus what .grad held before your "
+                      "code ran: your reset comes after step(). That clears .grad for the next step, but this "
+                      "step's backward() added into the old values (the check leaves them, as an earlier step "
+                      "would). Reset at the top of the step, before backward().", "stale_grad")
     for name, g, m, j in zip(names, expected["grads"], moved, inputs["junk"]):
         what = f"the gradient step() applied to `{name}`"
         if close(m, j) and not close(m, g):
@@ -114,6 +130,9 @@ def _judge_loss(got, want: float) -> None:
     if not isinstance(got, float):
         raise Mistake(f"the returned loss should be a Python float, got {type(got).__name__}.", "loss_not_float")
     if not same_number(got, want):
+        if any(got == round(want, digits) for digits in range(6)):
+            raise Mistake(f"the returned loss is {got:.6g}, expected {want:.6g}: it is rounded. Return the loss's "
+                          "value as it is, loss.item().", "wrong_loss")
         raise Mistake(f"the returned loss is {got:.6g}, expected {want:.6g}: return the loss of this batch, "
                       "computed before the step.", "wrong_loss")
 

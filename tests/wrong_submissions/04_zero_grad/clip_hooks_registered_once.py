@@ -1,4 +1,4 @@
-# expect: hooks registered on an earlier call's parameters
+# expect: keeps something from one call to the next
 # A reader's answer: the hooks registered on the first call only, their handles kept in a global;
 # every later model gets no hook.
 _handles = None

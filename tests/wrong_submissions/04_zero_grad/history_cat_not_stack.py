@@ -1,4 +1,5 @@
 # expect: were the rows joined end to end (torch.cat)
+# expect: 0-d tensors cannot be joined by torch.cat
 # A reader's answer: torch.cat instead of torch.stack (shape (k*n,) not (k, n)).
 def grad_history(f, x, k):
     x = x.clone().requires_grad_(True)

@@ -1,4 +1,4 @@
-# expect: torch.cat or torch.stack refuse an empty list
+# expect: torch.cat and torch.stack refuse an empty list
 # A reader's answer: right whenever some parameter has a gradient; with none, torch.cat gets an
 # empty list and raises.
 def grad_norm(model):

@@ -9,4 +9,5 @@ def expected(inputs):
     return {"norm": float(nn.utils.get_total_norm(grads)),
             "sum_of_norms": sum(float(torch.linalg.vector_norm(g)) for g in grads),
             # the mistakes the judge names: the norm of p instead of p.grad
-            "of_parameters": float(nn.utils.get_total_norm([p.detach() for p in with_grad]))}
+            "of_parameters": float(nn.utils.get_total_norm([p.detach() for p in with_grad])),
+            "per_parameter": [float(torch.linalg.vector_norm(g)) for g in grads]}
