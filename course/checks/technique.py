@@ -59,6 +59,18 @@ def inputs_kept(before: list[torch.Tensor], after: list[torch.Tensor], names: li
                           "input_changed")
 
 
+def grad_not_left(tensors: list[torch.Tensor], names: list[str]) -> None:
+    """The caller's tensors come with no .grad and must leave with none: a backward() that reached the
+    caller's own tensor (made to require grad, even if switched back afterwards) leaves a gradient there."""
+    for t, name in zip(tensors, names):
+        if t.grad is not None:
+            raise Mistake(f"your code left a gradient in `{name}.grad`, on the tensor it was given: a backward() "
+                          f"reached the caller's `{name}` itself (made to require grad, even if switched back "
+                          f"afterwards), so the caller's tensor is changed. Work on a copy, "
+                          f"`{name}.detach().clone().requires_grad_(True)`, and leave `{name}` as it was given.",
+                          "grad_left_on_input")
+
+
 def weights_kept(before: torch.Tensor, v: torch.Tensor) -> None:
     """v weights the outputs and is never differentiated: the generic advice (a copy that requires grad) does not fit."""
     if v.requires_grad != before.requires_grad:
