@@ -2,10 +2,10 @@
 import torch
 
 from ...checks import random_inputs as rand
-from ...checks.diagnose import diagnose_gradient
+from ...checks.diagnose import diagnose_gradient, shape_of
 from ...checks.evaluation_points import WhereEvaluated, far_from_x, finite_difference
 from ...checks.mistakes import Mistake, require
-from ...checks.technique import NO_AUTOGRAD_GRAD, counting, forbidden, inputs_kept, snapshot
+from ...checks.technique import NO_AUTOGRAD_GRAD, counting, forbidden, grad_not_left, inputs_kept, snapshot
 from ...exercise import Exercise
 
 
@@ -17,7 +17,15 @@ SCALAR_FUNCTIONS = [
 
 
 def inputs(rng):
-    return {"x": rand.tensor(rng, rand.shape(rng), rand.float_dtype(rng))}
+    """One x per function, so every trial meets the shapes the text allows: one of one or two dimensions
+    of 2 to 5, one with a dimension of size 1 ((1,), (1, n) or (n, 1)), and a 0-d one (a single number);
+    float32 and float64 both."""
+    first = rand.float_dtype(rng)
+    other = torch.float64 if first == torch.float32 else torch.float32
+    n = rand.integer(rng, 2, 5)
+    size_one = ((1,), (1, n), (n, 1))[rand.integer(rng, 0, 2)]
+    return {"xs": [rand.tensor(rng, rand.shape(rng), first), rand.tensor(rng, size_one, other),
+                   rand.tensor(rng, (), first)]}
 
 
 STALE_LEAF = ("f was called on a leaf whose .grad already held a gradient from before: a tensor kept from an "
@@ -31,18 +39,24 @@ ITEM_OF_GRADIENT = ("your code turned a tensor of several elements into one Pyth
                     "tensor .grad holds.")
 
 
+ZEROED_BEFORE_BACKWARD = ("your code called zero_() on the .grad of a fresh copy of x, before any backward(): .grad is "
+                          "None until a backward() reaches the copy, so there is nothing to zero. A new copy starts "
+                          "with no gradient: call backward() and read its .grad, with no reset.")
+
+
 def call(answer, inputs):
-    x, seen, calls, elsewhere, far, filled, copies, stale, values = inputs["x"], [], [], [], [], [], [], [], []
-    before = snapshot(x)
-    for _, f in SCALAR_FUNCTIONS:
+    seen, calls, elsewhere, far, filled, copies, stale, values = [], [], [], [], [], [], [], []
+    for (_, f), x in zip(SCALAR_FUNCTIONS, inputs["xs"]):
+        before = snapshot(x)
         watched = WhereEvaluated(f, x)
         with forbidden(torch.autograd, "grad", NO_AUTOGRAD_GRAD), counting(torch.autograd, "backward") as ran:
             try:
                 seen.append(answer(watched, x))
-            except RuntimeError as error:
+            except (RuntimeError, AttributeError) as error:
                 _explain_grad_via_backward_error(error, watched, x)
                 raise
         inputs_kept(before, [x], ["x"])
+        grad_not_left([x], ["x"])
         calls.append(len(ran))
         elsewhere.append(watched.elsewhere)
         far.append(watched.far)
@@ -54,8 +68,12 @@ def call(answer, inputs):
             "none_but_filled": filled, "returned_the_copy": copies, "stale_leaf": stale, "returned_value": values}
 
 
-def _explain_grad_via_backward_error(error: RuntimeError, watched: WhereEvaluated, x: torch.Tensor) -> None:
+def _explain_grad_via_backward_error(error: Exception, watched: WhereEvaluated, x: torch.Tensor) -> None:
     """What an error raised inside the answer says about it, in this exercise's terms (else PyTorch's own)."""
+    if isinstance(error, AttributeError):
+        if "'NoneType' object has no attribute 'zero_'" in str(error):
+            raise Mistake(ZEROED_BEFORE_BACKWARD, "zeroed_none") from None
+        return
     why = "does not require grad and does not have a grad_fn" in str(error) and watched.no_graph(x)
     if why:
         raise Mistake(why, "f_not_on_copy") from None
@@ -81,9 +99,10 @@ def judge(seen, expected, inputs):
     if any(seen.get("returned_value", ())):
         raise Mistake("your function returned f's value f(x), not its gradient: call backward() on that value, "
                       "then return the .grad of the copy of x that f was called on.", "returned_value")
-    for i, ((description, _), got, want, calls) in enumerate(zip(
-            SCALAR_FUNCTIONS, seen["grads"], expected["grads"], seen["backward_calls"], strict=True)):
-        wrong = diagnose_gradient(want, got, f"the gradient of the {description}", backward_calls=calls)
+    for i, ((description, _), x, got, want, calls) in enumerate(zip(
+            SCALAR_FUNCTIONS, inputs["xs"], seen["grads"], expected["grads"], seen["backward_calls"], strict=True)):
+        wrong = diagnose_gradient(want, got, f"the gradient of the {description} at {shape_of(x)}",
+                                  backward_calls=calls)
         if wrong and seen["stale_leaf"][i]:
             raise Mistake(STALE_LEAF.format(effect="the result holds the old gradient too"), "stale_leaf")
         far_from_x(seen, i, wrong, GRAD_HOW)
@@ -95,8 +114,8 @@ def judge(seen, expected, inputs):
 
 HINTS = [
     "Work on a copy of x that requires grad, so the caller's x stays as it was.",
-    "backward() fills .grad only of leaves that require grad: your copy has to be one (lesson 1, "
-    "section 9, made such a leaf from any data).",
+    "backward() fills .grad only of leaves that require grad: x.detach().clone() is a leaf with x's values "
+    "and no history, and .requires_grad_(True) makes it record.",
     "backward() returns None: what it computed is stored on a tensor, not returned. Which tensor?",
 ]
 

@@ -1,5 +1,8 @@
 """`hand_derivative(x)`: a derivative written by hand as a formula, with no autograd."""
+from contextlib import ExitStack
+
 import torch
+import torch.autograd.forward_ad
 
 from ...checks import random_inputs as rand
 from ...checks.compare import close
@@ -10,16 +13,28 @@ from ...exercise import Exercise
 
 
 def inputs(rng):
-    return {"x": rand.tensor(rng, rand.shape(rng), torch.float64, low=-2.0, high=2.0)}
+    """x of one or two dimensions, sizes 1 to 5 (a dimension of size 1 at times), in float64."""
+    return {"x": rand.tensor(rng, rand.shape(rng, size=(1, 5)), torch.float64, low=-2.0, high=2.0)}
+
+
+NO_AUTOGRAD = ("write the derivative by hand here, as a formula, without autograd: in any form (backward(), "
+               "torch.autograd.grad, torch.func's grad, jvp or jacfwd, forward-mode dual numbers) it computes the "
+               "derivative for you.")
+
+# Every door to autograd: reverse mode (torch.autograd.functional goes through torch.autograd.grad), torch.func's
+# transforms and forward mode's dual numbers.
+AUTOGRAD_DOORS = [(torch.autograd, "grad"), (torch.autograd, "backward"), (torch.autograd.forward_ad, "make_dual")] + \
+    [(torch.func, name) for name in ("grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian",
+                                      "linearize") if hasattr(torch.func, name)]
 
 
 def call(answer, inputs):
     x = inputs["x"]
     before = snapshot(x)
-    no_autograd = "write the derivative by hand here, without autograd."
-    with forbidden(torch.autograd, "grad", no_autograd, "autograd_used"), \
-            forbidden(torch.autograd, "backward", no_autograd, "autograd_used"), \
-            TorchCalls(keep_arguments=("sin",)) as torch_calls:
+    with ExitStack() as stack:
+        for owner, name in AUTOGRAD_DOORS:
+            stack.enter_context(forbidden(owner, name, NO_AUTOGRAD, "autograd_used"))
+        torch_calls = stack.enter_context(TorchCalls(keep_arguments=("sin",)))
         got = answer(x)
     inputs_kept(before, [x], ["x"])
     if isinstance(got, torch.Tensor) and got.shape == x.shape:  # else the judge says what came back

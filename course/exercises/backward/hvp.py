@@ -5,10 +5,10 @@ import torch
 
 from ...checks import random_inputs as rand
 from ...checks.compare import close
-from ...checks.diagnose import diagnose_gradient
+from ...checks.diagnose import diagnose_gradient, shape_of
 from ...checks.evaluation_points import WhereEvaluated, far_from_x, finite_difference
 from ...checks.mistakes import Mistake, require
-from ...checks.technique import forbidden, inputs_kept, snapshot, watching_backward, weights_kept
+from ...checks.technique import forbidden, grad_not_left, inputs_kept, snapshot, watching_backward, weights_kept
 from ...exercise import Exercise
 
 
@@ -57,13 +57,18 @@ def _raised_in(error: BaseException) -> str | None:
 
 
 def inputs(rng):
-    x = rand.tensor(rng, (rand.integer(rng, 2, 5),), torch.float64)
-    return {"x": x, "vs": [rand.tensor(rng, x.shape, torch.float64) for _ in HVP_FUNCTIONS]}
+    """One x per function, float32 and float64 both in every trial: of 2 to 5 elements for the first two, and
+    of one element for the last (H is then 1 x 1, and H v has the shape (1,), which nothing may squeeze)."""
+    first = rand.float_dtype(rng)
+    other = torch.float64 if first == torch.float32 else torch.float32
+    xs = [rand.tensor(rng, (rand.integer(rng, 2, 5),), first), rand.tensor(rng, (rand.integer(rng, 2, 5),), other),
+          rand.tensor(rng, (1,), first)]
+    return {"xs": xs, "vs": [rand.tensor(rng, x.shape, x.dtype) for x in xs]}
 
 
 def call(answer, inputs):
-    x, seen, calls, elsewhere, far, zeroed = inputs["x"], [], [], [], [], []
-    for (_, f), v in zip(HVP_FUNCTIONS, inputs["vs"]):
+    seen, calls, elsewhere, far, zeroed = [], [], [], [], []
+    for (_, f), x, v in zip(HVP_FUNCTIONS, inputs["xs"], inputs["vs"]):
         before = snapshot(x, v)
         f = watched = WhereEvaluated(f, x)
         with ExitStack() as stack:
@@ -93,6 +98,7 @@ def call(answer, inputs):
                 raise
         weights_kept(before[1], v)
         inputs_kept(before, [x, v], ["x", "v"])
+        grad_not_left([x, v], ["x", "v"])
         calls.append(len(ran["backward"]))
         elsewhere.append(watched.elsewhere)
         far.append(watched.far)
@@ -146,8 +152,8 @@ def _v_applied_after(seen, expected, inputs) -> None:
 def judge(seen, expected, inputs):
     finite_difference(seen, "H v from gradients at nearby points", HVP_HOW)
     _v_applied_after(seen, expected, inputs)
-    for i, ((description, _), got, want, grad, ones, v) in enumerate(zip(
-            HVP_FUNCTIONS, seen["hvps"], expected["hvps"], expected["grads"], expected["h_ones"], inputs["vs"],
+    for i, ((description, _), x, got, want, grad, ones, v) in enumerate(zip(
+            HVP_FUNCTIONS, inputs["xs"], seen["hvps"], expected["hvps"], expected["grads"], expected["h_ones"], inputs["vs"],
             strict=True)):
         comparable = isinstance(got, torch.Tensor) and got.shape == want.shape and got.dtype == want.dtype
         if comparable and close(got, grad) and not close(want, grad):
@@ -163,7 +169,7 @@ def judge(seen, expected, inputs):
             raise Mistake(f"for f = {description}, your result is H times a vector of ones, as from differentiating "
                           "g.sum(): v was left out. H v weights the first derivative g by v before the second "
                           "differentiation.", "v_ignored")
-        problem = diagnose_gradient(want, got, f"H v for f = {description}", stale=grad)
+        problem = diagnose_gradient(want, got, f"H v for f = {description}, at {shape_of(x)},", stale=grad)
         _hvp_reset(description, problem, seen["zeroed_a_gradient_with_graph"][i])
         far_from_x(seen, i, problem, HVP_HOW)
         require(problem)

@@ -3,10 +3,10 @@ import torch
 
 from ...checks import random_inputs as rand
 from ...checks.compare import close
-from ...checks.diagnose import diagnose_aliased_rows, diagnose_gradient
+from ...checks.diagnose import diagnose_aliased_rows, diagnose_gradient, shape_of
 from ...checks.evaluation_points import WhereEvaluated, far_from_x, finite_difference
 from ...checks.mistakes import Mistake, require
-from ...checks.technique import forbidden, inputs_kept, snapshot, watching_backward
+from ...checks.technique import forbidden, grad_not_left, inputs_kept, snapshot, watching_backward
 from ...exercise import Exercise
 
 
@@ -15,20 +15,30 @@ JACOBIAN_FUNCTIONS = [
     ("[sin(x0*x1), x0 + x1**2, sum(x**3)]", lambda t: torch.stack([torch.sin(t[0] * t[1]), t[0] + t[1] ** 2,
                                                                   (t**3).sum()])),
     ("softmax(x)", lambda t: torch.softmax(t, 0)),
+    ("sum(x**2) as a vector of one element", lambda t: (t**2).sum().reshape(1)),
 ]
 
 
 def inputs(rng):
-    """x of 2, 4 or 5 elements, never 3: the second function has 3 outputs, so every trial has an f whose
-    outputs are not as many as x's elements, and a loop over x's elements cannot pass it."""
+    """One x per function, float32 and float64 both in every trial. The second function has 3 outputs and its x
+    2, 4 or 5 elements, never 3, so a loop over x's elements cannot pass it; the last has one output and its x
+    one element, so the Jacobian is 1 x 1 (one row, one column) and nothing may squeeze it."""
+    first = rand.float_dtype(rng)
+    other = torch.float64 if first == torch.float32 else torch.float32
     n = rand.integer(rng, 2, 5)
-    return {"x": rand.tensor(rng, (4 if n == 3 else n,), torch.float64)}
+    sizes = (rand.integer(rng, 2, 5), 4 if n == 3 else n, rand.integer(rng, 2, 5), 1)
+    return {"xs": [rand.tensor(rng, (size,), dtype) for size, dtype in zip(sizes, (first, other, first, other))]}
+
+
+ZEROED_BEFORE_BACKWARD = ("your code called zero_() on the copy's .grad before the first row's backward(): .grad is "
+                          "None until a backward() reaches the copy, so there is nothing to zero yet. Set x.grad = "
+                          "None before each row instead (or zero it only when it is not None).")
 
 
 def call(answer, inputs):
-    x, seen, calls, elsewhere, far = inputs["x"], [], [], [], []
-    before = snapshot(x)
-    for _, f in JACOBIAN_FUNCTIONS:
+    seen, calls, elsewhere, far = [], [], [], []
+    for (_, f), x in zip(JACOBIAN_FUNCTIONS, inputs["xs"]):
+        before = snapshot(x)
         watched = WhereEvaluated(f, x)
         with forbidden(torch.autograd.functional, "jacobian",
                        "build the Jacobian yourself, one row per output element, not with jacobian()."):
@@ -39,7 +49,12 @@ def call(answer, inputs):
                 except IndexError as error:
                     _past_the_outputs(error, f, x)
                     raise
+                except AttributeError as error:
+                    if "'NoneType' object has no attribute 'zero_'" in str(error):
+                        raise Mistake(ZEROED_BEFORE_BACKWARD, "zeroed_none") from None
+                    raise
         inputs_kept(before, [x], ["x"])
+        grad_not_left([x], ["x"])
         calls.append(len(ran["backward"]) + len(ran["grad"]))
         elsewhere.append(watched.elsewhere)
         far.append(watched.far)
@@ -79,9 +94,9 @@ def _sum_of_rows(what: str, got, want: torch.Tensor) -> None:
 
 def judge(seen, expected, inputs):
     finite_difference(seen, "the Jacobian", JACOBIAN_HOW)
-    for i, ((description, _), got, want, calls) in enumerate(zip(
-            JACOBIAN_FUNCTIONS, seen["jacobians"], expected["jacobians"], seen["calls"], strict=True)):
-        what = f"the Jacobian of f = {description}"
+    for i, ((description, _), x, got, want, calls) in enumerate(zip(
+            JACOBIAN_FUNCTIONS, inputs["xs"], seen["jacobians"], expected["jacobians"], seen["calls"], strict=True)):
+        what = f"the Jacobian of f = {description}, at {shape_of(x)},"
         if isinstance(got, torch.Tensor) and got.shape == want.shape and want.shape[0] > 1 and \
                 diagnose_gradient(want.cumsum(0), got) is None:
             raise Mistake(f"for f = {description}, each row of your Jacobian includes the rows above it: "
@@ -89,7 +104,7 @@ def judge(seen, expected, inputs):
                           "grad_accumulated")
         require(diagnose_aliased_rows(want, got, what))
         _sum_of_rows(what, got, want)
-        _rows_over_inputs(description, got, want, inputs["x"].numel())
+        _rows_over_inputs(description, got, want, x.numel())
         wrong = diagnose_gradient(want, got, what)
         far_from_x(seen, i, wrong, JACOBIAN_HOW)
         require(wrong)
