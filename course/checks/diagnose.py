@@ -94,7 +94,8 @@ def diagnose_tensor(expected: torch.Tensor, actual, what: str = "the result",
                     "Keep the expected shape.")
         elif actual.numel() == expected.numel() and actual.dim() == expected.dim() - 1:
             hint = (" Same number of elements in one dimension fewer: were the rows joined end to end "
-                    "(torch.cat), where torch.stack puts each in a new first dimension?")
+                    "(torch.cat), where torch.stack puts each in a new first dimension, or the result flattened "
+                    "(view(-1), flatten())?")
         elif actual.numel() == expected.numel():
             hint = " Same number of elements: is it transposed or reshaped?"
         return D(f"{what} has shape {tuple(actual.shape)}, expected {tuple(expected.shape)}.{hint}", "wrong_shape")
