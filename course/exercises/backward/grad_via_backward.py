@@ -52,7 +52,7 @@ def call(answer, inputs):
         with forbidden(torch.autograd, "grad", NO_AUTOGRAD_GRAD), counting(torch.autograd, "backward") as ran:
             try:
                 seen.append(answer(watched, x))
-            except (RuntimeError, AttributeError) as error:
+            except (RuntimeError, AttributeError, TypeError) as error:
                 _explain_grad_via_backward_error(error, watched, x)
                 raise
         inputs_kept(before, [x], ["x"])
@@ -74,6 +74,10 @@ def _explain_grad_via_backward_error(error: Exception, watched: WhereEvaluated, 
         if "'NoneType' object has no attribute 'zero_'" in str(error):
             raise Mistake(ZEROED_BEFORE_BACKWARD, "zeroed_none") from None
         return
+    if isinstance(error, TypeError):
+        if "0-d tensor" in str(error) and x.dim() == 0:
+            raise Mistake(ZERO_D_LOOP.format(error=error), "loop_over_0d") from None
+        return
     why = "does not require grad and does not have a grad_fn" in str(error) and watched.no_graph(x)
     if why:
         raise Mistake(why, "f_not_on_copy") from None
@@ -82,6 +86,11 @@ def _explain_grad_via_backward_error(error: Exception, watched: WhereEvaluated, 
                                         "PyTorch's size error)"), "stale_leaf") from None
     if "cannot be converted to Scalar" in str(error):
         raise Mistake(ITEM_OF_GRADIENT, "item_of_gradient") from None
+
+
+ZERO_D_LOOP = ("your code raised TypeError: {error}. Here x is 0-d, a single number of shape (), which has no "
+               "rows to loop over or count with len(). .grad already has the shape of x, whatever it is: return it "
+               "as it is, with no loop.")
 
 
 GRAD_HOW = "Call f once, on a copy of x that requires grad, and let backward() fill the copy's .grad."
@@ -101,7 +110,7 @@ def judge(seen, expected, inputs):
                       "then return the .grad of the copy of x that f was called on.", "returned_value")
     for i, ((description, _), x, got, want, calls) in enumerate(zip(
             SCALAR_FUNCTIONS, inputs["xs"], seen["grads"], expected["grads"], seen["backward_calls"], strict=True)):
-        wrong = diagnose_gradient(want, got, f"the gradient of the {description} at {shape_of(x)}",
+        wrong = diagnose_gradient(want, got, f"the gradient of the {description}, at {shape_of(x)},",
                                   backward_calls=calls)
         if wrong and seen["stale_leaf"][i]:
             raise Mistake(STALE_LEAF.format(effect="the result holds the old gradient too"), "stale_leaf")

@@ -14,14 +14,15 @@ from ...exercise import Exercise
 
 
 def inputs(rng):
-    """x of any shape of one or two dimensions (sizes 1 to 5) and either dtype; past one element, one entry is
-    large (750 to 1000 either way), as the text allows any x: tanh is 1 or -1 there, and a tanh written with exp
-    overflows (exp(750) is inf even in float64). The other entries stay in [-2, 2], where both paths of x into y
-    carry a gradient."""
-    x = rand.tensor(rng, rand.shape(rng, size=(1, 5)), rand.float_dtype(rng))
-    if x.numel() > 1:
-        where = rand.integer(rng, 0, x.numel() - 1)
-        sign = (-1.0, 1.0)[rand.integer(rng, 0, 1)]
+    """x of 3 to 6 elements, in one dimension or two (rows 1 to 4), either dtype. The text allows any x, so two
+    entries are large, 750 to 1000, one of each sign: tanh is 1 and -1 there, and a tanh written with exp
+    overflows (exp(750) is inf even in float64). The others stay in [-2, 2], where both paths of x into y carry
+    a gradient."""
+    shape = ((rand.integer(rng, 3, 6),), (rand.integer(rng, 1, 4), rand.integer(rng, 3, 5)))[rand.integer(rng, 0, 1)]
+    x = rand.tensor(rng, shape, rand.float_dtype(rng))
+    first = rand.integer(rng, 0, x.numel() - 1)
+    second = (first + rand.integer(rng, 1, x.numel() - 1)) % x.numel()
+    for where, sign in ((first, 1.0), (second, -1.0)):
         x.view(-1)[where] = sign * float(rand.tensor(rng, (), torch.float64, 750.0, 1000.0))
     return {"x": x}
 
@@ -119,9 +120,10 @@ def _overflowed(result, x: torch.Tensor) -> None:
         bad = ~torch.isfinite(got.detach())
         if bad.any() and not (bad & ~large).any():
             where = float(x[bad][0])
-            raise Mistake(f"your result is NaN (or inf) where x is large (x = {where:g} here), and right elsewhere: "
-                          "a tanh written with exp overflows there (exp of a large number is inf, and inf / inf is "
-                          "NaN). The text allows any x: use torch.tanh(x), which PyTorch computes without overflow for every x.", "overflow")
+            raise Mistake(f"your result is NaN (or inf) where x is large (x = {where:g} here), and finite elsewhere: "
+                          "a tanh written with exp overflows there (exp of a large number is inf, and inf / inf or "
+                          "inf * 0 is NaN). The text allows any x: use torch.tanh(x), which PyTorch computes without "
+                          "overflow for every x.", "overflow")
 
 
 def judge(seen, expected, inputs):

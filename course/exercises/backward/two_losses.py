@@ -23,9 +23,10 @@ def inputs(rng):
 
 
 # The generic meaning of this error also offers a new forward pass, which this exercise forbids.
-FREED_BETWEEN_LOSSES = ("the second backward() found the graph freed (RuntimeError: Trying to backward through "
-                        "the graph a second time): the first backward() frees it. h is computed only once here, "
-                        "so keep the graph for the second call: pass retain_graph=True to the first backward().")
+FREED_BETWEEN_LOSSES = ("the second differentiation found the graph freed (RuntimeError: Trying to backward through "
+                        "the graph a second time): the first backward() (or torch.autograd.grad) frees it. h is "
+                        "computed only once here, so keep the graph for the second call: pass retain_graph=True to "
+                        "the first backward() (or torch.autograd.grad).")
 
 
 ZEROED_BEFORE_BACKWARD = ("your code called zero_() on the copy's .grad before the first backward(): .grad is None "
@@ -165,6 +166,11 @@ def _sum_for_mean(got, want: torch.Tensor, x: torch.Tensor) -> None:
         raise Mistake(f"the gradient of loss2 is {n // rows} times the expected one, for {shape_of(x)}: the sum "
                       f"was divided by len(x) = {rows}, the number of rows, not by the {n} elements that "
                       "(h**2).mean() divides by (x.numel()). Take .mean() itself.", "sum_for_mean")
+    for k in range(1, 33):  # a count typed as a number, a size of the lesson's examples
+        if k != n and _matches(got, (n / k) * want):
+            raise Mistake(f"the gradient of loss2 is {n}/{k} of the expected one, for {shape_of(x)}: the sum was "
+                          f"divided by {k}, not by the {n} elements of this x that (h**2).mean() divides by. Take "
+                          ".mean() itself, which counts the elements of every x.", "sum_for_mean")
 
 
 HINTS = [

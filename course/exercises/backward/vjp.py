@@ -77,7 +77,7 @@ def judge(seen, expected, inputs):
                 diagnose_gradient(from_sum, got) is None and diagnose_gradient(want, got) is not None:
             raise Mistake(f"for y = {description}, your result is the gradient of y.sum(), as if v were all "
                           "ones: pass the vector as backward(gradient=v).", "v_ignored")
-        wrong = diagnose_gradient(want, got, f"v^T J for y = {description}, at {shape_of(x)}",
+        wrong = diagnose_gradient(want, got, f"v^T J for y = {description}, at {shape_of(x)},",
                                   backward_calls=calls)
         rounded = sorted(name for name in set(seen["gradient_dtypes"][i]) if _coarser(name, x.dtype))
         if rounded and not (wrong and wrong.kind == "wrong_dtype"):
