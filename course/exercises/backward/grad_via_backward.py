@@ -45,7 +45,7 @@ ZEROED_BEFORE_BACKWARD = ("your code called zero_() on the .grad of a fresh copy
 
 
 def call(answer, inputs):
-    seen, calls, elsewhere, far, filled, copies, stale, values = [], [], [], [], [], [], [], []
+    seen, calls, elsewhere, far, filled, copies, stale, values, pieces = [], [], [], [], [], [], [], [], []
     for (_, f), x in zip(SCALAR_FUNCTIONS, inputs["xs"]):
         before = snapshot(x)
         watched = WhereEvaluated(f, x)
@@ -64,8 +64,11 @@ def call(answer, inputs):
         copies.append(any(seen[-1] is t for t in watched.given))
         stale.append(watched.stale)
         values.append(watched.returned_value(seen[-1]))
+        pieces.append(len(watched.given) > 1 and all(isinstance(t, torch.Tensor) and t.numel() < x.numel()
+                                                     for t in watched.given))
     return {"grads": seen, "backward_calls": calls, "evaluated_elsewhere": elsewhere, "evaluated_far": far,
-            "none_but_filled": filled, "returned_the_copy": copies, "stale_leaf": stale, "returned_value": values}
+            "none_but_filled": filled, "returned_the_copy": copies, "stale_leaf": stale, "returned_value": values,
+            "f_on_pieces": pieces}
 
 
 def _explain_grad_via_backward_error(error: Exception, watched: WhereEvaluated, x: torch.Tensor) -> None:
@@ -114,6 +117,11 @@ def judge(seen, expected, inputs):
                                   backward_calls=calls)
         if wrong and seen["stale_leaf"][i]:
             raise Mistake(STALE_LEAF.format(effect="the result holds the old gradient too"), "stale_leaf")
+        if wrong and seen["f_on_pieces"][i]:
+            raise Mistake(f"for the {description}, f was called on pieces of x (each element, or each row, alone), "
+                          "never on the whole x: f(x) depends on all of x at once (a mean divides by every element, "
+                          "a log-sum-exp mixes them), so the gradient of f at one piece is not that piece's part of "
+                          f"the gradient at x. {GRAD_HOW}", "f_on_pieces")
         far_from_x(seen, i, wrong, GRAD_HOW)
         require(wrong)
         if calls == 0:

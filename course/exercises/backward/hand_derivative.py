@@ -8,7 +8,7 @@ from ...checks import random_inputs as rand
 from ...checks.compare import close
 from ...checks.diagnose import diagnose_gradient
 from ...checks.mistakes import Mistake, require
-from ...checks.technique import TorchCalls, forbidden, inputs_kept, snapshot
+from ...checks.technique import TorchCalls, forbidden, inputs_kept, math_explained, snapshot
 from ...exercise import Exercise
 
 
@@ -35,7 +35,16 @@ def call(answer, inputs):
         for owner, name in AUTOGRAD_DOORS:
             stack.enter_context(forbidden(owner, name, NO_AUTOGRAD, "autograd_used"))
         torch_calls = stack.enter_context(TorchCalls(keep_arguments=("sin",)))
-        got = answer(x)
+        stack.enter_context(math_explained())
+        try:
+            got = answer(x)
+        except Mistake as mistake:
+            if mistake.kind != "math_on_tensor":
+                raise
+            name = str(mistake).split(" ", 1)[0]  # "math.cos"
+            raise Mistake(f"{name} was called on a tensor: the math module works on one Python number at a "
+                          f"time, not on a tensor. Use torch.{name.split('.')[-1]}, which works elementwise on the "
+                          "whole tensor.", "math_on_tensor") from None
     inputs_kept(before, [x], ["x"])
     if isinstance(got, torch.Tensor) and got.shape == x.shape:  # else the judge says what came back
         _derived_by_hand(torch_calls, x)

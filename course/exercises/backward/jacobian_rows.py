@@ -1,5 +1,6 @@
 """`jacobian_rows(f, x)`: the Jacobian of a vector function, one row per backward pass."""
 import torch
+from torch.overrides import TorchFunctionMode
 
 from ...checks import random_inputs as rand
 from ...checks.compare import close
@@ -30,6 +31,25 @@ def inputs(rng):
     return {"xs": [rand.tensor(rng, (size,), dtype) for size, dtype in zip(sizes, (first, other, first, other))]}
 
 
+class _TensorOfTensors(TorchFunctionMode):
+    """Notes torch.tensor() given a list holding tensors (the rows), which it cannot take."""
+
+    def __init__(self):
+        super().__init__()
+        self.seen = False
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        if getattr(func, "__name__", "") == "tensor" and args and isinstance(args[0], (list, tuple)) and \
+                any(isinstance(item, torch.Tensor) for item in args[0]):
+            self.seen = True
+        return func(*args, **(kwargs or {}))
+
+
+TENSOR_OF_ROWS = ("your code raised ValueError: {error}. torch.tensor() was given a list of tensors (the rows): it "
+                  "builds a tensor from Python numbers and cannot take tensors of several elements. torch.stack(rows) "
+                  "makes one tensor of them, a row each.")
+
+
 ZEROED_BEFORE_BACKWARD = ("your code called zero_() on the copy's .grad before the first row's backward(): .grad is "
                           "None until a backward() reaches the copy, so there is nothing to zero yet. Set x.grad = "
                           "None before each row instead (or zero it only when it is not None).")
@@ -43,7 +63,7 @@ def call(answer, inputs):
         with forbidden(torch.autograd.functional, "jacobian",
                        "build the Jacobian yourself, one row per output element, not with jacobian()."):
             stack, ran = watching_backward()
-            with stack:
+            with stack, _TensorOfTensors() as rows_in_tensor:
                 try:
                     seen.append(answer(watched, x))
                 except IndexError as error:
@@ -52,6 +72,10 @@ def call(answer, inputs):
                 except AttributeError as error:
                     if "'NoneType' object has no attribute 'zero_'" in str(error):
                         raise Mistake(ZEROED_BEFORE_BACKWARD, "zeroed_none") from None
+                    raise
+                except ValueError as error:
+                    if rows_in_tensor.seen and "only one element tensors" in str(error):
+                        raise Mistake(TENSOR_OF_ROWS.format(error=error), "tensor_of_rows") from None
                     raise
         inputs_kept(before, [x], ["x"])
         grad_not_left([x], ["x"])
