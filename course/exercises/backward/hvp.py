@@ -20,7 +20,8 @@ HVP_FUNCTIONS = [
 ]
 
 
-NO_SHORTCUT_HVP = "build H v yourself: differentiate twice with create_graph=True, not with PyTorch's {}()."
+NO_SHORTCUT_HVP = ("build H v yourself: differentiate twice, the first time with create_graph=True, not with "
+                   "PyTorch's {}() (torch.autograd.functional and torch.func are off limits here).")
 
 
 # The second differentiation started from g itself: PyTorch's message is the same for both calls.
@@ -67,13 +68,13 @@ def inputs(rng):
 
 
 def call(answer, inputs):
-    seen, calls, elsewhere, far, zeroed = [], [], [], [], []
+    seen, calls, differentiations, elsewhere, far, zeroed = [], [], [], [], [], []
     for (_, f), x, v in zip(HVP_FUNCTIONS, inputs["xs"], inputs["vs"]):
         before = snapshot(x, v)
         f = watched = WhereEvaluated(f, x)
         with ExitStack() as stack:
-            for owner, name in [(torch.autograd.functional, "hvp"), (torch.autograd.functional, "vhp"),
-                                (torch.autograd.functional, "hessian")] + \
+            for owner, name in [(torch.autograd.functional, name) for name in
+                                ("hvp", "vhp", "hessian", "jacobian", "vjp", "jvp")] + \
                     [(torch.func, name) for name in ("hessian", "jacrev", "jacfwd", "grad", "vjp", "jvp")]:
                 stack.enter_context(forbidden(owner, name, NO_SHORTCUT_HVP.format(name), "shortcut_used"))
             watch, ran = watching_backward()
@@ -100,11 +101,12 @@ def call(answer, inputs):
         inputs_kept(before, [x, v], ["x", "v"])
         grad_not_left([x, v], ["x", "v"])
         calls.append(len(ran["backward"]))
+        differentiations.append(len(ran["backward"]) + len(ran["grad"]))
         elsewhere.append(watched.elsewhere)
         far.append(watched.far)
         zeroed.append(bool(zeroing))
-    return {"hvps": seen, "backward_calls": calls, "evaluated_elsewhere": elsewhere, "evaluated_far": far,
-            "zeroed_a_gradient_with_graph": zeroed}
+    return {"hvps": seen, "backward_calls": calls, "differentiations": differentiations,
+            "evaluated_elsewhere": elsewhere, "evaluated_far": far, "zeroed_a_gradient_with_graph": zeroed}
 
 
 _TENSOR_ZERO = torch._C.TensorBase.zero_
@@ -173,6 +175,12 @@ def judge(seen, expected, inputs):
         _hvp_reset(description, problem, seen["zeroed_a_gradient_with_graph"][i])
         far_from_x(seen, i, problem, HVP_HOW)
         require(problem)
+        times = seen["differentiations"][i]
+        if times > 2:
+            raise Mistake(f"for f = {description}, H v is right, but your code differentiated {times} times, as "
+                          "building H row by row (a row per element of the first derivative g) does. The exercise "
+                          "asks for H v without H, from two differentiations: g with create_graph=True, then the "
+                          "gradient of the scalar g · v.", "hessian_built")
 
 
 def _hvp_reset(description: str, problem, zeroed: bool) -> None:
