@@ -412,7 +412,7 @@ print("x.grad:  ", x.grad)
 #
 # Section 7 said that row $i$ of the Jacobian of $f: \mathbb{R}^n \to \mathbb{R}^m$ is the
 # gradient of the output $y_i$. Complete `jacobian_rows(f, x)` to return the $m \times n$
-# Jacobian at `x` ($m$ or $n$ may be 1), one `backward()` (or `torch.autograd.grad`) call per
+# Jacobian at `x` (`f` may have one output), one `backward()` (or `torch.autograd.grad`) call per
 # row. PyTorch's `jacobian()` is off limits here. `x` does not require grad; leave it as it was
 # given (work on a copy).
 

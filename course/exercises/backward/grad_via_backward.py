@@ -17,14 +17,14 @@ SCALAR_FUNCTIONS = [
 
 
 def inputs(rng):
-    """One x per function, so every trial meets the shapes the text allows: one of one or two dimensions
-    of 2 to 5, one with a dimension of size 1 ((1,), (1, n) or (n, 1)), and a 0-d one (a single number);
-    float32 and float64 both."""
+    """One x per function, so every trial meets the shapes the text allows ("any shape"): one of one to three
+    dimensions of 2 to 4, one with a dimension of size 1 ((1,), (1, n) or (n, 1)), and a 0-d one (a single
+    number); float32 and float64 both."""
     first = rand.float_dtype(rng)
     other = torch.float64 if first == torch.float32 else torch.float32
     n = rand.integer(rng, 2, 5)
     size_one = ((1,), (1, n), (n, 1))[rand.integer(rng, 0, 2)]
-    return {"xs": [rand.tensor(rng, rand.shape(rng), first), rand.tensor(rng, size_one, other),
+    return {"xs": [rand.tensor(rng, rand.shape(rng, (1, 3), (2, 4)), first), rand.tensor(rng, size_one, other),
                    rand.tensor(rng, (), first)]}
 
 

@@ -75,7 +75,8 @@ def call(answer, inputs):
         with ExitStack() as stack:
             for owner, name in [(torch.autograd.functional, name) for name in
                                 ("hvp", "vhp", "hessian", "jacobian", "vjp", "jvp")] + \
-                    [(torch.func, name) for name in ("hessian", "jacrev", "jacfwd", "grad", "vjp", "jvp")]:
+                    [(torch.func, name) for name in ("hessian", "jacrev", "jacfwd", "grad", "grad_and_value", "vjp",
+                                                     "jvp", "linearize") if hasattr(torch.func, name)]:
                 stack.enter_context(forbidden(owner, name, NO_SHORTCUT_HVP.format(name), "shortcut_used"))
             watch, ran = watching_backward()
             stack.enter_context(watch)
