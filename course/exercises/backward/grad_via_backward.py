@@ -5,6 +5,7 @@ from ...checks import random_inputs as rand
 from ...checks.diagnose import diagnose_gradient, shape_of
 from ...checks.evaluation_points import WhereEvaluated, far_from_x, finite_difference
 from ...checks.mistakes import Mistake, require
+from ...checks.read_back import handed_back_within, returned_again
 from ...checks.technique import NO_AUTOGRAD_GRAD, counting, forbidden, grad_not_left, inputs_kept, snapshot
 from ...exercise import Exercise
 
@@ -17,15 +18,16 @@ SCALAR_FUNCTIONS = [
 
 
 def inputs(rng):
-    """One x per function, so every trial meets the shapes the text allows ("any shape"): one of one to three
-    dimensions of 2 to 4, one with a dimension of size 1 ((1,), (1, n) or (n, 1)), and a 0-d one (a single
-    number); float32 and float64 both."""
+    """One x per function, so every trial meets the shapes the text allows ("any shape"): a 0-d one (a single
+    number) for the sum, one of one to three dimensions of 2 to 4 for the mean, and one with a dimension of size
+    1 ((1, n) or (n, 1)) for the log-sum-exp; float32 and float64 both. The mean and the log-sum-exp always
+    meet several elements: calling f on each element alone is wrong for them."""
     first = rand.float_dtype(rng)
     other = torch.float64 if first == torch.float32 else torch.float32
     n = rand.integer(rng, 2, 5)
-    size_one = ((1,), (1, n), (n, 1))[rand.integer(rng, 0, 2)]
-    return {"xs": [rand.tensor(rng, rand.shape(rng, (1, 3), (2, 4)), first), rand.tensor(rng, size_one, other),
-                   rand.tensor(rng, (), first)]}
+    size_one = ((1, n), (n, 1))[rand.integer(rng, 0, 1)]
+    return {"xs": [rand.tensor(rng, (), first), rand.tensor(rng, rand.shape(rng, (1, 3), (2, 4)), other),
+                   rand.tensor(rng, size_one, first)]}
 
 
 STALE_LEAF = ("f was called on a leaf whose .grad already held a gradient from before: a tensor kept from an "
@@ -68,7 +70,7 @@ def call(answer, inputs):
                                                      for t in watched.given))
     return {"grads": seen, "backward_calls": calls, "evaluated_elsewhere": elsewhere, "evaluated_far": far,
             "none_but_filled": filled, "returned_the_copy": copies, "stale_leaf": stale, "returned_value": values,
-            "f_on_pieces": pieces}
+            "f_on_pieces": pieces, "returned_again": returned_again(seen)}
 
 
 def _explain_grad_via_backward_error(error: Exception, watched: WhereEvaluated, x: torch.Tensor) -> None:
@@ -100,6 +102,7 @@ GRAD_HOW = "Call f once, on a copy of x that requires grad, and let backward() f
 
 
 def judge(seen, expected, inputs):
+    handed_back_within("grad_via_backward", [f"f = {d}" for d, _ in SCALAR_FUNCTIONS], seen.get("returned_again"))
     finite_difference(seen, "the gradient", GRAD_HOW)
     if any(seen["none_but_filled"]):
         raise Mistake("your function returned None, yet backward() did fill the .grad of the copy you called f "

@@ -8,6 +8,7 @@ from ...checks.compare import close
 from ...checks.diagnose import diagnose_gradient, shape_of
 from ...checks.evaluation_points import WhereEvaluated, far_from_x, finite_difference
 from ...checks.mistakes import Mistake, require
+from ...checks.read_back import handed_back_within, returned_again
 from ...checks.technique import forbidden, grad_not_left, inputs_kept, snapshot, watching_backward, weights_kept
 from ...exercise import Exercise
 
@@ -107,7 +108,8 @@ def call(answer, inputs):
         far.append(watched.far)
         zeroed.append(bool(zeroing))
     return {"hvps": seen, "backward_calls": calls, "differentiations": differentiations,
-            "evaluated_elsewhere": elsewhere, "evaluated_far": far, "zeroed_a_gradient_with_graph": zeroed}
+            "evaluated_elsewhere": elsewhere, "evaluated_far": far, "zeroed_a_gradient_with_graph": zeroed,
+            "returned_again": returned_again(seen)}
 
 
 _TENSOR_ZERO = torch._C.TensorBase.zero_
@@ -153,6 +155,7 @@ def _v_applied_after(seen, expected, inputs) -> None:
 
 
 def judge(seen, expected, inputs):
+    handed_back_within("hvp", [f"f = {d}" for d, _ in HVP_FUNCTIONS], seen.get("returned_again"))
     finite_difference(seen, "H v from gradients at nearby points", HVP_HOW)
     _v_applied_after(seen, expected, inputs)
     for i, ((description, _), x, got, want, grad, ones, v) in enumerate(zip(

@@ -7,6 +7,7 @@ from ...checks.compare import close
 from ...checks.diagnose import diagnose_aliased_rows, diagnose_gradient, shape_of
 from ...checks.evaluation_points import WhereEvaluated, far_from_x, finite_difference
 from ...checks.mistakes import Mistake, require
+from ...checks.read_back import handed_back_within, returned_again
 from ...checks.technique import forbidden, grad_not_left, inputs_kept, snapshot, watching_backward
 from ...exercise import Exercise
 
@@ -82,7 +83,8 @@ def call(answer, inputs):
         calls.append(len(ran["backward"]) + len(ran["grad"]))
         elsewhere.append(watched.elsewhere)
         far.append(watched.far)
-    return {"jacobians": seen, "calls": calls, "evaluated_elsewhere": elsewhere, "evaluated_far": far}
+    return {"jacobians": seen, "calls": calls, "evaluated_elsewhere": elsewhere, "evaluated_far": far,
+            "returned_again": returned_again(seen)}
 
 
 def _past_the_outputs(error: IndexError, f, x: torch.Tensor) -> None:
@@ -117,6 +119,7 @@ def _sum_of_rows(what: str, got, want: torch.Tensor) -> None:
 
 
 def judge(seen, expected, inputs):
+    handed_back_within("jacobian_rows", [f"f = {d}" for d, _ in JACOBIAN_FUNCTIONS], seen.get("returned_again"))
     finite_difference(seen, "the Jacobian", JACOBIAN_HOW)
     for i, ((description, _), x, got, want, calls) in enumerate(zip(
             JACOBIAN_FUNCTIONS, inputs["xs"], seen["jacobians"], expected["jacobians"], seen["calls"], strict=True)):

@@ -34,6 +34,11 @@ ZEROED_BEFORE_BACKWARD = ("your code called zero_() on the copy's .grad before t
                           "the two backward() calls, where .grad holds loss1's gradient.")
 
 
+ZERO_D_LEN = ("your code raised TypeError: {error}. Here x is 0-d, a single number of shape (), which has no len() "
+              "and no rows. (h**2).mean() divides by the number of elements of any x, whatever its shape: take "
+              ".mean() itself.")
+
+
 class _SinWatch(TorchCalls):
     """The torch calls, noting whether sin was applied to the very x the answer was given (no copy)."""
 
@@ -76,6 +81,10 @@ def _one_run(answer, x: torch.Tensor) -> dict:
     except AttributeError as error:
         if "'NoneType' object has no attribute 'zero_'" in str(error) and not ran["backward"] + ran["grad"]:
             raise Mistake(ZEROED_BEFORE_BACKWARD, "zeroed_none") from None
+        raise
+    except TypeError as error:
+        if "0-d tensor" in str(error) and x.dim() == 0:
+            raise Mistake(ZERO_D_LEN.format(error=error), "loop_over_0d") from None
         raise
     inputs_kept(before, [x], ["x"])
     grad_not_left([x], ["x"])

@@ -5,6 +5,7 @@ from ...checks import random_inputs as rand
 from ...checks.diagnose import diagnose_gradient, shape_of
 from ...checks.evaluation_points import WhereEvaluated, far_from_x, finite_difference
 from ...checks.mistakes import Mistake, require
+from ...checks.read_back import handed_back_within, returned_again
 from ...checks.technique import (NO_AUTOGRAD_GRAD, counting, forbidden, grad_not_left, inputs_kept, snapshot,
                                  weights_kept)
 from ...exercise import Exercise
@@ -62,13 +63,14 @@ def call(answer, inputs):
         elsewhere.append(watched.elsewhere)
         far.append(watched.far)
     return {"vjps": seen, "backward_calls": calls, "gradient_passed": weighted, "evaluated_elsewhere": elsewhere,
-            "evaluated_far": far, "gradient_dtypes": dtypes}
+            "evaluated_far": far, "gradient_dtypes": dtypes, "returned_again": returned_again(seen)}
 
 
 VJP_HOW = "Call f once, on a copy of x that requires grad, and pass v to backward()."
 
 
 def judge(seen, expected, inputs):
+    handed_back_within("vjp", [f"y = {d}" for d, _ in VECTOR_FUNCTIONS], seen.get("returned_again"))
     finite_difference(seen, "v^T J", VJP_HOW)
     for i, ((description, _), x, got, want, from_sum, calls) in enumerate(zip(
             VECTOR_FUNCTIONS, inputs["xs"], seen["vjps"], expected["vjps"], expected["sum_grads"],

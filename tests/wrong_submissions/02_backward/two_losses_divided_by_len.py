@@ -1,4 +1,5 @@
 # expect: divided by len(x) = 
+# expect: has no len() and no rows
 # A reader's answer: the mean written as a sum over len(x): right for x of one dimension, wrong for x of two,
 # where len(x) is the number of rows.
 def two_losses(x):
