@@ -18,6 +18,10 @@ NO_AUTOGRAD_GRAD = ("this exercise is about backward() and .grad: don't call tor
                     "torch.func's grad, vjp and jacrev). Call backward() and read .grad.")
 
 
+GRAD_RETURNS_A_TUPLE = ("torch.autograd.grad returns a tuple, one gradient per input you name, even for one input: "
+                       "unpack it, (g,) = torch.autograd.grad(...), or take its [0].")
+
+
 def oracle_leaf(x: torch.Tensor) -> torch.Tensor:
     """The check's own copy of an input, so nothing the answer did to ``x`` touches the expected value."""
     return x.detach().clone().requires_grad_(True)

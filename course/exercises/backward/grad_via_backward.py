@@ -3,7 +3,7 @@ import torch
 
 from ...checks import random_inputs as rand
 from ...checks.diagnose import diagnose_gradient, shape_of
-from ...checks.evaluation_points import WhereEvaluated, far_from_x, finite_difference
+from ...checks.evaluation_points import WhereEvaluated, far_from_x, finite_difference, used_as_a_tensor
 from ...checks.mistakes import Mistake, require
 from ...checks.read_back import handed_back_within, returned_again
 from ...checks.technique import NO_AUTOGRAD_GRAD, counting, forbidden, grad_not_left, inputs_kept, snapshot
@@ -75,6 +75,8 @@ def call(answer, inputs):
 
 def _explain_grad_via_backward_error(error: Exception, watched: WhereEvaluated, x: torch.Tensor) -> None:
     """What an error raised inside the answer says about it, in this exercise's terms (else PyTorch's own)."""
+    if (misused := used_as_a_tensor(error)) is not None:
+        raise misused from None
     if isinstance(error, AttributeError):
         if "'NoneType' object has no attribute 'zero_'" in str(error):
             raise Mistake(ZEROED_BEFORE_BACKWARD, "zeroed_none") from None

@@ -6,10 +6,11 @@ import torch
 from ...checks import random_inputs as rand
 from ...checks.compare import close
 from ...checks.diagnose import diagnose_gradient, shape_of
-from ...checks.evaluation_points import WhereEvaluated, far_from_x, finite_difference
+from ...checks.evaluation_points import WhereEvaluated, far_from_x, finite_difference, used_as_a_tensor
 from ...checks.mistakes import Mistake, require
 from ...checks.read_back import handed_back_within, returned_again
-from ...checks.technique import forbidden, grad_not_left, inputs_kept, snapshot, watching_backward, weights_kept
+from ...checks.technique import (GRAD_RETURNS_A_TUPLE, forbidden, grad_not_left, inputs_kept, snapshot,
+                                 watching_backward, weights_kept)
 from ...exercise import Exercise
 
 
@@ -98,6 +99,14 @@ def call(answer, inputs):
                     call, argument = (("backward()", "gradient=") if _raised_in(error) == "backward" else
                                       ("torch.autograd.grad()", "grad_outputs="))
                     raise Mistake(UNWEIGHTED_SECOND.format(call=call, argument=argument), "v_ignored") from None
+                raise
+            except (AttributeError, TypeError) as error:
+                if (misused := used_as_a_tensor(error)) is not None:
+                    raise misused from None
+                if ran["grad"] and ("converted to an index" in str(error) or "sequence" in str(error) or
+                                    "'tuple' object" in str(error)):
+                    raise Mistake(f"your code raised TypeError: {error}. {GRAD_RETURNS_A_TUPLE} (A tuple times a "
+                                  "tensor is not a product of gradients.)", "grad_tuple") from None
                 raise
         weights_kept(before[1], v)
         inputs_kept(before, [x, v], ["x", "v"])

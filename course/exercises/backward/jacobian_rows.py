@@ -5,10 +5,10 @@ from torch.overrides import TorchFunctionMode
 from ...checks import random_inputs as rand
 from ...checks.compare import close
 from ...checks.diagnose import diagnose_aliased_rows, diagnose_gradient, shape_of
-from ...checks.evaluation_points import WhereEvaluated, far_from_x, finite_difference
+from ...checks.evaluation_points import WhereEvaluated, far_from_x, finite_difference, used_as_a_tensor
 from ...checks.mistakes import Mistake, require
 from ...checks.read_back import handed_back_within, returned_again
-from ...checks.technique import forbidden, grad_not_left, inputs_kept, snapshot, watching_backward
+from ...checks.technique import GRAD_RETURNS_A_TUPLE, forbidden, grad_not_left, inputs_kept, snapshot, watching_backward
 from ...exercise import Exercise
 
 
@@ -70,9 +70,19 @@ def call(answer, inputs):
                 except IndexError as error:
                     _past_the_outputs(error, f, x)
                     raise
-                except AttributeError as error:
+                except (AttributeError, TypeError) as error:
+                    if (misused := used_as_a_tensor(error)) is not None:
+                        raise misused from None
                     if "'NoneType' object has no attribute 'zero_'" in str(error):
                         raise Mistake(ZEROED_BEFORE_BACKWARD, "zeroed_none") from None
+                    if "but got tuple" in str(error) and ran["grad"]:
+                        raise Mistake(f"your code raised TypeError: {error}. {GRAD_RETURNS_A_TUPLE}",
+                                      "grad_tuple") from None
+                    if any(isinstance(c.get("grad_tensors"), (int, float)) for c in ran["backward"]):
+                        raise Mistake(f"your code raised TypeError: {error}. backward() was given a number as its "
+                                      "first argument, gradient=, which weights the output's elements (a tensor of "
+                                      "y's shape) and does not pick one: to differentiate the element y[i], call "
+                                      "y[i].backward(retain_graph=True).", "gradient_is_index") from None
                     raise
                 except ValueError as error:
                     if rows_in_tensor.seen and "only one element tensors" in str(error):

@@ -6,8 +6,8 @@ from ...checks.compare import close
 from ...checks.diagnose import diagnose_gradient, diagnose_swapped, shape_of
 from ...checks.mistakes import Mistake, require
 from ...checks.read_back import entries, pair
-from ...checks.technique import (TorchCalls, data_watched, grad_not_left, inputs_kept, snapshot,
-                                 watching_backward)
+from ...checks.technique import (GRAD_RETURNS_A_TUPLE, TorchCalls, data_watched, grad_not_left, inputs_kept,
+                                 snapshot, watching_backward)
 from ...exercise import Exercise
 
 
@@ -32,6 +32,15 @@ FREED_BETWEEN_LOSSES = ("the second differentiation found the graph freed (Runti
 ZEROED_BEFORE_BACKWARD = ("your code called zero_() on the copy's .grad before the first backward(): .grad is None "
                           "until a backward() reaches the copy, so there is nothing to zero yet. Reset only between "
                           "the two backward() calls, where .grad holds loss1's gradient.")
+
+
+CLONED_NONE_BEFORE = ("your code called .clone() on the copy's .grad before the first backward(): .grad is None until "
+                      "a backward() reaches the copy. Clone it right after the first backward(), where it holds "
+                      "loss1's gradient.")
+
+
+CLONED_NONE_AFTER = ("your code called .clone() on a .grad that is None: was it set to None before being cloned? Clone "
+                     "the copy's .grad right after the first backward(), then reset it to None.")
 
 
 ZERO_D_LEN = ("your code raised TypeError: {error}. Here x is 0-d, a single number of shape (), which has no len() "
@@ -81,6 +90,9 @@ def _one_run(answer, x: torch.Tensor) -> dict:
     except AttributeError as error:
         if "'NoneType' object has no attribute 'zero_'" in str(error) and not ran["backward"] + ran["grad"]:
             raise Mistake(ZEROED_BEFORE_BACKWARD, "zeroed_none") from None
+        if "'NoneType' object has no attribute 'clone'" in str(error):
+            raise Mistake(CLONED_NONE_BEFORE if not ran["backward"] + ran["grad"] else CLONED_NONE_AFTER,
+                          "cloned_none") from None
         raise
     except TypeError as error:
         if "0-d tensor" in str(error) and x.dim() == 0:
@@ -95,7 +107,8 @@ def _one_run(answer, x: torch.Tensor) -> dict:
                       "loss, keeping the graph with retain_graph=True for the first.", "forward_repeated")
     same_object = isinstance(got, (tuple, list)) and len(got) == 2 and got[0] is not None and got[0] is got[1]
     return {"result": got, "same_object": same_object, "shared_memory": _shares_memory(got),
-            "data_used": bool(data_used), "differentiations": len(ran["backward"]) + len(ran["grad"])}
+            "data_used": bool(data_used), "differentiations": len(ran["backward"]) + len(ran["grad"]),
+            "autograd_grad_calls": len(ran["grad"])}
 
 
 def call(answer, inputs):
@@ -124,6 +137,9 @@ def _judge_run(seen, want1, want2, x: torch.Tensor) -> None:
     at = f" (for {shape_of(x)})"
     g1, g2 = pair(seen["result"], "grad of loss1, grad of loss2")
     calls = seen["differentiations"]
+    if seen.get("autograd_grad_calls") and any(isinstance(g, (list, tuple)) and len(g) == 1 for g in (g1, g2)):
+        raise Mistake(f"a gradient you returned is a sequence of one tensor, not a tensor. {GRAD_RETURNS_A_TUPLE}",
+                      "grad_tuple")
     if calls == 1 and (diagnose_gradient(want1, g1) or diagnose_gradient(want2, g2)):
         raise Mistake("backward() ran only once, so .grad holds one gradient: a single backward() from "
                       "loss1 + loss2 gives the gradient of the sum, not each loss's own. Call backward() from "

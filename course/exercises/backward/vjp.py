@@ -3,7 +3,7 @@ import torch
 
 from ...checks import random_inputs as rand
 from ...checks.diagnose import diagnose_gradient, shape_of
-from ...checks.evaluation_points import WhereEvaluated, far_from_x, finite_difference
+from ...checks.evaluation_points import WhereEvaluated, far_from_x, finite_difference, used_as_a_tensor
 from ...checks.mistakes import Mistake, require
 from ...checks.read_back import handed_back_within, returned_again
 from ...checks.technique import (NO_AUTOGRAD_GRAD, counting, forbidden, grad_not_left, inputs_kept, snapshot,
@@ -53,7 +53,12 @@ def call(answer, inputs):
         before = snapshot(x, v)
         watched = WhereEvaluated(f, x)
         with forbidden(torch.autograd, "grad", NO_AUTOGRAD_GRAD), counting(torch.autograd, "backward") as ran:
-            seen.append(answer(watched, x, v))
+            try:
+                seen.append(answer(watched, x, v))
+            except (AttributeError, TypeError) as error:
+                if (misused := used_as_a_tensor(error)) is not None:
+                    raise misused from None
+                raise
         weights_kept(before[1], v)
         inputs_kept(before, [x, v], ["x", "v"])
         grad_not_left([x, v], ["x", "v"])
