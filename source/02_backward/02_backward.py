@@ -30,8 +30,8 @@ from course.visuals.slope_explorer import slope_explorer
 # ## 1. `backward()` fills `.grad`
 #
 # `backward()` walks the recorded graph from the output back to the leaves, applying the chain
-# rule, and stores each leaf's gradient in its `.grad`: only leaves that require grad, whose
-# `.grad` is `None` until then. For $y = x^2$ at $x = 3$, $dy/dx = 2x = 6$:
+# rule, and stores each leaf's gradient in its `.grad`. Only leaves that require grad get one;
+# until then their `.grad` is `None`. For $y = x^2$ at $x = 3$, $dy/dx = 2x = 6$:
 
 # %%
 x = torch.tensor(3.0, requires_grad=True)
