@@ -108,8 +108,8 @@ def judge(seen, expected, inputs):
     finite_difference(seen, "the gradient", GRAD_HOW)
     if any(seen["none_but_filled"]):
         raise Mistake("your function returned None, yet backward() did fill the .grad of the copy you called f "
-                      "on. backward() itself returns None (it stores the gradient instead of returning it): "
-                      "return the gradient, not what backward() returns.", "returned_none")
+                      "on: return that copy's .grad. (backward() itself returns None, since it stores the gradient "
+                      "instead of returning it, and the x you were given keeps no .grad.)", "returned_none")
     if any(seen["returned_the_copy"]):
         raise Mistake("your function returned the copy of x that f was called on, not its gradient: backward() "
                       "stores the gradient in that copy's .grad.", "returned_input")

@@ -49,16 +49,31 @@ ZERO_D_LEN = ("your code raised TypeError: {error}. Here x is 0-d, a single numb
 
 
 class _SinWatch(TorchCalls):
-    """The torch calls, noting whether sin was applied to the very x the answer was given (no copy)."""
+    """The torch calls, noting what sin was applied to: the very x the answer was given (no copy), or other
+    tensors (the answer's copy, kept to read its .grad afterwards)."""
 
     def __init__(self, given: torch.Tensor):
         super().__init__()
-        self.given, self.on_given = given, False
+        self.given, self.on_given, self.on = given, False, []
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
-        if getattr(func, "__name__", "") == "sin" and args and args[0] is self.given:
-            self.on_given = True
+        if getattr(func, "__name__", "") == "sin" and args and isinstance(args[0], torch.Tensor):
+            self.on_given |= args[0] is self.given
+            self.on.append(args[0])
         return super().__torch_function__(func, types, args, kwargs)
+
+    def on_a_plain_copy(self) -> bool:
+        """sin only ever met tensors other than the given x that do not require grad: a copy without requires_grad."""
+        return bool(self.on) and not self.on_given and not any(t.requires_grad for t in self.on)
+
+    def copy_filled(self) -> bool:
+        """Whether backward() filled the .grad of a leaf that h was computed from (the answer's copy)."""
+        return any(t.is_leaf and t.requires_grad and t.grad is not None for t in self.on if t is not self.given)
+
+
+H_FROM_PLAIN_COPY = ("backward() found no graph: h was computed from a copy of x that does not require grad (made "
+                     "without .requires_grad_(True)), so nothing was recorded. Make the copy with "
+                     "x.detach().clone().requires_grad_(True).")
 
 
 H_FROM_GIVEN_X = ("backward() found no graph: h was computed from the x you were given, which does not require "
@@ -84,6 +99,8 @@ def _one_run(answer, x: torch.Tensor) -> dict:
     except RuntimeError as error:
         if torch_calls.on_given and "does not require grad and does not have a grad_fn" in str(error):
             raise Mistake(H_FROM_GIVEN_X, "f_not_on_copy") from None
+        if torch_calls.on_a_plain_copy() and "does not require grad and does not have a grad_fn" in str(error):
+            raise Mistake(H_FROM_PLAIN_COPY, "f_not_on_copy") from None
         if "backward through the graph a second time" not in str(error):
             raise
         raise Mistake(FREED_BETWEEN_LOSSES, "graph_freed") from None
@@ -108,7 +125,7 @@ def _one_run(answer, x: torch.Tensor) -> dict:
     same_object = isinstance(got, (tuple, list)) and len(got) == 2 and got[0] is not None and got[0] is got[1]
     return {"result": got, "same_object": same_object, "shared_memory": _shares_memory(got),
             "data_used": bool(data_used), "differentiations": len(ran["backward"]) + len(ran["grad"]),
-            "autograd_grad_calls": len(ran["grad"])}
+            "autograd_grad_calls": len(ran["grad"]), "copy_filled": torch_calls.copy_filled()}
 
 
 def call(answer, inputs):
@@ -159,6 +176,10 @@ def _judge_run(seen, want1, want2, x: torch.Tensor) -> None:
     for got, want, which in ((g1, want1, "the gradient of loss1"), (g2, want2, "the gradient of loss2")):
         if seen.get("data_used") and diagnose_gradient(want, got, which):
             raise Mistake(DATA_CUTS_H.format(which=which), "used_data")
+    if (g1 is None or g2 is None) and seen.get("copy_filled"):
+        raise Mistake(f"{'the gradient of loss1' if g1 is None else 'the gradient of loss2'} is None, yet backward() "
+                      "filled the .grad of the copy h was computed from: return that copy's .grad (the x you were "
+                      "given keeps no gradient).", "returned_none")
     _mean_for_sum(g1, want1, x)
     require(diagnose_gradient(want1, g1, "the gradient of loss1" + at, backward_calls=calls))
     _sum_for_mean(g2, want2, x)
