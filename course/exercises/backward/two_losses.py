@@ -72,8 +72,8 @@ class _SinWatch(TorchCalls):
 
 
 H_FROM_PLAIN_COPY = ("backward() found no graph: h was computed from a copy of x that does not require grad (made "
-                     "without .requires_grad_(True)), so nothing was recorded. Make the copy with "
-                     "x.detach().clone().requires_grad_(True).")
+                     "without .requires_grad_(True), or a .detach() or .data of one), so nothing was recorded. Make "
+                     "the copy with x.detach().clone().requires_grad_(True), and compute h from it.")
 
 
 H_FROM_GIVEN_X = ("backward() found no graph: h was computed from the x you were given, which does not require "
