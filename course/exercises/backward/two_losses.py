@@ -137,11 +137,10 @@ DATA_CUTS_H = ("{which} is wrong, and your code used .data: .data is the tensor'
                "the copy of x itself.")
 
 
-SHARED_MEMORY = ("the two gradients you returned are two tensor objects over the same numbers: x.grad.data, "
-                 "x.grad.detach() or a view such as x.grad[:] is a new tensor that shares x.grad's memory, so "
-                 "what changed x.grad in place afterwards (zero_(), the second backward()) changed your first "
-                 "gradient too. Keep x.grad.clone(), a copy with memory of its own, right after the first "
-                 "backward().")
+SHARED_MEMORY = ("your two gradients are two tensor objects over the same memory: x.grad.data, x.grad.detach() "
+                 "and views such as x.grad[:] share x.grad's numbers, so zero_() and the second backward(), which "
+                 "change x.grad in place, changed your first gradient too. Keep x.grad.clone(), which has memory "
+                 "of its own.")
 
 
 def judge(seen, expected, inputs):

@@ -1,4 +1,4 @@
-# expect: two tensor objects over the same numbers
+# expect: two tensor objects over the same memory
 # A reader's answer: g1 = xc.grad.detach(), thought of as a copy; it shares xc.grad's memory.
 def two_losses(x):
     xc = x.detach().clone().requires_grad_(True)

@@ -1,4 +1,4 @@
-# expect: two tensor objects over the same numbers
+# expect: two tensor objects over the same memory
 # A reader's answer: g1 = xc.grad.data "to cut it from the graph", then zero_() before the second
 # backward(). .data is a new tensor object over the same memory: zero_() and the second backward() change it.
 def two_losses(x):

@@ -1,4 +1,4 @@
-# expect: two tensor objects over the same numbers
+# expect: two tensor objects over the same memory
 # A reader's answer: g1 = xc.grad[...], a view "of all of it", kept across zero_() and the second backward().
 def two_losses(x):
     xc = x.detach().clone().requires_grad_(True)
