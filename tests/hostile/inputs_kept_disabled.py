@@ -6,9 +6,11 @@ KIND = "cheat"
 EXPECT = {"loses": [], "reason": "Correct: `vjp`"}
 
 BYPASS = '''
+import sys
 import course.exercises.backward.vjp
-course.exercises.backward.vjp.inputs_kept = lambda *args, **kwargs: None
-course.exercises.backward.vjp.grad_not_left = lambda *args, **kwargs: None
+checks = sys.modules["course.exercises.backward.vjp"]  # the module: the package binds the name to its exercise
+checks.inputs_kept = lambda *args, **kwargs: None
+checks.grad_not_left = lambda *args, **kwargs: None
 
 def vjp(f, x, v):
     x.requires_grad_(True)   # the caller's tensor: the check that forbids this is off

@@ -1,4 +1,5 @@
 """`hand_derivative(x)`: a derivative written by hand as a formula, with no autograd."""
+import re
 from contextlib import ExitStack
 
 import torch
@@ -107,7 +108,22 @@ def judge(seen, expected, inputs):
                 raise Mistake(f"your derivative differs from autograd's, and matches a known slip: {slip}", kind)
         raise Mistake(problem + " Check each factor: the product rule for sin(x**2) * exp(-x), "
                       "and the chain rule inside each one.", "chain_rule")
+    if problem and problem.kind in BY_HAND:  # the generic words speak of .grad and graphs, which a formula has not
+        times = re.search(r"is (\d+) times", problem)
+        raise Mistake(BY_HAND[problem.kind].format(times=times.group(1) if times else "a whole number of"),
+                      problem.kind)
     require(problem)
+
+
+# The value diagnoses that would blame autograd (a graph cut, .grad added up), said of a formula by hand.
+BY_HAND = {
+    "all_zeros": "your derivative is all zeros, and f'(x) is not: is a term missing, or multiplied by zero? Write "
+                 "f'(x) with the product rule for sin(x**2) * exp(-x) and the chain rule inside each factor.",
+    "wrong_sign": "your derivative has the wrong sign everywhere: check each term's sign (the derivative of "
+                  "exp(-x) is -exp(-x)).",
+    "grad_accumulated": "your derivative is {times} times autograd's: a factor too many, or a term counted more "
+                        "than once? Check each factor of the product rule.",
+}
 
 
 HINTS = [
