@@ -154,12 +154,49 @@ def test_a_gradient_made_without_create_graph_is_explained_as_one_in_a_cell():
 
 
 def test_the_hints_work_as_worded():
-    """The scratch-cell test of hand_derivative reduces a vector f(x) before backward(); the first
-    exercise's hint names the section of lesson 1 the text names."""
+    """The scratch-cell test of hand_derivative reduces a vector f(x) before backward()."""
     assert "f(x).sum().backward()" in check.hand_derivative.hint_texts[2]
-    assert "lesson 1, section 9" in check.grad_via_backward.hint_texts[1]
+
+
+def test_the_core_leans_on_no_optional_section_of_lesson_1():
+    """The core explains the copy it asks for (detach, clone, requires_grad_) itself: neither its text nor its
+    exercises' hints send the reader to lesson 1's going-further sections."""
     text = open(os.path.join(ROOT, "source", LESSON, f"{LESSON}.py"), encoding="utf-8").read()
-    assert "lesson 1, section 9" in text
+    core = text[:text.index("# # Going further")]
+    assert "lesson 1, section" not in core.lower()
+    assert all(word in core for word in ("x.detach()", ".clone()", ".requires_grad_(True)"))
+    for name in check.CORE:
+        assert not any("lesson 1" in hint for hint in getattr(check, name).hint_texts)
+
+
+def test_every_trial_meets_the_edge_cases_the_texts_allow():
+    """Each trial draws the edges itself, whatever the seed: a 0-d x, a dimension of size 1 and both float
+    dtypes (grad_via_backward), x of two dimensions beside a small one (two_losses), one output or one element
+    (vjp, jacobian_rows, hvp), and x large enough to overflow exp, either way (grads_with_intermediate)."""
+    for seed in range(40):
+        xs = check.grad_via_backward.inputs(seed)["xs"]
+        assert {x.dtype for x in xs} == {torch.float32, torch.float64}
+        assert any(x.dim() == 0 for x in xs) and any(1 in x.shape for x in xs)
+        xs = check.two_losses.inputs(seed)["xs"]
+        assert xs[0].dim() == 2 and xs[1].numel() <= 3 and {x.dtype for x in xs} == {torch.float32, torch.float64}
+        assert any(x.shape == (1,) for x in check.vjp.inputs(seed)["xs"])
+        assert any(x.shape == (1,) for x in check.hvp.inputs(seed)["xs"])
+        assert any(x.shape == (1,) for x in check.jacobian_rows.inputs(seed)["xs"])
+        x = check.grads_with_intermediate.inputs(seed)["x"]
+        assert x.max() >= 750 and x.min() <= -750 and (x.abs() <= 2).any()
+
+
+def test_a_first_gradient_sharing_grads_memory_is_named_whichever_view_kept_it():
+    """x.grad.data, x.grad.detach() and x.grad[...] are new tensor objects over .grad's memory: the message
+    names the shared memory, not .data cutting a graph."""
+    for keep in ("data", "detach()", "[...]"):
+        code = (f"def two_losses(x):\n    xc = x.detach().clone().requires_grad_(True)\n    h = torch.sin(xc) * xc\n"
+                f"    h.sum().backward(retain_graph=True)\n    g1 = xc.grad{'.' if keep[0] != '[' else ''}{keep}\n"
+                "    xc.grad.zero_()\n    (h**2).mean().backward()\n    return g1, xc.grad\n")
+        namespace = {"torch": torch}
+        exec(code, namespace)
+        result = graded(LESSON, "two_losses", namespace["two_losses"])
+        assert result.kind == "grad_shares_memory" and "cut off the graph" not in result.message, keep
 
 
 def test_points_far_from_x_are_not_called_a_finite_difference():

@@ -135,12 +135,12 @@ def test_off_while_autograding_and_outside_ipython(shell, monkeypatch):
     (zero_grad, "p = torch.ones(2, requires_grad=True)\n(p * p).sum().backward()\nif p.grad:\n    pass",
      "`if p.grad is not None:`", None),
     (backward, "x = torch.ones(2, requires_grad=True)\n(x * 2).backward(gradient=torch.ones(3))",
-     "need the shape of the output", "section 2, backward() starts from a scalar"),
+     "need the shape of the output", "section 7, gradient= is a vector-Jacobian product"),
     (backward, "x = torch.ones(2, requires_grad=True)\n"
-               "torch.autograd.functional.vjp(lambda a: a * 2, x, torch.ones(3))", "shape of f(x)", "section 2"),
+               "torch.autograd.functional.vjp(lambda a: a * 2, x, torch.ones(3))", "shape of f(x)", "section 7"),
     (backward, "x, z = torch.ones(2, requires_grad=True), torch.ones(2, requires_grad=True)\n"
                "torch.autograd.grad((x * 2).sum(), [x, z])", "allow_unused=True", "section 9, torch.autograd.grad"),
-    (backward, "torch.ones(2).retain_grad()", "does not require grad", "section 8, Keeping an intermediate"),
+    (backward, "torch.ones(2).retain_grad()", "does not require grad", "section 8, Only leaves keep .grad"),
     (backward, "torch.ones(2, requires_grad=True).numpy()", "NumPy cannot carry the graph",
      "Lesson 1 explains it in section 5"),
     (graph, "x = torch.ones(2, requires_grad=True)\nx.add_(1)", "compute it out of place",

@@ -195,7 +195,7 @@ def test_a_graded_exercises_trials_always_include_float64_inputs():
     notebook in eight, drawn freely), it would score full marks. So one trial at least is float64."""
     from autograder.grading.judging.verdict import _float_dtypes, seeds, with_float64
     from course.exercise import exercises_of, lesson_module
-    exercise = exercises_of(lesson_module("02_backward"))["grad_via_backward"]
+    exercise = exercises_of(lesson_module("02_backward"))["grads_with_intermediate"]  # one dtype per trial
     float32_only = [s for s in range(200) if _float_dtypes(exercise, s) == {torch.float32}][:3]
     assert len(float32_only) == 3
     chosen = with_float64(exercise, float32_only)

@@ -38,6 +38,15 @@ def describe_value(value) -> str:
     return _describe(value)
 
 
+def shape_of(x: torch.Tensor, name: str = "x") -> str:
+    """"an x of shape (1, 3) in float32", "a 0-d x (a single number) in float64": which input a message is about,
+    when an exercise calls the answer on several."""
+    dtype = str(x.dtype).replace("torch.", "")
+    if x.dim() == 0:
+        return f"a 0-d {name} (a single number) in {dtype}"
+    return f"an {name} of shape {tuple(x.shape)} in {dtype}"
+
+
 def _describe_sequence(items) -> str:
     """Say what is inside a list, since the fix depends on it: stack tensors, keep numbers as tensors."""
     kind = type(items).__name__
@@ -74,11 +83,19 @@ def diagnose_tensor(expected: torch.Tensor, actual, what: str = "the result",
         return D(f"{what} should be a tensor, but it is {_describe(actual)}.", "not_a_tensor")
     if actual.shape != expected.shape:
         hint = ""
+        squeezed = tuple(d for d in expected.shape if d != 1)
         if actual.numel() == 1 and expected.numel() > 1:
             hint = " It looks reduced to one number: did you sum or take .item() too early?"
+        elif actual.dim() < expected.dim() and tuple(actual.shape) == squeezed:
+            hint = (" Its dimensions of size 1 are gone: .squeeze() (or a reshape) drops them. Keep every "
+                    "dimension, those of size 1 too.")
+        elif actual.dim() > expected.dim() and tuple(d for d in actual.shape if d != 1) == squeezed:
+            hint = (" It has an extra dimension of size 1: a reshape (view(-1), unsqueeze(), [None]) adds one. "
+                    "Keep the expected shape.")
         elif actual.numel() == expected.numel() and actual.dim() == expected.dim() - 1:
             hint = (" Same number of elements in one dimension fewer: were the rows joined end to end "
-                    "(torch.cat), where torch.stack puts each in a new first dimension?")
+                    "(torch.cat), where torch.stack puts each in a new first dimension, or the result flattened "
+                    "(view(-1), flatten())?")
         elif actual.numel() == expected.numel():
             hint = " Same number of elements: is it transposed or reshaped?"
         return D(f"{what} has shape {tuple(actual.shape)}, expected {tuple(expected.shape)}.{hint}", "wrong_shape")

@@ -96,3 +96,13 @@ def far_from_x(seen, index: int, wrong, how: str) -> None:
     """A wrong result from f evaluated far from x: said only when wrong, since f may be called for other reasons."""
     if wrong and seen["evaluated_far"][index]:
         raise Mistake(FAR_FROM_X.format(how=how), "f_not_at_x")
+
+
+def used_as_a_tensor(error: Exception) -> Mistake | None:
+    """f itself used where a tensor belongs (f.backward(), f * x, torch.autograd.backward(f)): Python's message
+    names the check's wrapper around f, so say it in the student's terms."""
+    if not isinstance(error, (AttributeError, TypeError)) or "WhereEvaluated" not in str(error):
+        return None
+    said = str(error).replace("'WhereEvaluated' object", "the function f").replace("'WhereEvaluated'", "function")
+    return Mistake(f"your code used f, the function you were given, as if it were a tensor ({type(error).__name__}: "
+                   f"{said}). Call f on the copy of x first, y = f(copy), then differentiate y.", "f_used_as_tensor")

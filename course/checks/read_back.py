@@ -49,3 +49,24 @@ def number(got, what: str) -> float:
         return float(got)
     raise Mistake(f"{what} should be one number (a float or a one-element tensor), got "
                   f"{'None: a missing `return`?' if got is None else type(got).__name__}.", "not_a_number")
+
+
+def returned_again(results: list) -> list | None:
+    """[earlier, later]: the first two calls, within one run of the check, that returned the very same tensor
+    object, although each had its own f and x (a cache keyed on a shape hands one result back); else None.
+    Computed where the answer ran: identity does not survive the trip to the grader."""
+    for later, got in enumerate(results):
+        for earlier in range(later):
+            if isinstance(got, torch.Tensor) and results[earlier] is got:
+                return [earlier, later]
+    return None
+
+
+def handed_back_within(name: str, what: list[str], repeat: list | None) -> None:
+    """The Mistake for a result handed back by ``returned_again`` (``what`` names each call's case)."""
+    if repeat:
+        earlier, later = repeat
+        raise Mistake(f"`{name}` returned, for {what[later]}, the very tensor object it had returned for "
+                      f"{what[earlier]}: a cache (a dict in a global or a default argument, keyed on the input's "
+                      "shape, say) handed back an old result. Build everything from the arguments on each call.",
+                      "keeps_state")

@@ -18,6 +18,10 @@ NO_AUTOGRAD_GRAD = ("this exercise is about backward() and .grad: don't call tor
                     "torch.func's grad, vjp and jacrev). Call backward() and read .grad.")
 
 
+GRAD_RETURNS_A_TUPLE = ("torch.autograd.grad returns a tuple, one gradient per input you name, even for one input: "
+                       "unpack it, (g,) = torch.autograd.grad(...), or take its [0].")
+
+
 def oracle_leaf(x: torch.Tensor) -> torch.Tensor:
     """The check's own copy of an input, so nothing the answer did to ``x`` touches the expected value."""
     return x.detach().clone().requires_grad_(True)
@@ -57,6 +61,18 @@ def inputs_kept(before: list[torch.Tensor], after: list[torch.Tensor], names: li
         if not torch.equal(new.detach(), old.detach()):
             raise Mistake(f"your code changed the values of `{name}` in place: leave inputs as given.",
                           "input_changed")
+
+
+def grad_not_left(tensors: list[torch.Tensor], names: list[str]) -> None:
+    """The caller's tensors come with no .grad and must leave with none: a backward() that reached the
+    caller's own tensor (made to require grad, even if switched back afterwards) leaves a gradient there."""
+    for t, name in zip(tensors, names):
+        if t.grad is not None:
+            raise Mistake(f"your code left a gradient in `{name}.grad`, on the tensor it was given: a backward() "
+                          f"reached the caller's `{name}` itself (made to require grad, even if switched back "
+                          f"afterwards), so the caller's tensor is changed. Work on a copy, "
+                          f"`{name}.detach().clone().requires_grad_(True)`, and leave `{name}` as it was given.",
+                          "grad_left_on_input")
 
 
 def weights_kept(before: torch.Tensor, v: torch.Tensor) -> None:

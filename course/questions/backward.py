@@ -5,7 +5,7 @@ from ..visuals.quick_check import asker
 QUESTIONS = {
     "which_backward_call": dict(
         question="y = x * 2 for a tensor x of shape (3,) with requires_grad=True. Which call works?",
-        options=[("y.backward()", "y has three elements: backward() without arguments needs a scalar (or gradient=)."),
+        options=[("y.backward()", "y has three elements: backward() without arguments needs a scalar output."),
          "y.sum().backward()",
          ("y[0].grad", "reading .grad computes nothing: only a backward() call fills gradients."),
          ("x.backward()", "x is a vector too, and it is the input: backward() starts from the output you "

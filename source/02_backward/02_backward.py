@@ -3,18 +3,15 @@
 #
 # Lesson 1 recorded a graph; this lesson walks it backwards to get gradients.
 #
-# **The core** (sections 1 to 4, two exercises): `backward()` fills `.grad` of every leaf, starts
-# from a scalar, only leaves keep `.grad`, and the graph is freed unless you pass
-# `retain_graph=True`. **Going further** (sections 5 to 11) is optional on a first pass; its
-# exercises are graded like the core's and count toward the lesson's points when you do them.
+# **The core** (sections 1 to 4, two exercises, about 10 to 12 minutes): `backward()` fills
+# `.grad`, needs a scalar, adds into `.grad`, and frees the graph. **Going further** (sections 5
+# to 11, about 80 minutes more) is optional: the core does not need it.
 #
-# **Time:** the core about 25 minutes (about 17 if both exercises pass at the first try), the
-# whole lesson about 95.
+# **Your grade** is the points of every graded cell, going further's included.
 #
-# **Exercises.** Complete the function and run the cell below it: it says *correct*, *not
-# attempted*, or what is wrong in autograd terms; `check.NAME.hint()` gives a nudge (call it
-# again for more). The grader runs the same checks on new random inputs. An autograd error in
-# your own cell gets a line of explanation.
+# **Exercises.** Complete the function, then run the check below it: *Correct*, *Not attempted
+# yet*, or what is wrong in autograd terms. `check.NAME.hint()` gives a nudge. The grader runs the
+# same checks on new random inputs.
 
 # %%
 import torch
@@ -30,46 +27,37 @@ from course.visuals.slope_explorer import slope_explorer
 # %% [markdown]
 # # The core
 #
-# ## 1. `backward()` fills `.grad` of every leaf
+# ## 1. `backward()` fills `.grad`
 #
-# `backward()` walks the recorded graph from the output back to the inputs, applying the chain
-# rule at each step, and puts the result in the `.grad` of each *leaf* that requires grad (a
-# tensor you made with `requires_grad=True`); until a `backward()` reaches it, `.grad` is `None`.
-# The smallest case: $y = x^2$ at $x = 3$, whose derivative is $2x = 6$:
+# `backward()` walks the recorded graph from the output back to the leaves, applying the chain
+# rule, and stores each leaf's gradient in its `.grad`. Only leaves that require grad get one;
+# until then their `.grad` is `None`. For $y = x^2$ at $x = 3$, $dy/dx = 2x = 6$:
 
 # %%
 x = torch.tensor(3.0, requires_grad=True)
+print("before:", x.grad)
 y = x ** 2
 y.backward()
-print(x.grad)
-
-# %% [markdown]
-# With two leaves, each gets its own partial derivative. For $L = ab + b^2$ at $a = 2$, $b = 4$:
-# $\partial L / \partial a = b = 4$ and $\partial L / \partial b = a + 2b = 10$.
-
-# %%
-a = torch.tensor(2.0, requires_grad=True)
-b = torch.tensor(4.0, requires_grad=True)
-L = a * b + b**2
-L.backward()
-print("a.grad =", a.grad, "| b.grad =", b.grad)
+print("after: ", x.grad)
 
 # %% [markdown]
 # The exercises give you an `x` that does *not* require grad, to be left as it was. Work on a
-# copy: `x.detach().clone()` copies the values without history, and `.requires_grad_(True)`
-# turns recording on for the copy only (lesson 1, section 9, does it for any data):
+# copy: `x.detach()` drops the history, `.clone()` gives the values memory of their own, and
+# `.requires_grad_(True)` makes the copy a leaf that records.
 
 # %%
 x = torch.tensor([1.0, 2.0])          # given to you: it does not require grad
 xc = x.detach().clone().requires_grad_(True)
-print("xc: requires_grad =", xc.requires_grad, "| is_leaf =", xc.is_leaf)
-print("x:  requires_grad =", x.requires_grad, "(unchanged)")
+(xc ** 2).sum().backward()
+print("xc.grad =", xc.grad)
+print("x: requires_grad =", x.requires_grad, "| grad =", x.grad, "(unchanged)")
 
 # %% [markdown]
 # ### Exercise: a gradient with `backward()`
 #
-# Complete `grad_via_backward(f, x)`: `f` returns a scalar, and `x` does *not* require grad.
-# Return $\partial f / \partial x$ at `x`, found with `backward()`, without changing `x`.
+# Complete `grad_via_backward(f, x)`: `f` returns a scalar; `x` (any shape) does not require
+# grad. Return $\partial f / \partial x$ at `x`, found with `backward()`, and leave `x` as it
+# was.
 
 # %% solution grad_via_backward
 def grad_via_backward(f, x):
@@ -85,8 +73,8 @@ def grad_via_backward(f, x):
 # %% [markdown]
 # ## 2. `backward()` starts from a scalar
 #
-# A gradient says how *one number* changes as each input moves. Without arguments, `backward()`
-# needs its output to be that number; on a larger output it stops:
+# A gradient says how *one number* changes as the inputs move, so `backward()` with no
+# arguments needs a scalar output. On a vector it stops:
 
 # %%
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -95,39 +83,47 @@ with shows_error(RuntimeError):
     y.backward()
 
 # %% [markdown]
-# Reduce the output to one number first (`.sum()`, say), or pass `gradient=v`, a tensor of the
-# output's shape: `y.backward(gradient=v)` gives the gradient of $\sum_i v_i y_i$ (`.sum()` is
-# `v` all ones).
+# Reduce it to one number first, with `.sum()` or `.mean()` (section 7 shows another way):
 
 # %%
-x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-v = torch.tensor([1.0, 0.1, 0.01])
-(x**2).backward(gradient=v)
-print("x.grad =", x.grad)     # 2x weighted by v: [2*1*1, 2*2*0.1, 2*3*0.01]
+y.sum().backward()
+print("x.grad =", x.grad)    # d(sum of 2x)/dx = 2 for each element
 
 # %%
 ask("which_backward_call")
 
 # %% [markdown]
-# ## 3. Only leaves keep `.grad`
+# ## 3. `.grad` adds up, in place
 #
-# Intermediate results (tensors with a `grad_fn`) take part in backward, but autograd does not
-# keep their gradients, to save memory: `.grad` of a non-leaf is `None`, with a warning
-# (section 8 shows how to keep one):
+# `backward()` **adds** into `.grad`; it never replaces what is there. Two passes give twice
+# the gradient, and `x.grad = None` starts again from nothing:
 
 # %%
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-h = x * 3                    # not a leaf: h.grad_fn is set
-h.sum().backward()
-with shows_warning():
-    print("h.grad is", h.grad)
-print("x.grad is", x.grad)
+x = torch.tensor(2.0, requires_grad=True)
+(x**3).backward()                 # 3x^2 = 12
+(x**3).backward()                 # a new pass: 12 more
+print("after two passes:", x.grad)
+x.grad = None                     # the reset
+(x**3).backward()
+print("after a reset:   ", x.grad)
+
+# %% [markdown]
+# The adding is **in place**: `g = x.grad` is the very tensor the next `backward()` changes,
+# while `x.grad.clone()` is a copy that keeps its value.
+
+# %%
+x = torch.tensor(2.0, requires_grad=True)
+(x**3).backward()
+g = x.grad                        # the .grad tensor itself
+kept = x.grad.clone()             # a copy of its value now
+(x**3).backward()
+print("x.grad:", x.grad, "| g:", g, "| kept:", kept)
 
 # %% [markdown]
 # ## 4. The graph is freed after `backward()`
 #
-# To save memory, `backward()` frees what the graph saved for the backward pass: a second
-# `backward()` through the same graph fails (section 6 shows when it does not).
+# To save memory, `backward()` frees what the graph saved for the backward pass, so a second
+# `backward()` through the same graph fails (section 6 shows when it does not):
 
 # %%
 x = torch.tensor(2.0, requires_grad=True)
@@ -137,33 +133,29 @@ with shows_error(RuntimeError):
     y.backward()
 
 # %% [markdown]
-# Pass `retain_graph=True` to every call but the last. Gradients **add up** in `.grad`, in
-# place: after `g1 = x.grad`, the next `backward()` changes `g1` too (it is the same tensor),
-# while `x.grad.clone()` keeps the value. `x.grad = None` resets it.
+# To walk one graph twice, pass `retain_graph=True` to every call but the last:
 
 # %%
 x = torch.tensor(2.0, requires_grad=True)
-y = x**3
-y.backward(retain_graph=True)            # x.grad = 3x^2 = 12
-g1 = x.grad                              # the .grad tensor itself
-kept = x.grad.clone()                    # a copy of its value now
-y.backward()                             # the last call: the graph is freed now
-print("x.grad:", x.grad, "| g1:", g1, "| kept:", kept)   # 12 + 12, and g1 with it
-x.grad = None
-(x**3).backward()                        # a new graph, from an empty .grad
-print("after a reset:", x.grad)          # 12 again
+y = torch.sin(x) * x
+y.backward(retain_graph=True)     # the graph is kept
+print("after one pass:  ", x.grad)
+y.backward()                      # the last call frees it
+print("after two passes:", x.grad)    # added up (section 3)
 
 # %% [markdown]
 # ### Exercise: two losses on one graph
 #
 # For $h = \sin(x) \cdot x$, `loss1 = h.sum()` and `loss2 = (h**2).mean()`, complete
-# `two_losses(x)` to return the pair (gradient of `loss1`, gradient of `loss2`) with respect to
-# `x`. Four rules:
+# `two_losses(x)` to return (gradient of `loss1`, gradient of `loss2`) with respect to `x`,
+# computing `h` once and leaving `x` as it was. One step per rule:
 #
-# - compute `h` only once: one forward pass, differentiated from each loss;
-# - return two separate tensors: the second `backward()` must not change the first gradient;
-# - what `.grad` holds after the first `backward()` must not leak into the second;
-# - leave `x` unchanged: work on a copy.
+# 1. on a copy of `x` (section 1), compute `h` and call `backward()` from `loss1`, keeping the
+#    graph (section 4);
+# 2. keep a `.clone()` of the copy's `.grad`, which the next `backward()` changes (section 3);
+# 3. set the copy's `.grad` to `None`, so `loss1`'s gradient does not add into `loss2`'s
+#    (section 3);
+# 4. call `backward()` from `loss2`, and return both gradients.
 
 # %% solution two_losses
 def two_losses(x):
@@ -181,23 +173,30 @@ def two_losses(x):
 # %% check two_losses points=2
 
 # %% [markdown]
-# **That is the core.** What follows is optional; *Where am I*, at the bottom, shows your
-# progress.
+# **That is the core.** What follows is optional; its exercises count toward the grade like the
+# core's.
 
 # %% [markdown]
 # # Going further (optional)
 #
 # ## 5. Explore: graphs, backward() step by step, slopes
 #
-# Here is section 1's graph, drawn from the output down to the leaves; after `backward()`, each
-# leaf shows the gradient that landed in its `.grad`. `b` feeds two operations: its gradient is
-# the sum of what arrives along both paths.
+# With two leaves, each gets its own partial derivative. For $L = ab + b^2$ at $a = 2$, $b = 4$:
+# $\partial L / \partial a = b = 4$ and $\partial L / \partial b = a + 2b = 10$.
 
 # %%
 a = torch.tensor(2.0, requires_grad=True)
 b = torch.tensor(4.0, requires_grad=True)
 L = a * b + b**2
 L.backward()
+print("a.grad =", a.grad, "| b.grad =", b.grad)
+
+# %% [markdown]
+# Here is that graph, drawn from the output down to the leaves; after `backward()`, each leaf
+# shows the gradient that landed in its `.grad`. `b` feeds two operations: its gradient is the
+# sum of what arrives along both paths.
+
+# %%
 draw_graph(L, names={"a": a, "b": b, "L": L}, title="L = a*b + b**2 after L.backward()")
 
 # %% [markdown]
@@ -210,7 +209,7 @@ draw_graph(L, names={"a": a, "b": b, "L": L}, title="L = a*b + b**2 after L.back
 expression_graph("x * y + sin(x)", x=1.0, y=2.0)
 
 # %% [markdown]
-# Section 1's graph again, and this time `backward()` is run one node at a time. Move the
+# The same graph again, and this time `backward()` is run one node at a time. Move the
 # slider (or press *next*): at each step, one node receives the gradient of `L` with respect to
 # its output and sends a share along each of its arrows; the numbers on the arrows are what
 # PyTorch really passed. Watch `b`: two arrows arrive there, and autograd adds them before the
@@ -267,14 +266,25 @@ ask("backward_twice")
 # %% [markdown]
 # ## 7. `gradient=` is a vector-Jacobian product
 #
-# Some linear algebra first. A function $y = f(x)$ from $n$ inputs to $m$ outputs has one
+# Section 2 reduced a vector output to one number before `backward()`. `backward()` can also
+# take the weights itself: `y.backward(gradient=v)`, with `v` a tensor of `y`'s shape, gives the
+# gradient of $\sum_i v_i y_i$ (`.sum()` is `v` all ones).
+
+# %%
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+v = torch.tensor([1.0, 0.1, 0.01])
+(x**2).backward(gradient=v)
+print("x.grad =", x.grad)     # 2x weighted by v: [2*1*1, 2*2*0.1, 2*3*0.01]
+
+# %% [markdown]
+# Why weights? Some linear algebra. A function $y = f(x)$ from $n$ inputs to $m$ outputs has one
 # partial derivative per pair (output $i$, input $j$). Arranged in a table with one row per
 # output and one column per input, they form the **Jacobian** $J$, an $m \times n$ matrix:
 # $J_{ij} = \partial y_i / \partial x_j$. Row $i$ is the gradient of the one output $y_i$.
 #
 # A row vector $v^\top$ of $m$ numbers times $J$ is a row of $n$ numbers,
-# $(v^\top J)_j = \sum_i v_i J_{ij}$: a weighted sum of $J$'s rows. That is what section 2's
-# `gradient=v` computed: the gradient of $\sum_i v_i y_i$ is $\sum_i v_i \nabla y_i = v^\top J$.
+# $(v^\top J)_j = \sum_i v_i J_{ij}$: a weighted sum of $J$'s rows. That is what
+# `gradient=v` computed above: the gradient of $\sum_i v_i y_i$ is $\sum_i v_i \nabla y_i = v^\top J$.
 #
 # Why this product? When $y$ feeds a later scalar $L$, the chain rule says
 # $\partial L / \partial x_j = \sum_i (\partial L / \partial y_i)\, J_{ij}$: $v^\top J$ with
@@ -282,7 +292,7 @@ ask("backward_twice")
 # gradient arriving from above, which is what it passes from node to node.
 #
 # For $y = x^2$ elementwise, $J$ is diagonal (each $y_i$ depends on $x_i$ only) with entries
-# $2x_i$, so $v^\top J = (2 x_i v_i)_i$, the numbers of section 2. Here is a case with $J$ in
+# $2x_i$, so $v^\top J = (2 x_i v_i)_i$, the numbers printed above. Here is a case with $J$ in
 # full: for $x \in \mathbb{R}^3$ and $y = (x_0 x_1,\; x_1 + x_2^2) \in \mathbb{R}^2$, $J$ is
 # $2 \times 3$:
 # $$J = \begin{pmatrix} x_1 & x_0 & 0 \\ 0 & 1 & 2x_2 \end{pmatrix}.$$
@@ -304,10 +314,10 @@ print("x.grad after backward(gradient=v):", x.grad)
 # %% [markdown]
 # ### Exercise: a vector-Jacobian product
 #
-# Complete `vjp(f, x, v)`: `f` maps a vector to a vector, `v` has the shape of `f(x)`. Return
-# $v^\top J$ at `x`, passing `v` to `backward(gradient=...)` (not through `(y * v).sum()`, even
-# though it gives the same numbers). `x` does not require grad; do not change `x` or `v`: work
-# on a copy.
+# Complete `vjp(f, x, v)`: `f` maps a vector to a vector (of one element, at times), `v` has
+# the shape of `f(x)`. Return $v^\top J$ at `x`, passing `v` to `backward(gradient=...)` (not
+# through `(y * v).sum()`, even though it gives the same numbers). `x` does not require grad;
+# leave `x` and `v` as they were given (work on a copy).
 
 # %% solution vjp
 def vjp(f, x, v):
@@ -334,10 +344,21 @@ def vjp(f, x, v):
 # sensible choice, so PyTorch fills it in; for a vector it asks you, through gradient=v.
 
 # %% [markdown]
-# ## 8. Keeping an intermediate gradient: `retain_grad()`
+# ## 8. Only leaves keep `.grad`: `retain_grad()`
 #
-# Section 3 showed that a non-leaf keeps no `.grad`. To keep one, call `retain_grad()` on it
-# *before* `backward()`:
+# Intermediate results (tensors with a `grad_fn`) take part in `backward()`, but autograd does
+# not keep their gradients, to save memory: `.grad` of a non-leaf is `None`, with a warning.
+
+# %%
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+h = x * 3                    # not a leaf: h.grad_fn is set
+h.sum().backward()
+with shows_warning():
+    print("h.grad is", h.grad)
+print("x.grad is", x.grad)
+
+# %% [markdown]
+# To keep one, call `retain_grad()` on that very tensor *before* `backward()`:
 
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -353,8 +374,9 @@ print("x.grad =", x.grad)    # chain rule: 2h * 3
 # For $h = \tanh(x)$ and $y = \sum_i h_i^2\,x_i$, complete `grads_with_intermediate(x)` so that
 # it returns the pair `(dy_dx, dy_dh)`, both from one call to `backward()`.
 #
-# `x` does not require grad and must not change: work on a copy. Return two tensors shaped like
-# `x`: `dy_dx` is what the copy's `.grad` holds, and `dy_dh` is what `h.grad` holds.
+# `x` (any values, large ones too) does not require grad; leave it as it was given (work on a
+# copy). Return two tensors shaped like `x`: `dy_dx` is what the copy's `.grad` holds, and
+# `dy_dh` is what `h.grad` holds.
 
 # %% solution grads_with_intermediate
 def grads_with_intermediate(x):
@@ -372,7 +394,7 @@ def grads_with_intermediate(x):
 # %% [markdown]
 # ## 9. `torch.autograd.grad`: gradients without `.grad`
 #
-# `backward()` writes into `.grad` of every leaf, adding to what is there. `torch.autograd.grad`
+# `backward()` writes into `.grad` of every leaf that requires grad, adding to what is there. `torch.autograd.grad`
 # instead *returns* the gradients of the inputs you name, and touches no leaf's `.grad`. It
 # takes `grad_outputs=` where `backward()` takes `gradient=`, and `retain_graph=` like
 # `backward()`. Naming an input the output does not depend on is an error (unless you pass
@@ -390,8 +412,9 @@ print("x.grad:  ", x.grad)
 #
 # Section 7 said that row $i$ of the Jacobian of $f: \mathbb{R}^n \to \mathbb{R}^m$ is the
 # gradient of the output $y_i$. Complete `jacobian_rows(f, x)` to return the $m \times n$
-# Jacobian at `x`, one `backward()` (or `torch.autograd.grad`) call per row. PyTorch's
-# `jacobian()` is off limits here. `x` does not require grad; do not change `x`: work on a copy.
+# Jacobian at `x` (`f` may have one output), one `backward()` (or `torch.autograd.grad`) call per
+# row. PyTorch's `jacobian()` is off limits here. `x` does not require grad; leave it as it was
+# given (work on a copy).
 
 # %% solution jacobian_rows
 def jacobian_rows(f, x):
@@ -417,8 +440,8 @@ def jacobian_rows(f, x):
 # ### Exercise: a derivative by hand
 #
 # For $f(x) = \sin(x^2)\, e^{-x}$ (elementwise), complete `hand_derivative(x)` to return $f'(x)$
-# as a formula (`torch.sin`, `torch.exp`, ...), no autograd. The check
-# compares it with autograd's result on random inputs. Derive it: a finite-difference estimate,
+# as a formula (`torch.sin`, `torch.exp`, ...), with no autograd in any form (`backward()`,
+# `torch.autograd`, `torch.func`). The check compares it with autograd's result on random inputs. Derive it: a finite-difference estimate,
 # $(f(x+h) - f(x-h)) / 2h$, evaluates $f$ at shifted points and does not count as a derivative by
 # hand.
 
@@ -483,9 +506,10 @@ print("hvp(f, x, v)=", torch.autograd.functional.hvp(f, x, v)[1])   # [0] would 
 # ### Exercise: a Hessian-vector product
 #
 # Complete `hvp(f, x, v)`: `f` maps a vector `x` to a scalar, `v` has the shape of `x`. Return
-# $Hv$, the Hessian of `f` at `x` times `v`, by differentiating twice with
-# `create_graph=True`. PyTorch's `hessian()`, `hvp()` and `vhp()`, and `torch.func`, are off
-# limits here. `x` does not require grad; do not change `x` or `v`: work on a copy.
+# $Hv$, the Hessian of `f` at `x` times `v`, without building $H$: differentiate twice, the
+# first time with `create_graph=True`. `torch.autograd.functional` (its `hessian()`, `hvp()`,
+# `jacobian()`, ...) and `torch.func` are off limits here. `x` does not require grad; leave `x`
+# and `v` as they were given (work on a copy).
 
 # %% solution hvp
 def hvp(f, x, v):
@@ -504,19 +528,19 @@ def hvp(f, x, v):
 #
 # The core:
 #
-# - `backward()` walks the graph from a scalar and **adds** gradients into `.grad` of leaves.
-# - On a non-scalar output, reduce it first or pass `gradient=v` (the gradient of
-#   $\sum_i v_i y_i$).
-# - Non-leaf tensors keep no `.grad`.
-# - The graph is freed after `backward()`; `retain_graph=True` keeps it for another call. `.grad`
-#   is updated in place (keep a `.clone()`); reset it before reusing a leaf.
+# - `backward()` walks the graph from a scalar output and stores each gradient in `.grad` of the
+#   leaves that require grad; on a larger output, reduce it first (`.sum()`, `.mean()`).
+# - `.grad` **adds up**, in place: keep a `.clone()` of a value you need, and set `.grad` to
+#   `None` before reusing a leaf.
+# - The graph is freed after `backward()`; `retain_graph=True` keeps it for another call.
 #
 # Going further:
 #
 # - A graph with nothing saved can be walked twice without an error: reset `.grad` whenever you
 #   reuse a leaf.
-# - `gradient=v` is a vector-Jacobian product $v^\top J$, what the chain rule passes along.
-# - `retain_grad()` keeps a non-leaf's gradient.
+# - `gradient=v` weights a vector output: a vector-Jacobian product $v^\top J$, what the chain
+#   rule passes along.
+# - Only leaves keep `.grad`; `retain_grad()` keeps a non-leaf's gradient too.
 # - `torch.autograd.grad` returns gradients instead of accumulating them.
 # - `create_graph=True` records the backward pass, so a gradient can be differentiated again
 #   (second derivatives, Hessian-vector products).

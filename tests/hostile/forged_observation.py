@@ -14,8 +14,8 @@ from course.exercise import exercises_of
 
 def forged_respond(lesson, name, seed):
     exercise = exercises_of(lesson)[name]
-    x = exercise.inputs(seed)["x"]
-    seen = exercise.observe(lambda *args: torch.zeros_like(x), seed)
+    zeros = lambda *args: torch.zeros_like(next(a for a in args if isinstance(a, torch.Tensor)))  # shaped as x
+    seen = exercise.observe(zeros, seed)
     if isinstance(seen, dict) and "__outcome__" not in seen:
         for key in ("backward_calls", "calls"):
             if isinstance(seen.get(key), list):

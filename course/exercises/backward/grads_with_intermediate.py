@@ -9,25 +9,43 @@ from ...checks.compare import close
 from ...checks.diagnose import diagnose_gradient, diagnose_swapped
 from ...checks.mistakes import Mistake, require
 from ...checks.read_back import pair
-from ...checks.technique import counting, forbidden, inputs_kept, snapshot
+from ...checks.technique import counting, forbidden, grad_not_left, inputs_kept, snapshot
 from ...exercise import Exercise
 
 
 def inputs(rng):
-    return {"x": rand.tensor(rng, rand.shape(rng), rand.float_dtype(rng))}
+    """x of 3 to 6 elements, in one dimension or two (rows 1 to 4), either dtype. The text allows any x, so two
+    entries are large, 750 to 1000, one of each sign: tanh is 1 and -1 there, and a tanh written with exp
+    overflows (exp(750) is inf even in float64). The others stay in [-2, 2], where both paths of x into y carry
+    a gradient."""
+    shape = ((rand.integer(rng, 3, 6),), (rand.integer(rng, 1, 4), rand.integer(rng, 3, 5)))[rand.integer(rng, 0, 1)]
+    x = rand.tensor(rng, shape, rand.float_dtype(rng))
+    first = rand.integer(rng, 0, x.numel() - 1)
+    second = (first + rand.integer(rng, 1, x.numel() - 1)) % x.numel()
+    for where, sign in ((first, 1.0), (second, -1.0)):
+        x.view(-1)[where] = sign * float(rand.tensor(rng, (), torch.float64, 750.0, 1000.0))
+    return {"x": x}
 
 
 class _TanhOutputs(TorchFunctionMode):
-    """Every tensor torch.tanh (or .tanh()) returned: the answer's h, whose .grad dy_dh is read from."""
+    """Every tensor torch.tanh (or .tanh()) returned: the answer's h, whose .grad dy_dh is read from; and each
+    retain_grad() call: on which tensor, and whether a backward() had already run."""
 
     def __init__(self):
         super().__init__()
-        self.outputs = []
+        self.outputs, self.retained, self.backward_ran = [], [], False
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
+        name = getattr(func, "__name__", "")
+        if name == "retain_grad" and args and isinstance(args[0], torch.Tensor):
+            target = args[0]
+            self.retained.append({"on_h": any(target is h for h in self.outputs), "on_leaf": target.is_leaf,
+                                  "after_backward": self.backward_ran})
         out = func(*args, **(kwargs or {}))
-        if getattr(func, "__name__", "") == "tanh" and isinstance(out, torch.Tensor):
+        if name == "tanh" and isinstance(out, torch.Tensor):
             self.outputs.append(out)
+        if name == "backward":
+            self.backward_ran = True
         return out
 
 
@@ -46,11 +64,12 @@ def call(answer, inputs):
             _TanhOutputs() as tanh:
         got = answer(x)
     inputs_kept(before, [x], ["x"])
+    grad_not_left([x], ["x"])
     # None: h was not made by tanh, so the check cannot tell; else whether some h kept its gradient
     # (retain_grad() or backward(inputs=...)) or had a hook of the answer's to see it
     kept = None if not tanh.outputs else any(h.retains_grad or h._backward_hooks or _grad_quietly(h) is not None
                                              for h in tanh.outputs)
-    return {"result": got, "backward_calls": len(ran), "h_grad_kept": kept}
+    return {"result": got, "backward_calls": len(ran), "h_grad_kept": kept, "retained": tanh.retained}
 
 
 # y = sum(h**2 * x) reaches x along two paths: what dy_dx is when one of them is missing (the reference's key).
@@ -72,13 +91,52 @@ def _one_path_missing(expected, dy_dx) -> None:
             raise Mistake(why, kind)
 
 
+RETAINED_AFTER = ("h.retain_grad() was called after backward(): it keeps only the gradients computed after it, so "
+                  "h.grad stayed None. Call h.retain_grad() right after computing h, before backward().")
+
+
+RETAINED_ELSEWHERE = ("retain_grad() was called on {what}, not on h = tanh(x): dy_dh is what lands in h.grad, and "
+                      "only h.retain_grad() keeps it. Call it on h itself, before backward().")
+
+
+def _retained_wrong(retained: list) -> None:
+    """dy_dh missing or wrong after retain_grad() calls: said when none of them was on h before backward()."""
+    if not retained or any(r["on_h"] and not r["after_backward"] for r in retained):
+        return
+    if any(r["on_h"] for r in retained):
+        raise Mistake(RETAINED_AFTER, "retained_after_backward")
+    leaf = any(r["on_leaf"] for r in retained)
+    raise Mistake(RETAINED_ELSEWHERE.format(what="the copy of x, a leaf (whose .grad is kept anyway)" if leaf else
+                                            "another tensor (y, or a result computed from h such as h**2)"),
+                  "retained_wrong_tensor")
+
+
+def _overflowed(result, x: torch.Tensor) -> None:
+    """NaN or inf only where x is large: a tanh built from exp, whose exp(x) overflows to inf there."""
+    large = x.abs() > 20
+    for got in result:
+        if not isinstance(got, torch.Tensor) or got.shape != x.shape or got.is_complex() or not large.any():
+            continue
+        bad = ~torch.isfinite(got.detach())
+        if bad.any() and not (bad & ~large).any():
+            where = float(x[bad][0])
+            raise Mistake(f"your result is NaN (or inf) where x is large (x = {where:g} here), and finite elsewhere: "
+                          "a tanh written with exp overflows there (exp of a large number is inf, and inf / inf or "
+                          "inf * 0 is NaN). The text allows any x: use torch.tanh(x), which PyTorch computes without "
+                          "overflow for every x.", "overflow")
+
+
 def judge(seen, expected, inputs):
     dy_dx, dy_dh = pair(seen["result"], "dy_dx, dy_dh")
     calls = seen["backward_calls"]
+    _overflowed(seen["result"], inputs["x"])
     require(diagnose_swapped((expected["dy_dx"], expected["dy_dh"]), seen["result"], ("dy_dx", "dy_dh")))
     if dy_dh is None and calls:
+        _retained_wrong(seen.get("retained", []))
         raise Mistake("dy_dh is None: h is not a leaf, so autograd does not keep its gradient. "
                       "Call h.retain_grad() before backward().", "grad_none_not_leaf")
+    if diagnose_gradient(expected["dy_dh"], dy_dh):
+        _retained_wrong(seen.get("retained", []))
     n = expected["dy_dx"].numel()
     if n > 1 and all(isinstance(g, torch.Tensor) and g.shape == want.shape and not g.is_complex() and
                      close(g * n, want) for g, want in ((dy_dx, expected["dy_dx"]), (dy_dh, expected["dy_dh"]))):

@@ -1,26 +1,51 @@
 """`hand_derivative(x)`: a derivative written by hand as a formula, with no autograd."""
+import re
+from contextlib import ExitStack
+
 import torch
+import torch.autograd.forward_ad
 
 from ...checks import random_inputs as rand
 from ...checks.compare import close
 from ...checks.diagnose import diagnose_gradient
 from ...checks.mistakes import Mistake, require
-from ...checks.technique import TorchCalls, forbidden, inputs_kept, snapshot
+from ...checks.technique import TorchCalls, forbidden, inputs_kept, math_explained, snapshot
 from ...exercise import Exercise
 
 
 def inputs(rng):
-    return {"x": rand.tensor(rng, rand.shape(rng), torch.float64, low=-2.0, high=2.0)}
+    """x of one or two dimensions, sizes 1 to 5 (a dimension of size 1 at times), in float64."""
+    return {"x": rand.tensor(rng, rand.shape(rng, size=(1, 5)), torch.float64, low=-2.0, high=2.0)}
+
+
+NO_AUTOGRAD = ("write the derivative by hand here, as a formula, without autograd: in any form (backward(), "
+               "torch.autograd.grad, torch.func's grad, jvp or jacfwd, forward-mode dual numbers) it computes the "
+               "derivative for you.")
+
+# Every door to autograd: reverse mode (torch.autograd.functional goes through torch.autograd.grad), torch.func's
+# transforms and forward mode's dual numbers.
+AUTOGRAD_DOORS = [(torch.autograd, "grad"), (torch.autograd, "backward"), (torch.autograd.forward_ad, "make_dual")] + \
+    [(torch.func, name) for name in ("grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian",
+                                      "linearize") if hasattr(torch.func, name)]
 
 
 def call(answer, inputs):
     x = inputs["x"]
     before = snapshot(x)
-    no_autograd = "write the derivative by hand here, without autograd."
-    with forbidden(torch.autograd, "grad", no_autograd, "autograd_used"), \
-            forbidden(torch.autograd, "backward", no_autograd, "autograd_used"), \
-            TorchCalls(keep_arguments=("sin",)) as torch_calls:
-        got = answer(x)
+    with ExitStack() as stack:
+        for owner, name in AUTOGRAD_DOORS:
+            stack.enter_context(forbidden(owner, name, NO_AUTOGRAD, "autograd_used"))
+        torch_calls = stack.enter_context(TorchCalls(keep_arguments=("sin",)))
+        stack.enter_context(math_explained())
+        try:
+            got = answer(x)
+        except Mistake as mistake:
+            if mistake.kind != "math_on_tensor":
+                raise
+            name = str(mistake).split(" ", 1)[0]  # "math.cos"
+            raise Mistake(f"{name} was called on a tensor: the math module works on one Python number at a "
+                          f"time, not on a tensor. Use torch.{name.split('.')[-1]}, which works elementwise on the "
+                          "whole tensor.", "math_on_tensor") from None
     inputs_kept(before, [x], ["x"])
     if isinstance(got, torch.Tensor) and got.shape == x.shape:  # else the judge says what came back
         _derived_by_hand(torch_calls, x)
@@ -83,7 +108,22 @@ def judge(seen, expected, inputs):
                 raise Mistake(f"your derivative differs from autograd's, and matches a known slip: {slip}", kind)
         raise Mistake(problem + " Check each factor: the product rule for sin(x**2) * exp(-x), "
                       "and the chain rule inside each one.", "chain_rule")
+    if problem and problem.kind in BY_HAND:  # the generic words speak of .grad and graphs, which a formula has not
+        times = re.search(r"is (\d+) times", problem)
+        raise Mistake(BY_HAND[problem.kind].format(times=times.group(1) if times else "a whole number of"),
+                      problem.kind)
     require(problem)
+
+
+# The value diagnoses that would blame autograd (a graph cut, .grad added up), said of a formula by hand.
+BY_HAND = {
+    "all_zeros": "your derivative is all zeros, and f'(x) is not: is a term missing, or multiplied by zero? Write "
+                 "f'(x) with the product rule for sin(x**2) * exp(-x) and the chain rule inside each factor.",
+    "wrong_sign": "your derivative has the wrong sign everywhere: check each term's sign (the derivative of "
+                  "exp(-x) is -exp(-x)).",
+    "grad_accumulated": "your derivative is {times} times autograd's: a factor too many, or a term counted more "
+                        "than once? Check each factor of the product rule.",
+}
 
 
 HINTS = [

@@ -5,10 +5,12 @@ import torch
 
 from ...checks import random_inputs as rand
 from ...checks.compare import close
-from ...checks.diagnose import diagnose_gradient
-from ...checks.evaluation_points import WhereEvaluated, far_from_x, finite_difference
+from ...checks.diagnose import diagnose_gradient, shape_of
+from ...checks.evaluation_points import WhereEvaluated, far_from_x, finite_difference, used_as_a_tensor
 from ...checks.mistakes import Mistake, require
-from ...checks.technique import forbidden, inputs_kept, snapshot, watching_backward, weights_kept
+from ...checks.read_back import handed_back_within, returned_again
+from ...checks.technique import (GRAD_RETURNS_A_TUPLE, forbidden, grad_not_left, inputs_kept, snapshot,
+                                 watching_backward, weights_kept)
 from ...exercise import Exercise
 
 
@@ -20,7 +22,8 @@ HVP_FUNCTIONS = [
 ]
 
 
-NO_SHORTCUT_HVP = "build H v yourself: differentiate twice with create_graph=True, not with PyTorch's {}()."
+NO_SHORTCUT_HVP = ("build H v yourself: differentiate twice, the first time with create_graph=True, not with "
+                   "PyTorch's {}() (torch.autograd.functional and torch.func are off limits here).")
 
 
 # The second differentiation started from g itself: PyTorch's message is the same for both calls.
@@ -57,19 +60,25 @@ def _raised_in(error: BaseException) -> str | None:
 
 
 def inputs(rng):
-    x = rand.tensor(rng, (rand.integer(rng, 2, 5),), torch.float64)
-    return {"x": x, "vs": [rand.tensor(rng, x.shape, torch.float64) for _ in HVP_FUNCTIONS]}
+    """One x per function, float32 and float64 both in every trial: of 2 to 5 elements for the first two, and
+    of one element for the last (H is then 1 x 1, and H v has the shape (1,), which nothing may squeeze)."""
+    first = rand.float_dtype(rng)
+    other = torch.float64 if first == torch.float32 else torch.float32
+    xs = [rand.tensor(rng, (rand.integer(rng, 2, 5),), first), rand.tensor(rng, (rand.integer(rng, 2, 5),), other),
+          rand.tensor(rng, (1,), first)]
+    return {"xs": xs, "vs": [rand.tensor(rng, x.shape, x.dtype) for x in xs]}
 
 
 def call(answer, inputs):
-    x, seen, calls, elsewhere, far, zeroed = inputs["x"], [], [], [], [], []
-    for (_, f), v in zip(HVP_FUNCTIONS, inputs["vs"]):
+    seen, calls, differentiations, elsewhere, far, zeroed = [], [], [], [], [], []
+    for (_, f), x, v in zip(HVP_FUNCTIONS, inputs["xs"], inputs["vs"]):
         before = snapshot(x, v)
         f = watched = WhereEvaluated(f, x)
         with ExitStack() as stack:
-            for owner, name in [(torch.autograd.functional, "hvp"), (torch.autograd.functional, "vhp"),
-                                (torch.autograd.functional, "hessian")] + \
-                    [(torch.func, name) for name in ("hessian", "jacrev", "jacfwd", "grad", "vjp", "jvp")]:
+            for owner, name in [(torch.autograd.functional, name) for name in
+                                ("hvp", "vhp", "hessian", "jacobian", "vjp", "jvp")] + \
+                    [(torch.func, name) for name in ("hessian", "jacrev", "jacfwd", "grad", "grad_and_value", "vjp",
+                                                     "jvp", "linearize") if hasattr(torch.func, name)]:
                 stack.enter_context(forbidden(owner, name, NO_SHORTCUT_HVP.format(name), "shortcut_used"))
             watch, ran = watching_backward()
             stack.enter_context(watch)
@@ -91,14 +100,25 @@ def call(answer, inputs):
                                       ("torch.autograd.grad()", "grad_outputs="))
                     raise Mistake(UNWEIGHTED_SECOND.format(call=call, argument=argument), "v_ignored") from None
                 raise
+            except (AttributeError, TypeError) as error:
+                if (misused := used_as_a_tensor(error)) is not None:
+                    raise misused from None
+                if ran["grad"] and ("converted to an index" in str(error) or "sequence" in str(error) or
+                                    "'tuple' object" in str(error)):
+                    raise Mistake(f"your code raised TypeError: {error}. {GRAD_RETURNS_A_TUPLE} (A tuple times a "
+                                  "tensor is not a product of gradients.)", "grad_tuple") from None
+                raise
         weights_kept(before[1], v)
         inputs_kept(before, [x, v], ["x", "v"])
+        grad_not_left([x, v], ["x", "v"])
         calls.append(len(ran["backward"]))
+        differentiations.append(len(ran["backward"]) + len(ran["grad"]))
         elsewhere.append(watched.elsewhere)
         far.append(watched.far)
         zeroed.append(bool(zeroing))
-    return {"hvps": seen, "backward_calls": calls, "evaluated_elsewhere": elsewhere, "evaluated_far": far,
-            "zeroed_a_gradient_with_graph": zeroed}
+    return {"hvps": seen, "backward_calls": calls, "differentiations": differentiations,
+            "evaluated_elsewhere": elsewhere, "evaluated_far": far, "zeroed_a_gradient_with_graph": zeroed,
+            "returned_again": returned_again(seen)}
 
 
 _TENSOR_ZERO = torch._C.TensorBase.zero_
@@ -144,10 +164,11 @@ def _v_applied_after(seen, expected, inputs) -> None:
 
 
 def judge(seen, expected, inputs):
+    handed_back_within("hvp", [f"f = {d}" for d, _ in HVP_FUNCTIONS], seen.get("returned_again"))
     finite_difference(seen, "H v from gradients at nearby points", HVP_HOW)
     _v_applied_after(seen, expected, inputs)
-    for i, ((description, _), got, want, grad, ones, v) in enumerate(zip(
-            HVP_FUNCTIONS, seen["hvps"], expected["hvps"], expected["grads"], expected["h_ones"], inputs["vs"],
+    for i, ((description, _), x, got, want, grad, ones, v) in enumerate(zip(
+            HVP_FUNCTIONS, inputs["xs"], seen["hvps"], expected["hvps"], expected["grads"], expected["h_ones"], inputs["vs"],
             strict=True)):
         comparable = isinstance(got, torch.Tensor) and got.shape == want.shape and got.dtype == want.dtype
         if comparable and close(got, grad) and not close(want, grad):
@@ -163,10 +184,16 @@ def judge(seen, expected, inputs):
             raise Mistake(f"for f = {description}, your result is H times a vector of ones, as from differentiating "
                           "g.sum(): v was left out. H v weights the first derivative g by v before the second "
                           "differentiation.", "v_ignored")
-        problem = diagnose_gradient(want, got, f"H v for f = {description}", stale=grad)
+        problem = diagnose_gradient(want, got, f"H v for f = {description}, at {shape_of(x)},", stale=grad)
         _hvp_reset(description, problem, seen["zeroed_a_gradient_with_graph"][i])
         far_from_x(seen, i, problem, HVP_HOW)
         require(problem)
+        times = seen["differentiations"][i]
+        if times > 2:
+            raise Mistake(f"for f = {description}, H v is right, but your code differentiated {times} times, as "
+                          "building H row by row (a row per element of the first derivative g) does. The exercise "
+                          "asks for H v without H, from two differentiations: g with create_graph=True, then the "
+                          "gradient of the scalar g · v.", "hessian_built")
 
 
 def _hvp_reset(description: str, problem, zeroed: bool) -> None:

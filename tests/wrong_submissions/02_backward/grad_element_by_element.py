@@ -1,4 +1,4 @@
-# expect: f was called on a tensor that is not the x of this call
+# expect: f was called on pieces of x
 # f called on each element alone: right for a sum of elementwise terms, wrong for a mean or a
 # log-sum-exp, and no finite difference (every point is a point of x).
 def grad_via_backward(f, x):

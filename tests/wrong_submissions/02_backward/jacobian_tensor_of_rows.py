@@ -1,4 +1,4 @@
-# expect: If it was torch.tensor() of a list of tensors, use torch.stack()
+# expect: torch.stack(rows) makes one tensor of them
 def jacobian_rows(f, x):
     x = x.detach().clone().requires_grad_(True)
     y = f(x)

@@ -1,4 +1,4 @@
-# expect: use the torch function instead
+# expect: Use torch.cos, which works elementwise
 # math.cos and friends take one Python number, not a tensor.
 def hand_derivative(x):
     import math

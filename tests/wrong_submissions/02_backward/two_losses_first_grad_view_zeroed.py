@@ -1,0 +1,10 @@
+# expect: two tensor objects over the same memory
+# A reader's answer: g1 = xc.grad[...], a view "of all of it", kept across zero_() and the second backward().
+def two_losses(x):
+    xc = x.detach().clone().requires_grad_(True)
+    h = torch.sin(xc) * xc
+    h.sum().backward(retain_graph=True)
+    g1 = xc.grad[...]
+    xc.grad.zero_()
+    (h**2).mean().backward()
+    return g1, xc.grad
