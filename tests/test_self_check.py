@@ -180,12 +180,77 @@ def test_unreadable_or_stale_stored_values_name_the_file(expected_dir, text, why
     assert "toy.json" in str(missing.value) and "seed" not in str(missing.value)
 
 
-def test_stored_values_for_another_seed_are_not_a_missing_file(expected_dir):
+def _mean_inputs(rng):
+    from course.checks import random_inputs as rand
+    return {"x": rand.tensor(rng, rand.shape(rng), rand.float_dtype(rng))}
+
+
+def _mean_judge(seen, expected, inputs):
+    from course.checks.diagnose import diagnose_tensor
+    from course.checks.mistakes import require
+    require(diagnose_tensor(expected["mean"], seen["mean"], "the mean"))
+    if not torch.allclose(seen["mean"], expected["mean"]):
+        raise Mistake("not the mean", "wrong_value")
+
+
+mean_of = Exercise(_mean_inputs, lambda answer, inputs: {"mean": answer(inputs["x"])}, _mean_judge,
+                   ["mean", "over every element"]).named("mean_of", "toy")
+
+
+@pytest.fixture
+def stored_means(expected_dir):
+    """The toy's values stored for the seeds the build would choose: seed 0 draws a 1-D x of 5 elements."""
+    from autograder.authoring.self_check_seeds import covering_seeds
     from course.checks.observation import encode
-    (expected_dir / "toy.json").write_text(json.dumps({"double": {"0": encode(expected(0))}}))
-    double(lambda x: 2 * x)  # seed 0: Correct
-    with pytest.raises(CheckFailed, match="can only check seed 0"):
-        double(lambda x: 2 * x, seed=5)
+    seeds = covering_seeds(mean_of)
+    stored = {str(seed): encode({"mean": mean_of.inputs(seed)["x"].mean()}) for seed in seeds}
+    (expected_dir / "toy.json").write_text(json.dumps({"mean_of": stored}))
+    return seeds
+
+
+def test_the_self_check_judges_every_kind_of_input_the_grader_draws(stored_means, capsys):
+    """Answers right for seed 0's x alone (1-D, 5 elements, float64) fail on another stored seed."""
+    x0 = mean_of.inputs(0)["x"]
+    assert x0.shape == (5,)
+    mean_of(lambda x: x.sum() / 5, seed=0)  # seed 0 alone cannot tell
+    assert "Correct" in capsys.readouterr().out
+    for wrong in (lambda x: x.sum() / len(x), lambda x: x.sum() / 5, lambda x: x.double().mean()):
+        with pytest.raises(CheckFailed) as failed:
+            mean_of(wrong)
+        seed = int(str(failed.value).rsplit("seed ", 1)[1].rstrip(")"))
+        assert seed in stored_means and seed != 0
+    mean_of(lambda x: x.mean())
+    assert f"on all {len(stored_means)} inputs stored for it" in capsys.readouterr().out
+
+
+def test_every_stored_seed_can_be_checked_alone(stored_means, capsys):
+    for seed in stored_means:
+        mean_of(lambda x: x.mean(), seed=seed)
+        assert f"matches PyTorch on seed {seed}'s inputs" in capsys.readouterr().out
+
+
+def test_a_seed_not_stored_runs_its_own_inputs_and_says_what_it_compared_instead(stored_means, capsys):
+    """A grader's seed: what happens on its own inputs shows as at grading; the values are compared on
+    the stored seed most like it, and the message says so and why, never pretending."""
+    seed = next(s for s in range(10**6, 10**7) if mean_of.inputs(s)["x"].dim() == 2)
+    mean_of(lambda x: x.mean(), seed=seed)
+    said = capsys.readouterr().out
+    assert f"ran on seed {seed}'s inputs" in said and "which draws the same kinds of input" in said
+    assert f"Seed {seed}'s own values cannot be compared here" in said and "reference" in said
+
+    def fails_on_2d(x):
+        if x.dim() == 2:
+            raise ValueError("only vectors")
+        return x.mean()
+
+    with pytest.raises(CheckFailed) as failed:
+        mean_of(fails_on_2d, seed=seed)
+    assert "only vectors" in str(failed.value) and f"seed {seed})" in str(failed.value)
+    with pytest.raises(CheckFailed) as failed:
+        mean_of(lambda x: x.sum() / len(x), seed=seed)
+    like = int(str(failed.value).split("with seed ", 1)[1].split(",")[0])
+    assert like in stored_means and mean_of.inputs(like)["x"].dim() == 2
+    assert f"as seed {seed}; seed {seed}'s own values cannot be compared here" in str(failed.value)
 
 
 # --- answers that keep state between calls ---------------------------------------------------------
