@@ -12,7 +12,8 @@ SECTIONS = {
                  9: "A leaf from any data"},
     "02_backward": {1: "backward() fills .grad of every leaf", 2: "backward() starts from a scalar",
                     3: "Only leaves keep .grad", 4: "The graph is freed after backward()",
-                    8: "Keeping an intermediate gradient: retain_grad()", 9: "torch.autograd.grad: gradients without .grad"},
+                    8: "Keeping an intermediate gradient: retain_grad()", 9: "torch.autograd.grad: gradients without .grad",
+                    11: "Gradients of gradients: create_graph=True"},
     "03_no_grad": {1: "torch.no_grad(): nothing is recorded", 5: "Updating parameters by hand: no_grad() at work",
                    6: "set_grad_enabled() and inference_mode()",
                    8: "Getting numbers out: NumPy, .item(), and a stop-gradient at work",
@@ -60,6 +61,10 @@ EXPLAINED_IN = {
     "post_hook_returned": {"04_zero_grad": 9},
     "post_hook_non_leaf": {"04_zero_grad": 9},
     "clip_without_grads": {"04_zero_grad": 7},
+    "optimize_non_leaf": {"03_no_grad": 5, "04_zero_grad": 2},
+    "empty_parameters": {"03_no_grad": 5, "04_zero_grad": 2},
+    "hook_changed_size": {"04_zero_grad": 9},
+    "create_graph_cycle": {"02_backward": 11},
 }
 
 

@@ -35,7 +35,7 @@ from .checks.observation import Unreadable, decode, round_trip
 from .checks.random_inputs import DEMO_SEED, generator, recording_shapes, same_shapes, seed_global
 from .checks.repeated_calls import (RUNS, TRIAL, call_order, handed_back_message, keeps_state_message, other_seed,
                                     tensors_in)
-from .checks.whose_error import raised_by_student, raised_in_students_line, where_raised
+from .checks.whose_error import codes_of, raised_by_a_raise_of_theirs, raised_by_student, where_raised
 from .grade_ids import exercise_of_test, test_id  # noqa: F401  (the contract's names for graded cells)
 from .hints import Hints
 
@@ -154,7 +154,7 @@ class Exercise:
                 with closing(self.name, self.closes):
                     seen = self.call(watched, inputs)
         except NotImplementedError as error:
-            if not raised_in_students_line(error):  # PyTorch's (a derivative it lacks), not the stub's
+            if not raised_by_a_raise_of_theirs(error, codes_of(self.call)):  # PyTorch's, not the stub's
                 return self._raised(error, returned[0]), []
             return outcome.reported(outcome.NOT_ATTEMPTED, outcome.not_attempted_message(self.name),
                                     outcome.NOT_ATTEMPTED), []
@@ -177,9 +177,10 @@ class Exercise:
     def _raised(self, error: Exception, returned) -> dict:
         """An exception during a call: the student's code's (their function, or a hook of theirs the
         check ran), or the check's own, failing on what the function returned."""
-        if raised_by_student(error) or returned is _NOTHING:
-            return outcome.reported(outcome.RAISED, f"your code raised {explain_error(error)}{where_raised(error)}",
-                                    type(error).__name__)
+        checks = codes_of(self.call)
+        if raised_by_student(error, checks) or returned is _NOTHING:
+            return outcome.reported(outcome.RAISED, f"your code raised {explain_error(error)}"
+                                    f"{where_raised(error, checks)}", type(error).__name__)
         missing = " Is a `return` missing?" if returned is None else ""
         return outcome.reported(outcome.INCORRECT, f"the check could not use what `{self.name}` returned "
                                 f"({describe_value(returned)}): {explain_error(error)}\nReturn what the exercise "

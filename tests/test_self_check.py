@@ -338,3 +338,44 @@ def test_the_other_call_gets_the_trials_shapes_and_dtypes_with_other_values():
             assert [(t.shape, t.dtype) for t in tensors_in(trial)] == [(t.shape, t.dtype) for t in tensors_in(other)]
             assert not any(torch.equal(a, b) for a, b in zip(tensors_in(trial), tensors_in(other))), exercise.name
             assert exercise.inputs(seed).keys() == trial.keys()
+
+
+# --- whose code raised --------------------------------------------------------------------------
+
+def _lengths_call(answer, inputs):
+    return {"n": len(answer(inputs["x"]))}  # the check's own code, on what the answer returned
+
+
+lengths = Exercise(_inputs, _lengths_call, _judge, ["a", "b"]).named("lengths", "toy")
+
+
+def test_the_check_failing_on_what_an_answer_returned_is_not_the_answers_error():
+    def forgot_return(x):
+        2 * x
+    result = lengths.verdict(lengths.observe(forgot_return, 3), {}, 3)
+    assert result.kind == "unusable_result" and "your code raised" not in result.message
+    assert "could not use what `lengths` returned (None)" in result.message and "Is a `return` missing?" in result.message
+
+
+def test_an_error_in_the_students_code_names_their_line_as_a_notebook_shows_it():
+    from IPython.core.interactiveshell import InteractiveShell
+    shell = InteractiveShell.instance()
+    try:
+        shell.run_cell("import torch\ndef doubled(x):\n    y = x * 2\n    return y + torch.ones(7)\n")
+        result = judged(shell.user_ns["doubled"])
+    finally:
+        InteractiveShell.clear_instance()
+    assert result.outcome == RAISED and result.message.startswith("your code raised RuntimeError: The size")
+    assert "(line 3 of `doubled`: `return y + torch.ones(7)`)" in result.message
+
+
+def test_a_not_implemented_error_from_pytorch_is_not_an_untouched_stub():
+    def no_derivative(x):  # torch's own NotImplementedError, raised inside the library
+        raise_inside = torch.ones(1).to_sparse()
+        return raise_inside.view(-1) * x
+    result = judged(no_derivative)
+    assert result.outcome == RAISED and "NotImplementedError" in result.message
+
+    def stub(x):
+        raise NotImplementedError()
+    assert judged(stub).outcome == NOT_ATTEMPTED

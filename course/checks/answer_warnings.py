@@ -11,6 +11,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from .explain_error import without_source_location
 from .observation import Unreadable
 
 MIME = "application/vnd.autograd-course.warnings+json"
@@ -47,7 +48,7 @@ class Warned:
         """Each (category, message) once, as Python's default filter shows a warning once per place."""
         self.more = self.more or more
         for category, message in pairs:
-            said = (category, _cut(message))
+            said = (category, _cut(without_source_location(message)))
             if said in self.said:
                 continue
             if len(self.said) >= MAX_WARNINGS:
