@@ -30,7 +30,8 @@ from .checks.explain_error import explain_error, show_warnings_once
 from .checks.input_kinds import describe, features, nearest, same_kinds
 from .checks.mistakes import Mistake
 from .checks.object_identity import (constants_of, identities, identity_key_message, is_constant, keep,
-                                     keyed_on_identity, kept_alive, note_returned, returned_by_a_call)
+                                     keyed_on_identity, kept_alive, note_kept, note_returned,
+                                     returned_by_a_call)
 from .checks.observation import Unreadable, decode, round_trip
 from .checks.random_inputs import DEMO_SEED, generator, recording_shapes, same_shapes, seed_global
 from .checks.repeated_calls import (RUNS, TRIAL, call_order, handed_back_message, keeps_state_message, other_seed,
@@ -117,6 +118,7 @@ class Exercise:
                 seen, tensors = self._run(answer, seed)
             else:  # other values in the trial's shapes and dtypes, where the exercise draws them by rand
                 seen, tensors = self._run(answer, other_seed(seed), shaped_as=seed)
+            note_kept(answer, constants)
             if isinstance(seen, dict) and "__outcome__" in seen:
                 if which == TRIAL and runs:  # the same inputs ran fine the first time
                     kind = "raised" if seen["__outcome__"] == outcome.RAISED else seen["kind"]

@@ -219,7 +219,7 @@ def test_every_error_a_lesson_teaches_has_a_pointer_in_every_lesson():
     """A key that some lesson explains in a section of its own is pointed to from every lesson."""
     taught = {key for lesson in LESSONS.values() for key, where in lesson.ERROR_SECTIONS.items()
               if not where.startswith("lesson ")}
-    assert taught >= KEYS - {"deepcopy_result", "bool_of_tensor", "numpy_copy_keyword"}
+    assert taught >= KEYS - {"deepcopy_result", "bool_of_tensor", "numpy_copy_keyword", "zero_dimensional"}
     for name, lesson in LESSONS.items():
         assert taught <= set(lesson.ERROR_SECTIONS), f"{name} has no pointer for {taught - set(lesson.ERROR_SECTIONS)}"
 
@@ -356,3 +356,12 @@ def test_a_wrong_answer_still_shows_its_warnings(capfd):
     finally:
         torch.set_warn_always(False)
     assert "not a leaf Tensor" in capfd.readouterr().err
+
+
+@pytest.mark.parametrize("cell", ["len(torch.tensor(2.0))", "[v for v in torch.tensor(2.0)]", "torch.tensor(2.0)[0]"])
+def test_a_tensor_of_no_dimensions_counted_looped_or_indexed_is_explained(cell):
+    from course.checks.explain_error import known_error
+    with pytest.raises(Exception) as raised:
+        exec(cell, {"torch": torch})
+    assert known_error(raised.value).key == "zero_dimensional"
+    assert "x.numel()" in known_error(raised.value).meaning

@@ -105,6 +105,12 @@ KNOWN_ERRORS = [
     KnownError("gradient_shape", "The vector v can only be None",
                "f(x) has several elements, so the vector-Jacobian product needs v, the weights of the "
                "outputs, of the shape of f(x)."),
+    # len(x), for row in x or x[0] on a tensor of no dimensions: torch.tensor(2.0), a loss, a sum.
+    KnownError("zero_dimensional", re.compile(r"(len\(\) of a 0-d tensor|iteration over a 0-d tensor|"
+                                              r"invalid index of a 0-dim tensor)"),
+               "this tensor has no dimensions (shape ()): it is a single number, with no rows or items to count, "
+               "loop over or index. Count elements with x.numel(), and let torch's operations work on x whole: "
+               "they work elementwise whatever its shape."),
     KnownError("item_of_many", "cannot be converted to Scalar",
                ".item() gives one Python number, so it works only on a tensor of one element: keep a result of "
                "several elements as a tensor (a gradient is returned as the tensor .grad holds)."),

@@ -10,9 +10,10 @@ verdict the same every run:
 - after each call, a dict the answer can reach that is keyed on the identity of one of that call's
   inputs (its id, its data pointer, or the object itself) is found whether or not an entry was ever
   hit (``keyed_on_identity``): the cache is the mistake, not the luck of a hit;
-- which tensors checks have had back from an answer is remembered for the kernel's life, weakly
-  (``returned_by_a_call``): one handed back again is a cache's old result whichever check first
-  got it, and a tensor the answer held before any check got it back stays a constant.
+- which tensors checks have had back from an answer, or found among what it keeps after a call,
+  is remembered for the kernel's life, weakly (``returned_by_a_call``): one handed back again is a
+  cache's old result whichever check first met it, and a tensor the answer held before any check
+  met it stays a constant.
 """
 import weakref
 from contextlib import contextmanager
@@ -64,6 +65,12 @@ def returned_by_a_call(t: torch.Tensor) -> bool:
 def note_returned(tensors) -> None:
     for t in tensors:
         _remember(_returned, t)
+
+
+def note_kept(function, constants: list) -> None:
+    """After a call, whatever it ran into: the tensors ``function`` can now reach that are not its
+    constants were made by a call (a cache's entry, made by a call whose result the check refused, say)."""
+    note_returned(t for t in tensors_held_by(function) if not is_constant(t, constants))
 
 
 def constants_of(function) -> list[torch.Tensor]:
