@@ -239,6 +239,12 @@ def test_warnings_come_before_a_failing_verdict_as_text_and_a_correct_answer_sho
     tried.warned = Warned(said=[("UserWarning", "<b>not markup</b>")])
     passed = tried.outputs()
     assert passed == [tried.output()] and determine_grade(_graded_cell(passed)) == (1, 1)
+    tried.warned.unreadable = "it is not JSON"  # a kernel's field that could not be read is said, on stdout
+    noted = tried.outputs()
+    assert [(o.output_type, o.get("name")) for o in noted] == [("stream", "stdout"), ("display_data", None)]
+    assert noted[0].text == "(the warnings sent back with this answer could not be read: it is not JSON)\n"
+    assert determine_grade(_graded_cell(noted)) == (1, 1)
+    tried.warned.unreadable = ""
     tried.judge([], None)
     failed = tried.outputs()
     assert [o.output_type for o in failed] == ["stream", "error"] and failed[0].name == "stderr"

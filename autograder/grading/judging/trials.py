@@ -95,11 +95,14 @@ class Trials:
         """The graded cell's outputs: under a verdict that fails, the answer's warnings first (text on
         stderr, as plain nbgrader shows them), then the verdict. A correct answer's warnings are not
         shown, as its self-check shows none: a warning under "Correct" reads as a mistake (a
-        `return float(loss)` warns that a tensor requiring grad became a number)."""
-        text = self.warned.text()
-        if not text or self.result.passed:
+        `return float(loss)` warns that a tensor requiring grad became a number). A kernel's field that
+        could not be read is still said, under a passing verdict on stdout: nbgrader scores any stderr
+        in a graded cell 0, and the score is the verdict's."""
+        passed = self.result.passed
+        text = self.warned.text(warnings=not passed)
+        if not text:
             return [self.output()]
-        return [nbformat.v4.new_output("stream", name="stderr", text=text), self.output()]
+        return [nbformat.v4.new_output("stream", name="stdout" if passed else "stderr", text=text), self.output()]
 
     def output(self) -> NotebookNode:
         """The verdict's output: correct, or the mistake and the seed that replays it."""
