@@ -14,10 +14,8 @@ of seeds (``expected/<lesson>.json``: together they draw every kind of input the
 have holds the machinery, never the answers, and both sides judge through the same ``judge``.
 Course helpers that would do an exercise's work are closed while it runs (``closes``).
 """
-import json
-import os
 import warnings
-from functools import lru_cache, wraps
+from functools import wraps
 from typing import Callable
 
 import torch
@@ -32,18 +30,18 @@ from .checks.mistakes import Mistake
 from .checks.object_identity import (constants_of, identities, identity_key_message, is_constant, keep,
                                      keyed_on_identity, kept_alive, note_kept, note_returned,
                                      returned_by_a_call)
-from .checks.observation import Unreadable, decode, round_trip
-from .checks.random_inputs import DEMO_SEED, generator, recording_shapes, same_shapes, seed_global
+from .checks.observation import Unreadable, round_trip
+from .checks.random_inputs import generator, recording_shapes, same_shapes, seed_global
 from .checks.repeated_calls import (RUNS, TRIAL, call_order, handed_back_message, keeps_state_message, other_seed,
                                     tensors_in)
 from .checks.whose_error import codes_of, raised_by_a_raise_of_theirs, raised_by_student, where_raised
 from .grade_ids import exercise_of_test, test_id  # noqa: F401  (the contract's names for graded cells)
 from .hints import Hints
+from .stored_values import stored_expected, stored_seeds
 
 RAISED_AFTER_A_CALL = ("\n  (The call just before, on other inputs, ran without an error: if your function keeps "
                        "something from one call to the next, such as a tensor in a global or a default argument, "
                        "that can be why.)")
-EXPECTED_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "exercises", "expected")
 _NOTHING = object()  # the answer has not returned yet
 
 
@@ -228,15 +226,15 @@ class Exercise:
             show_warnings_once(Warned.caught(caught))
             return outcome.show_self_check(self.name, self.verdict(ran, None, seed), seed)
         result, at, warned = self.self_check(answer, [like])
-        kinds = "draws the same kinds of input" if same_kinds(features(own, self.edges), features(
-            self.inputs(like), self.edges)) else "draws the inputs most like them"
+        kinds = (f"draws the same kinds of input as seed {seed}" if same_kinds(features(own, self.edges), features(
+            self.inputs(like), self.edges)) else f"of the stored seeds draws the inputs most like seed {seed}'s")
         why = (f"seed {seed}'s own values cannot be compared here: the notebook stores expected values only for "
                "its self-check's seeds, and the grader computes the others with its reference, which stays with "
                "the grader")
         if not result.passed:
             show_warnings_once(warned)
-            raise outcome.CheckFailed(f"{result.message}\n(checked `{self.name}` with seed {like}, which {kinds} as "
-                                      f"seed {seed}; {why})") from None
+            raise outcome.CheckFailed(f"{result.message}\n(checked `{self.name}` with seed {like}, which {kinds}; "
+                                      f"{why})") from None
         outcome.show(outcome.Outcome("correct", (
             f"`{self.name}` ran on seed {seed}'s inputs ({describe(own)}) without an error or a broken rule, and "
             f"matches PyTorch on seed {like}, which {kinds} ({describe(self.inputs(like))}). {why[0].upper()}{why[1:]}.")))
@@ -261,52 +259,3 @@ def exercises_of(lesson: str) -> dict[str, Exercise]:
         if missing.name != f"course.exercises.{lesson}":  # a module the lesson imports: a real error
             raise
         return {}
-
-
-class StoredValuesMissing(RuntimeError):
-    """The self-check's stored values are missing or unreadable: an install or build problem, not the answer's."""
-
-    def _render_traceback_(self):
-        return [f"StoredValuesMissing: {self}"]
-
-
-def _fix() -> str:
-    return ("Reinstall the course's student package (its wheel carries these files), or, in a checkout "
-            "of the course, run `autograd-course build` to store them again.")
-
-
-@lru_cache(maxsize=None)
-def _stored(lesson: str) -> dict:
-    path = os.path.join(EXPECTED_DIR, f"{lesson}.json")
-    try:
-        with open(path, encoding="utf-8") as handle:
-            stored = json.load(handle)
-    except FileNotFoundError:
-        raise StoredValuesMissing(f"the self-check's stored values are missing: {path} does not exist. "
-                                  + _fix()) from None
-    except (OSError, ValueError) as error:
-        raise StoredValuesMissing(f"the self-check's stored values in {path} cannot be read "
-                                  f"({type(error).__name__}: {error}). " + _fix()) from None
-    if not isinstance(stored, dict):
-        raise StoredValuesMissing(f"the self-check's stored values in {path} are not a table. " + _fix())
-    return stored
-
-
-def _of(lesson: str, name: str) -> dict:
-    stored = _stored(lesson)
-    if not isinstance(stored.get(name), dict) or not stored[name]:
-        raise StoredValuesMissing(f"{os.path.join(EXPECTED_DIR, lesson + '.json')} holds no values for "
-                                  f"`{name}`: it is older than the lesson. " + _fix())
-    return stored[name]
-
-
-def stored_seeds(lesson: str, name: str) -> list[int]:
-    """The seeds stored for an exercise, in the order the self-check judges them: the demo seed first."""
-    seeds = sorted(int(seed) for seed in _of(lesson, name))
-    return sorted(seeds, key=lambda seed: seed != DEMO_SEED)
-
-
-def stored_expected(lesson: str, name: str, seed: int):
-    """The expected values stored for ``seed`` (None: not one of the stored seeds)."""
-    found = _of(lesson, name).get(str(seed))
-    return None if found is None else decode(found)

@@ -12,7 +12,8 @@ import html
 import io
 
 from . import outcome
-from .exercise import Exercise, stored_seeds
+from .exercise import Exercise
+from .stored_values import stored_seeds
 
 
 CORE, FURTHER = "Core", "Going further"

@@ -20,7 +20,7 @@ from autograder.grading.judging.verdict import judge_sent
 from conftest import ROOT
 from course.checks.object_identity import kept_alive
 from course.checks.observation import dumps
-from course.exercise import stored_seeds
+from course.stored_values import stored_seeds
 from lesson_solutions import define
 from test_correct_answers import load_correct_answers
 from trial import exercise

@@ -153,16 +153,16 @@ def test_grader_seeds_are_fresh_unless_pinned():
 
 @pytest.fixture
 def expected_dir(tmp_path, monkeypatch):
-    import course.exercise as exercise_module
-    monkeypatch.setattr(exercise_module, "EXPECTED_DIR", str(tmp_path))
-    exercise_module._stored.cache_clear()
+    import course.stored_values as stored_values
+    monkeypatch.setattr(stored_values, "EXPECTED_DIR", str(tmp_path))
+    stored_values._stored.cache_clear()
     yield tmp_path
-    exercise_module._stored.cache_clear()
+    stored_values._stored.cache_clear()
 
 
 def test_missing_stored_values_name_the_file_and_the_fix(expected_dir):
     """An install without the package data says so; it never blames the seed or the answer."""
-    from course.exercise import StoredValuesMissing
+    from course.stored_values import StoredValuesMissing
     with pytest.raises(StoredValuesMissing) as missing:
         double(lambda x: 2 * x)
     message = str(missing.value)
@@ -173,7 +173,7 @@ def test_missing_stored_values_name_the_file_and_the_fix(expected_dir):
 @pytest.mark.parametrize("text, why", [("{not json", "cannot be read"), ("[]", "not a table"),
                                        ('{"other": {}}', "holds no values for `double`")])
 def test_unreadable_or_stale_stored_values_name_the_file(expected_dir, text, why):
-    from course.exercise import StoredValuesMissing
+    from course.stored_values import StoredValuesMissing
     (expected_dir / "toy.json").write_text(text)
     with pytest.raises(StoredValuesMissing, match=why) as missing:
         double(lambda x: 2 * x)

@@ -9,7 +9,8 @@ import pytest
 
 from autograder.authoring.self_check_seeds import covering_seeds, drawn_features
 from course.checks.random_inputs import fresh_seed
-from course.exercise import exercises_of, stored_seeds
+from course.exercise import exercises_of
+from course.stored_values import stored_seeds
 from lesson_solutions import solutions
 
 LESSONS = {"graph": "01_graph", "backward": "02_backward", "no_grad": "03_no_grad", "zero_grad": "04_zero_grad"}

@@ -19,7 +19,8 @@ import torch
 
 from course.checks.compare import close, tolerances
 from course.checks.observation import decode, encode
-from course.exercise import EXPECTED_DIR, exercises_of
+from course.exercise import exercises_of
+from course.stored_values import EXPECTED_DIR
 
 from ..grading.judging.verdict import expected_values
 from .self_check_seeds import covering_seeds
