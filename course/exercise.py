@@ -228,9 +228,8 @@ class Exercise:
         result, at, warned = self.self_check(answer, [like])
         kinds = (f"draws the same kinds of input as seed {seed}" if same_kinds(features(own, self.edges), features(
             self.inputs(like), self.edges)) else f"of the stored seeds draws the inputs most like seed {seed}'s")
-        why = (f"seed {seed}'s own values cannot be compared here: the notebook stores expected values only for "
-               "its self-check's seeds, and the grader computes the others with its reference, which stays with "
-               "the grader")
+        why = (f"seed {seed}'s own values cannot be compared here: expected values are stored only for the "
+               "self-check's seeds, and the reference that computes the others stays with the grader")
         if not result.passed:
             show_warnings_once(warned)
             raise outcome.CheckFailed(f"{result.message}\n(checked `{self.name}` with seed {like}, which {kinds}; "
