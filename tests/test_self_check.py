@@ -379,3 +379,17 @@ def test_a_not_implemented_error_from_pytorch_is_not_an_untouched_stub():
     def stub(x):
         raise NotImplementedError()
     assert judged(stub).outcome == NOT_ATTEMPTED
+
+
+def test_an_edge_case_an_exercise_declares_is_among_the_stored_seeds():
+    """What the shapes do not show (here, a first entry above 1.5, drawn about once in 8 seeds)."""
+    from autograder.authoring.self_check_seeds import covering_seeds
+    from course.checks.input_kinds import features
+
+    def edges(inputs):
+        return ("first entry above 1.5",) if float(inputs["x"].reshape(-1)[0]) > 1.5 else ()
+
+    with_edge = Exercise(_mean_inputs, mean_of.call, _mean_judge, ["a", "b"], edges=edges).named("edged", "toy")
+    chosen = covering_seeds(with_edge)
+    assert any(("", "edge", "first entry above 1.5") in features(with_edge.inputs(s), edges) for s in chosen)
+    assert not edges(with_edge.inputs(0))  # seed 0 alone does not draw it
