@@ -203,6 +203,8 @@ class Exercise:
     def __call__(self, answer, *, seed: int | None = None) -> None:
         """The self-check: call it with your answer. With ``seed``, on that seed's inputs alone."""
         stored = stored_seeds(self.lesson, self.name)
+        if seed is not None and (type(seed) is not int or not 0 <= seed < 2**63):
+            raise TypeError(f"seed={seed!r}: a seed is a whole number from 0 up, as a grader's message names it")
         if seed is not None and seed not in stored:
             return self._unstored(answer, seed, stored)
         result, at, warned = self.self_check(answer, stored if seed is None else [seed])

@@ -393,3 +393,9 @@ def test_an_edge_case_an_exercise_declares_is_among_the_stored_seeds():
     chosen = covering_seeds(with_edge)
     assert any(("", "edge", "first entry above 1.5") in features(with_edge.inputs(s), edges) for s in chosen)
     assert not edges(with_edge.inputs(0))  # seed 0 alone does not draw it
+
+
+@pytest.mark.parametrize("seed", ["7", -1, 2.0])
+def test_a_seed_that_is_no_whole_number_is_said_so(seed, stored_means):
+    with pytest.raises(TypeError, match="a seed is a whole number"):
+        mean_of(lambda x: x.mean(), seed=seed)
