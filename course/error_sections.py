@@ -13,7 +13,8 @@ SECTIONS = {
     "02_backward": {1: "backward() fills .grad", 2: "backward() starts from a scalar",
                     3: ".grad adds up, in place", 4: "The graph is freed after backward()",
                     7: "gradient= is a vector-Jacobian product", 8: "Only leaves keep .grad: retain_grad()",
-                    9: "torch.autograd.grad: gradients without .grad"},
+                    9: "torch.autograd.grad: gradients without .grad",
+                    11: "Gradients of gradients: create_graph=True"},
     "03_no_grad": {1: "torch.no_grad(): nothing is recorded", 5: "Updating parameters by hand: no_grad() at work",
                    6: "set_grad_enabled() and inference_mode()",
                    8: "Getting numbers out: NumPy, .item(), and a stop-gradient at work",
@@ -61,6 +62,10 @@ EXPLAINED_IN = {
     "post_hook_returned": {"04_zero_grad": 9},
     "post_hook_non_leaf": {"04_zero_grad": 9},
     "clip_without_grads": {"04_zero_grad": 7},
+    "optimize_non_leaf": {"03_no_grad": 5, "04_zero_grad": 2},
+    "empty_parameters": {"03_no_grad": 5, "04_zero_grad": 2},
+    "hook_changed_size": {"04_zero_grad": 9},
+    "create_graph_cycle": {"02_backward": 11},
 }
 
 

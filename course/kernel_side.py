@@ -11,6 +11,7 @@ from IPython.display import publish_display_data
 
 from . import outcome
 from .checks.answer_warnings import MIME as WARNINGS_MIME, Warned
+from .checks.object_identity import kept_alive
 from .checks.observation import MIME, Unreadable, dumps
 from .exercise import exercises_of
 
@@ -36,6 +37,8 @@ def respond(lesson: str, name: str, seed: int) -> None:
 
 
 def respond_each(lesson: str, name: str, seeds: list[int]) -> None:
-    """One observation per seed, in order: all of an exercise's trials in one round trip."""
-    for seed in seeds:
-        respond(lesson, name, seed)
+    """One observation per seed, in order: all of an exercise's trials in one round trip. What the
+    trials make lives on until the last is sent, so no input takes the id of an earlier one."""
+    with kept_alive():
+        for seed in seeds:
+            respond(lesson, name, seed)

@@ -12,7 +12,6 @@ import os
 from dataclasses import dataclass
 
 from .checks.mistakes import Mistake
-from .checks.observation import Unreadable
 from .checks.repeated_calls import RUNS, keeps_state_message, same_observation
 
 _GREEN, _RED, _YELLOW, _RESET = "\x1b[32m", "\x1b[31m", "\x1b[33m", "\x1b[0m"
@@ -51,7 +50,7 @@ def verdict(judge, observation, expected, inputs) -> Verdict:
         judge(observation, expected, inputs)
     except Mistake as mistake:
         return Verdict(INCORRECT, str(mistake), mistake.kind)
-    except (Unreadable, TypeError, AttributeError, KeyError, IndexError, ValueError, RuntimeError) as error:
+    except Exception as error:  # noqa: BLE001  (whatever the judge met in what came back: never raw)
         return Verdict(INCORRECT, "the check could not read what your function returned "
                        f"({type(error).__name__}: {str(error)[:200]}): return what the exercise asks for.",
                        "unreadable")
@@ -136,7 +135,7 @@ def not_attempted_message(name: str) -> str:
 def show_self_check(name: str, result: Verdict, seed: int, praise: str = "") -> None:
     """Show a self-check's verdict: green, yellow (red under validation), or raise the mistake."""
     if result.outcome == CORRECT:
-        return show(Outcome("correct", praise or f"`{name}` matches PyTorch on the check's inputs."))
+        return show(Outcome("correct", praise or f"`{name}` matches PyTorch on seed {seed}'s inputs."))
     if result.outcome == NOT_ATTEMPTED:
         # Interactive runs go on past an untouched stub so "Run All" shows the whole lesson;
         # validation must not, or a blank notebook would pass.

@@ -1,4 +1,5 @@
-"""'Where am I': every exercise of a lesson, self-checked quietly on the student's own functions.
+"""'Where am I': every exercise of a lesson, self-checked quietly on the student's own functions, on
+every seed its self-check judges.
 
 The last cell of each lesson calls ``check.progress(globals())`` and sees one row per exercise:
 Correct, Incorrect (the first sentence of why) or Not attempted, the lesson's core first and
@@ -9,10 +10,10 @@ so the lesson's points are all in view.
 import contextlib
 import html
 import io
-import warnings
 
 from . import outcome
-from .exercise import SELF_CHECK_SEEDS, Exercise, stored_expected
+from .exercise import Exercise
+from .stored_values import stored_seeds
 
 
 CORE, FURTHER = "Core", "Going further"
@@ -77,12 +78,8 @@ def _first_sentence(message: str) -> str:
 def _status(exercise: Exercise, answer) -> tuple[str, str]:
     if not callable(answer):
         return "Not attempted", "its cell has not been run"
-    seed = SELF_CHECK_SEEDS[0]
-    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), \
-            contextlib.redirect_stderr(io.StringIO()):
-        warnings.simplefilter("ignore")
-        result = exercise.verdict(exercise.observe(answer, seed),
-                                  stored_expected(exercise.lesson, exercise.name, seed), seed)
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        result, _, _ = exercise.self_check(answer, stored_seeds(exercise.lesson, exercise.name))
     if result.outcome == outcome.CORRECT:
         return "Correct", ""
     if result.outcome == outcome.NOT_ATTEMPTED:

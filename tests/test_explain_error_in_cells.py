@@ -1,6 +1,7 @@
 """A student's own cell that raises an autograd error gets PyTorch's message, then one line in
 autograd terms and the section of this lesson that explains it; nothing changes while grading."""
 import builtins
+import io
 import warnings
 
 import pytest
@@ -218,7 +219,7 @@ def test_every_error_a_lesson_teaches_has_a_pointer_in_every_lesson():
     """A key that some lesson explains in a section of its own is pointed to from every lesson."""
     taught = {key for lesson in LESSONS.values() for key, where in lesson.ERROR_SECTIONS.items()
               if not where.startswith("lesson ")}
-    assert taught >= KEYS - {"deepcopy_result", "bool_of_tensor", "numpy_copy_keyword"}
+    assert taught >= KEYS - {"deepcopy_result", "bool_of_tensor", "numpy_copy_keyword", "zero_dimensional"}
     for name, lesson in LESSONS.items():
         assert taught <= set(lesson.ERROR_SECTIONS), f"{name} has no pointer for {taught - set(lesson.ERROR_SECTIONS)}"
 
@@ -272,3 +273,95 @@ def test_the_warning_note_is_written_once_however_often_a_lesson_is_imported(she
         shell.run_cell("y = torch.ones(2, requires_grad=True) * 2\ny.grad")
     out, err = capfd.readouterr()
     assert (out + err).count("In autograd terms: ") == 1
+
+
+# The errors and the warning a fresh reader met raw, each with its line and the lesson's section.
+@pytest.mark.parametrize("lesson, cell, words, where", [
+    (zero_grad, "w = torch.ones(2, requires_grad=True)\ntorch.optim.SGD([w * 2], lr=0.1)",
+     "an optimizer changes its tensors' values in place", "section 2, Resetting .grad"),
+    (no_grad, "w = torch.ones(2, requires_grad=True).double()\ntorch.optim.SGD([w], lr=0.1)",
+     "make the converted tensor a leaf first", "section 5, Updating parameters by hand"),
+    (zero_grad, "model = torch.nn.Linear(2, 1)\nparams = model.parameters()\nn = len(list(params))\n"
+                "torch.optim.SGD(params, lr=0.1)", "empty once something has read it", "section 2, Resetting .grad"),
+    (zero_grad, "w = torch.ones(3, requires_grad=True)\nw.register_hook(lambda grad: grad.sum())\n(w * 2).sum().backward()",
+     "must return None or a gradient of the same shape", "section 9, Hooks"),
+    (backward, "x = torch.ones(3, requires_grad=True)\n((x * 2) > 1).float().mean().backward()",
+     "Nor has a comparison (>, ==)", "section 1, backward() fills"),
+])
+def test_errors_met_raw_in_a_readers_cells_are_explained(shell, capfd, lesson, cell, words, where):
+    assert explain_errors_in_cells(lesson.ERROR_SECTIONS, shell)
+    shell.run_cell(cell)
+    out, err = capfd.readouterr()
+    assert "In autograd terms: " in out + err and words in out + err, out + err
+    assert f"This lesson explains it in {where}" in out + err
+
+
+def test_create_graphs_memory_warning_is_explained_without_pytorchs_source_location(shell, capfd):
+    assert explain_errors_in_cells(backward.ERROR_SECTIONS, shell)
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        shell.run_cell("x = torch.ones(2, requires_grad=True)\n(x ** 3).sum().backward(create_graph=True)")
+    out, err = capfd.readouterr()
+    assert "harmless for a short computation" in err and "torch.autograd.grad(..., create_graph=True)" in err
+    assert "This lesson explains it in section 11, Gradients of gradients" in err
+    printed = []  # what the notebook's own printing of the warning is handed
+    with warnings.catch_warnings():
+        warnings.showwarning = lambda message, *rest: printed.append(str(message))
+        explain_errors_in_cells(backward.ERROR_SECTIONS, shell)
+        warnings.showwarning(UserWarning("Using backward() with create_graph=True will create a reference cycle. "
+                                         "(Triggered internally at /__w/pytorch/engine.cpp:1307.)"),
+                             UserWarning, "cell.py", 2, io.StringIO())
+    assert printed == ["Using backward() with create_graph=True will create a reference cycle."]
+
+
+def test_pytorchs_source_location_is_trimmed_from_errors_in_cells_and_from_checks(shell, capfd):
+    from course.checks.explain_error import explain_error, without_source_location
+    said = "a problem. (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/x.cpp:12.)"
+    assert without_source_location(said) == "a problem."
+    assert "Triggered" not in explain_error(RuntimeError(said))
+    explain_errors_in_cells(graph.ERROR_SECTIONS, shell)
+    shell.push({"said": said})
+    shell.run_cell("raise RuntimeError(said)")
+    out, err = capfd.readouterr()
+    assert ": a problem.\n" in out + err and "Triggered internally" not in out + err
+
+
+def test_a_correct_answer_that_returns_float_of_the_loss_prints_no_warning(capfd):
+    """`return float(loss)` warns that a tensor requiring grad became a number: right here, so not shown."""
+    def train_step(model, optimizer, x, y, loss_fn):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        return float(loss)
+    torch.set_warn_always(True)  # PyTorch gives this warning once per process
+    try:
+        zero_grad.train_step(train_step)
+    finally:
+        torch.set_warn_always(False)
+    out, err = capfd.readouterr()
+    assert "Correct" in out and err == "" and "Warning" not in out
+
+
+def test_a_wrong_answer_still_shows_its_warnings(capfd):
+    def grads_with_intermediate(x):  # reads a non-leaf's .grad: the warning is the clue
+        x = x.detach().clone().requires_grad_(True)
+        h = torch.tanh(x)
+        (h ** 2 * x).sum().backward()
+        return x.grad, h.grad
+    torch.set_warn_always(True)
+    try:
+        with pytest.raises(Exception):
+            backward.grads_with_intermediate(grads_with_intermediate)
+    finally:
+        torch.set_warn_always(False)
+    assert "not a leaf Tensor" in capfd.readouterr().err
+
+
+@pytest.mark.parametrize("cell", ["len(torch.tensor(2.0))", "[v for v in torch.tensor(2.0)]", "torch.tensor(2.0)[0]"])
+def test_a_tensor_of_no_dimensions_counted_looped_or_indexed_is_explained(cell):
+    from course.checks.explain_error import known_error
+    with pytest.raises(Exception) as raised:
+        exec(cell, {"torch": torch})
+    assert known_error(raised.value).key == "zero_dimensional"
+    assert "x.numel()" in known_error(raised.value).meaning

@@ -230,17 +230,21 @@ def _graded_cell(outputs):
     return cell
 
 
-def test_warnings_come_before_the_verdict_as_text_and_never_change_its_score(exercise):
-    """On stderr, as plain nbgrader shows them, under a verdict that fails; on stdout under one that
-    passes, since nbgrader scores any stderr in a graded cell 0 and the score is the verdict's."""
+def test_warnings_come_before_a_failing_verdict_as_text_and_a_correct_answer_shows_none(exercise):
+    """On stderr, as plain nbgrader shows them, under a verdict that fails; none under one that passes,
+    as the self-check shows none for a correct answer (a warning there reads as a mistake)."""
     from nbgrader.utils import determine_grade
     tried = trials.Trials(exercise, [1, 2, 3])
     assert tried.outputs() == [tried.output()]  # no warnings: the verdict alone
     tried.warned = Warned(said=[("UserWarning", "<b>not markup</b>")])
     passed = tried.outputs()
-    assert [o.output_type for o in passed] == ["stream", "display_data"] and passed[0].name == "stdout"
-    assert passed[0].text == "UserWarning: <b>not markup</b>\n"
-    assert determine_grade(_graded_cell(passed)) == (1, 1)
+    assert passed == [tried.output()] and determine_grade(_graded_cell(passed)) == (1, 1)
+    tried.warned.unreadable = "it is not JSON"  # a kernel's field that could not be read is said, on stdout
+    noted = tried.outputs()
+    assert [(o.output_type, o.get("name")) for o in noted] == [("stream", "stdout"), ("display_data", None)]
+    assert noted[0].text == "(the warnings sent back with this answer could not be read: it is not JSON)\n"
+    assert determine_grade(_graded_cell(noted)) == (1, 1)
+    tried.warned.unreadable = ""
     tried.judge([], None)
     failed = tried.outputs()
     assert [o.output_type for o in failed] == ["stream", "error"] and failed[0].name == "stderr"

@@ -153,16 +153,16 @@ def test_grader_seeds_are_fresh_unless_pinned():
 
 @pytest.fixture
 def expected_dir(tmp_path, monkeypatch):
-    import course.exercise as exercise_module
-    monkeypatch.setattr(exercise_module, "EXPECTED_DIR", str(tmp_path))
-    exercise_module._stored.cache_clear()
+    import course.stored_values as stored_values
+    monkeypatch.setattr(stored_values, "EXPECTED_DIR", str(tmp_path))
+    stored_values._stored.cache_clear()
     yield tmp_path
-    exercise_module._stored.cache_clear()
+    stored_values._stored.cache_clear()
 
 
 def test_missing_stored_values_name_the_file_and_the_fix(expected_dir):
     """An install without the package data says so; it never blames the seed or the answer."""
-    from course.exercise import StoredValuesMissing
+    from course.stored_values import StoredValuesMissing
     with pytest.raises(StoredValuesMissing) as missing:
         double(lambda x: 2 * x)
     message = str(missing.value)
@@ -173,19 +173,84 @@ def test_missing_stored_values_name_the_file_and_the_fix(expected_dir):
 @pytest.mark.parametrize("text, why", [("{not json", "cannot be read"), ("[]", "not a table"),
                                        ('{"other": {}}', "holds no values for `double`")])
 def test_unreadable_or_stale_stored_values_name_the_file(expected_dir, text, why):
-    from course.exercise import StoredValuesMissing
+    from course.stored_values import StoredValuesMissing
     (expected_dir / "toy.json").write_text(text)
     with pytest.raises(StoredValuesMissing, match=why) as missing:
         double(lambda x: 2 * x)
     assert "toy.json" in str(missing.value) and "seed" not in str(missing.value)
 
 
-def test_stored_values_for_another_seed_are_not_a_missing_file(expected_dir):
+def _mean_inputs(rng):
+    from course.checks import random_inputs as rand
+    return {"x": rand.tensor(rng, rand.shape(rng), rand.float_dtype(rng))}
+
+
+def _mean_judge(seen, expected, inputs):
+    from course.checks.diagnose import diagnose_tensor
+    from course.checks.mistakes import require
+    require(diagnose_tensor(expected["mean"], seen["mean"], "the mean"))
+    if not torch.allclose(seen["mean"], expected["mean"]):
+        raise Mistake("not the mean", "wrong_value")
+
+
+mean_of = Exercise(_mean_inputs, lambda answer, inputs: {"mean": answer(inputs["x"])}, _mean_judge,
+                   ["mean", "over every element"]).named("mean_of", "toy")
+
+
+@pytest.fixture
+def stored_means(expected_dir):
+    """The toy's values stored for the seeds the build would choose: seed 0 draws a 1-D x of 5 elements."""
+    from autograder.authoring.self_check_seeds import covering_seeds
     from course.checks.observation import encode
-    (expected_dir / "toy.json").write_text(json.dumps({"double": {"0": encode(expected(0))}}))
-    double(lambda x: 2 * x)  # seed 0: Correct
-    with pytest.raises(CheckFailed, match="can only check seed 0"):
-        double(lambda x: 2 * x, seed=5)
+    seeds = covering_seeds(mean_of)
+    stored = {str(seed): encode({"mean": mean_of.inputs(seed)["x"].mean()}) for seed in seeds}
+    (expected_dir / "toy.json").write_text(json.dumps({"mean_of": stored}))
+    return seeds
+
+
+def test_the_self_check_judges_every_kind_of_input_the_grader_draws(stored_means, capsys):
+    """Answers right for seed 0's x alone (1-D, 5 elements, float64) fail on another stored seed."""
+    x0 = mean_of.inputs(0)["x"]
+    assert x0.shape == (5,)
+    mean_of(lambda x: x.sum() / 5, seed=0)  # seed 0 alone cannot tell
+    assert "Correct" in capsys.readouterr().out
+    for wrong in (lambda x: x.sum() / len(x), lambda x: x.sum() / 5, lambda x: x.double().mean()):
+        with pytest.raises(CheckFailed) as failed:
+            mean_of(wrong)
+        seed = int(str(failed.value).rsplit("seed ", 1)[1].rstrip(")"))
+        assert seed in stored_means and seed != 0
+    mean_of(lambda x: x.mean())
+    assert f"on all {len(stored_means)} inputs stored for it" in capsys.readouterr().out
+
+
+def test_every_stored_seed_can_be_checked_alone(stored_means, capsys):
+    for seed in stored_means:
+        mean_of(lambda x: x.mean(), seed=seed)
+        assert f"matches PyTorch on seed {seed}'s inputs" in capsys.readouterr().out
+
+
+def test_a_seed_not_stored_runs_its_own_inputs_and_says_what_it_compared_instead(stored_means, capsys):
+    """A grader's seed: what happens on its own inputs shows as at grading; the values are compared on
+    the stored seed most like it, and the message says so and why, never pretending."""
+    seed = next(s for s in range(10**6, 10**7) if mean_of.inputs(s)["x"].dim() == 2)
+    mean_of(lambda x: x.mean(), seed=seed)
+    said = capsys.readouterr().out
+    assert f"ran on seed {seed}'s inputs" in said and "which draws the same kinds of input" in said
+    assert f"Seed {seed}'s own values cannot be compared here" in said and "stays with the grader" in said
+
+    def fails_on_2d(x):
+        if x.dim() == 2:
+            raise ValueError("only vectors")
+        return x.mean()
+
+    with pytest.raises(CheckFailed) as failed:
+        mean_of(fails_on_2d, seed=seed)
+    assert "only vectors" in str(failed.value) and f"seed {seed})" in str(failed.value)
+    with pytest.raises(CheckFailed) as failed:
+        mean_of(lambda x: x.sum() / len(x), seed=seed)
+    like = int(str(failed.value).split("with seed ", 1)[1].split(",")[0])
+    assert like in stored_means and mean_of.inputs(like)["x"].dim() == 2
+    assert f"as seed {seed}; seed {seed}'s own values cannot be compared here" in str(failed.value)
 
 
 # --- answers that keep state between calls ---------------------------------------------------------
@@ -273,3 +338,64 @@ def test_the_other_call_gets_the_trials_shapes_and_dtypes_with_other_values():
             assert [(t.shape, t.dtype) for t in tensors_in(trial)] == [(t.shape, t.dtype) for t in tensors_in(other)]
             assert not any(torch.equal(a, b) for a, b in zip(tensors_in(trial), tensors_in(other))), exercise.name
             assert exercise.inputs(seed).keys() == trial.keys()
+
+
+# --- whose code raised --------------------------------------------------------------------------
+
+def _lengths_call(answer, inputs):
+    return {"n": len(answer(inputs["x"]))}  # the check's own code, on what the answer returned
+
+
+lengths = Exercise(_inputs, _lengths_call, _judge, ["a", "b"]).named("lengths", "toy")
+
+
+def test_the_check_failing_on_what_an_answer_returned_is_not_the_answers_error():
+    def forgot_return(x):
+        2 * x
+    result = lengths.verdict(lengths.observe(forgot_return, 3), {}, 3)
+    assert result.kind == "unusable_result" and "your code raised" not in result.message
+    assert "could not use what `lengths` returned (None)" in result.message and "Is a `return` missing?" in result.message
+
+
+def test_an_error_in_the_students_code_names_their_line_as_a_notebook_shows_it():
+    from IPython.core.interactiveshell import InteractiveShell
+    shell = InteractiveShell.instance()
+    try:
+        shell.run_cell("import torch\ndef doubled(x):\n    y = x * 2\n    return y + torch.ones(7)\n")
+        result = judged(shell.user_ns["doubled"])
+    finally:
+        InteractiveShell.clear_instance()
+    assert result.outcome == RAISED and result.message.startswith("your code raised RuntimeError: The size")
+    assert "(line 3 of `doubled`: `return y + torch.ones(7)`)" in result.message
+
+
+def test_a_not_implemented_error_from_pytorch_is_not_an_untouched_stub():
+    def no_derivative(x):  # torch's own NotImplementedError, raised inside the library
+        raise_inside = torch.ones(1).to_sparse()
+        return raise_inside.view(-1) * x
+    result = judged(no_derivative)
+    assert result.outcome == RAISED and "NotImplementedError" in result.message
+
+    def stub(x):
+        raise NotImplementedError()
+    assert judged(stub).outcome == NOT_ATTEMPTED
+
+
+def test_an_edge_case_an_exercise_declares_is_among_the_stored_seeds():
+    """What the shapes do not show (here, a first entry above 1.5, drawn about once in 8 seeds)."""
+    from autograder.authoring.self_check_seeds import covering_seeds
+    from course.checks.input_kinds import features
+
+    def edges(inputs):
+        return ("first entry above 1.5",) if float(inputs["x"].reshape(-1)[0]) > 1.5 else ()
+
+    with_edge = Exercise(_mean_inputs, mean_of.call, _mean_judge, ["a", "b"], edges=edges).named("edged", "toy")
+    chosen = covering_seeds(with_edge)
+    assert any(("", "edge", "first entry above 1.5") in features(with_edge.inputs(s), edges) for s in chosen)
+    assert not edges(with_edge.inputs(0))  # seed 0 alone does not draw it
+
+
+@pytest.mark.parametrize("seed", ["7", -1, 2.0])
+def test_a_seed_that_is_no_whole_number_is_said_so(seed, stored_means):
+    with pytest.raises(TypeError, match="a seed is a whole number"):
+        mean_of(lambda x: x.mean(), seed=seed)

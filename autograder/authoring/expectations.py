@@ -1,7 +1,8 @@
 """Store what each self-check compares with: the references' values for the self-check seeds.
 
-Students' self-checks run without the references, so the expected values for their fixed seeds are
-stored beside the exercises (``course/exercises/expected/<lesson>.json``, package data of the
+Students' self-checks run without the references, so the expected values for a covering set of seeds
+(``self_check_seeds``: together they draw every kind of input the grader draws) are stored beside
+the exercises (``course/exercises/expected/<lesson>.json``, package data of the
 student package); sealed values (the answers of prediction exercises) are stored only as digests.
 ``autograd-course build`` writes them; a test fails when they are stale.
 
@@ -18,13 +19,15 @@ import torch
 
 from course.checks.compare import close, tolerances
 from course.checks.observation import decode, encode
-from course.exercise import EXPECTED_DIR, SELF_CHECK_SEEDS, exercises_of
+from course.exercise import exercises_of
+from course.stored_values import EXPECTED_DIR
 
 from ..grading.judging.verdict import expected_values
+from .self_check_seeds import covering_seeds
 
 
 def expectations(lesson: str) -> dict:
-    return {name: {str(seed): encode(expected_values(exercise, seed)) for seed in SELF_CHECK_SEEDS}
+    return {name: {str(seed): encode(expected_values(exercise, seed)) for seed in covering_seeds(exercise)}
             for name, exercise in exercises_of(lesson).items()}
 
 
@@ -32,8 +35,8 @@ def path_of(lesson: str) -> str:
     return os.path.join(EXPECTED_DIR, f"{lesson}.json")
 
 
-def text_of(lesson: str) -> str:
-    return json.dumps(expectations(lesson), indent=1, sort_keys=True) + "\n"
+def text_of(lesson: str, values: dict | None = None) -> str:
+    return json.dumps(expectations(lesson) if values is None else values, indent=1, sort_keys=True) + "\n"
 
 
 def drift(stored, current, where: str = "") -> list[str]:
@@ -75,11 +78,15 @@ def _tensor_drift(stored: dict, current: dict, where: str) -> list[str]:
     return [f"{where}: values changed beyond the {a.dtype} tolerance {tolerances(a.dtype)}"]
 
 
+def _stored(lesson: str):
+    with open(path_of(lesson), encoding="utf-8") as handle:
+        return json.load(handle)
+
+
 def stale(lesson: str) -> list[str]:
     """What in the stored file no longer matches the references (the file missing: that, alone)."""
     try:
-        with open(path_of(lesson), encoding="utf-8") as handle:
-            stored = json.load(handle)
+        stored = _stored(lesson)
     except (OSError, ValueError) as error:
         return [f"{path_of(lesson)}: {error}"]
     return drift(stored, expectations(lesson))
@@ -87,9 +94,13 @@ def stale(lesson: str) -> list[str]:
 
 def write(lesson: str) -> str:
     """Store the values again, unless the stored ones still match: another CPU's last bits are no change."""
-    if os.path.exists(path_of(lesson)) and not stale(lesson):
-        return path_of(lesson)
+    current = expectations(lesson)
+    try:
+        if not drift(_stored(lesson), current):
+            return path_of(lesson)
+    except (OSError, ValueError):
+        pass
     os.makedirs(EXPECTED_DIR, exist_ok=True)
     with open(path_of(lesson), "w", encoding="utf-8") as handle:
-        handle.write(text_of(lesson))
+        handle.write(text_of(lesson, current))
     return path_of(lesson)

@@ -11,6 +11,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from .explain_error import without_source_location
 from .observation import Unreadable
 
 MIME = "application/vnd.autograd-course.warnings+json"
@@ -47,7 +48,7 @@ class Warned:
         """Each (category, message) once, as Python's default filter shows a warning once per place."""
         self.more = self.more or more
         for category, message in pairs:
-            said = (category, _cut(message))
+            said = (category, _cut(without_source_location(message)))
             if said in self.said:
                 continue
             if len(self.said) >= MAX_WARNINGS:
@@ -55,18 +56,19 @@ class Warned:
                 return
             self.said.append(said)
 
-    def lines(self) -> list[str]:
-        """One line per warning as a notebook prints it, then what was left out or could not be read."""
-        shown = [f"{category}: {message}" for category, message in self.said]
-        if self.more:
+    def lines(self, warnings: bool = True) -> list[str]:
+        """One line per warning as a notebook prints it, then what was left out or could not be read
+        (without ``warnings``, only that a kernel's field could not be read)."""
+        shown = [f"{category}: {message}" for category, message in self.said] if warnings else []
+        if self.more and warnings:
             shown.append(f"(more warnings were given; the first {MAX_WARNINGS} are shown)")
         if self.unreadable:
             shown.append(f"(the warnings sent back with this answer could not be read: {self.unreadable})")
         return shown
 
-    def text(self) -> str:
+    def text(self, warnings: bool = True) -> str:
         """The stream's text: one line per warning; empty when there is nothing to show."""
-        return "".join(line + "\n" for line in self.lines())
+        return "".join(line + "\n" for line in self.lines(warnings))
 
     def dumps(self) -> str:
         """The kernel's side: plain JSON, sent beside the observation."""

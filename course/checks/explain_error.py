@@ -38,7 +38,9 @@ KNOWN_ERRORS = [
                "switched off (a plain torch.set_grad_enabled(False) lasts until it is switched back on), "
                "detached, or created without requires_grad=True?",
                " A gradient from torch.autograd.grad or .grad has no graph either unless the differentiation "
-               "that made it was given create_graph=True."),
+               "that made it was given create_graph=True. Nor has a comparison (>, ==), argmax or round(): they "
+               "have no gradient, so a count or a mean of their True/False results is not in the graph; build "
+               "the loss from differentiable operations."),
     KnownError("leaf_in_place", "a leaf Variable that requires grad is being used in an in-place operation",
                "this tensor is a leaf that requires grad, and autograd refuses to change it in place while it "
                "records. For a new value, compute it out of place (y = x + 1 is a result in the graph); to "
@@ -103,6 +105,12 @@ KNOWN_ERRORS = [
     KnownError("gradient_shape", "The vector v can only be None",
                "f(x) has several elements, so the vector-Jacobian product needs v, the weights of the "
                "outputs, of the shape of f(x)."),
+    # len(x), for row in x or x[0] on a tensor of no dimensions: torch.tensor(2.0), a loss, a sum.
+    KnownError("zero_dimensional", re.compile(r"(len\(\) of a 0-d tensor|iteration over a 0-d tensor|"
+                                              r"invalid index of a 0-dim tensor)"),
+               "this tensor has no dimensions (shape ()): it is a single number, with no rows or items to count, "
+               "loop over or index. Count elements with x.numel(), and let torch's operations work on x whole: "
+               "they work elementwise whatever its shape."),
     KnownError("item_of_many", "cannot be converted to Scalar",
                ".item() gives one Python number, so it works only on a tensor of one element: keep a result of "
                "several elements as a tensor (a gradient is returned as the tensor .grad holds)."),
@@ -156,6 +164,21 @@ KNOWN_ERRORS = [
                "every .grad was None when this ran (no backward() had filled one), so there was nothing to clip "
                "or measure: clipping .grad now cannot reach later backward passes; a hook registered on a "
                "tensor sees each gradient as it arrives."),
+    KnownError("optimize_non_leaf", "can't optimize a non-leaf Tensor",
+               "an optimizer changes its tensors' values in place at each step, so it takes leaves: a model's "
+               "parameters, or tensors made with requires_grad=True. This one is the result of an operation "
+               "(w * 2, or w.double() or w.to(...) after requires_grad was set), which step() could not update: "
+               "give it the leaf itself, or make the converted tensor a leaf first "
+               "(w = w.double().detach().requires_grad_())."),
+    KnownError("empty_parameters", "optimizer got an empty parameter list",
+               "the optimizer was given no tensors to update. model.parameters() is a generator, empty once "
+               "something has read it (a list() of it, a for loop over it, an earlier optimizer): call "
+               "model.parameters() again where the optimizer is made, or keep params = list(model.parameters()). "
+               "A list filtered on requires_grad is empty when every parameter is frozen."),
+    KnownError("hook_changed_size", "has changed the size of value",
+               "a tensor's hook gets the gradient on its way and must return None or a gradient of the same shape "
+               "(grad.clamp(-c, c), grad * 2); this hook returned another shape (a .sum(), a .mean(), an indexed "
+               "piece). Return a tensor of the gradient's own shape."),
     KnownError("retain_grad_no_grad", "can't retain_grad on Tensor that has requires_grad=False",
                "retain_grad() keeps the gradient of a tensor in the graph, and this one does not require grad: "
                "backward() computes no gradient for it. Call it on a result computed from a tensor that "
@@ -195,12 +218,27 @@ KNOWN_ERRORS += [
                "harmless: NumPy 2 asked the tensor for a copy in a way PyTorch's __array__ does not take yet, "
                "and fell back to the old way; the array holds the right values. t.detach().numpy().copy() gives "
                "the same copied array without the warning (t.detach().numpy() alone shares the tensor's memory)."),
+    KnownError("create_graph_cycle", "Using backward() with create_graph=True will create a reference cycle",
+               "harmless for a short computation. With create_graph=True, .grad keeps the graph that computed it, "
+               "and that graph refers back to the parameter, so neither is freed until .grad is set to None. "
+               "torch.autograd.grad(..., create_graph=True) returns the gradient without storing it in .grad, and "
+               "so without the cycle."),
     KnownError("copy_construct", "To copy construct from a tensor",
                "torch.tensor() of a tensor copies its values into a new tensor with no history, as "
                ".detach().clone() does (and says so plainly): right for a new leaf, but no gradient flows back "
                "to the tensor it was copied from. To keep differentiating, use that tensor itself."),
 ]
 KEYS = {known.key for known in KNOWN_ERRORS}
+
+
+# Where in PyTorch's C++ sources a warning or error was raised: noise to a learner, and a path that
+# changes with every build of PyTorch.
+_SOURCE_LOCATION = re.compile(r"\s*\(Triggered internally at [^)]*\)")
+
+
+def without_source_location(text: str) -> str:
+    """PyTorch's message without its "(Triggered internally at /__w/pytorch/...)" suffix."""
+    return _SOURCE_LOCATION.sub("", text)
 
 
 def known_error(error: BaseException) -> KnownError | None:
@@ -211,7 +249,8 @@ def known_error(error: BaseException) -> KnownError | None:
 
 def explain_error(error: BaseException) -> str:
     """``TypeError: ...`` plus, for a known autograd error, what it means."""
-    text = str(error).strip().splitlines()[0] if str(error).strip() else ""
+    message = without_source_location(str(error)).strip()
+    text = message.splitlines()[0] if message else ""
     said = f"{type(error).__name__}: {text}" if text else type(error).__name__
     known = known_error(error)
     return f"{said}\n  In autograd terms: {known.meaning}" if known else said
@@ -238,6 +277,7 @@ def _pointer(where: str | None) -> str:
 
 def _handler(sections: dict[str, str]):
     def explain(shell, etype, value, tb, tb_offset=None):
+        _trim_source_location(value)
         shell.showtraceback((etype, value, tb), tb_offset=tb_offset)  # PyTorch's own message, as always
         if hasattr(value, "_render_traceback_"):  # a self-check's verdict: it has explained itself
             return None
@@ -247,13 +287,23 @@ def _handler(sections: dict[str, str]):
     return explain
 
 
+def _trim_source_location(error: BaseException) -> None:
+    """The error's own message, shown without PyTorch's source location."""
+    args = getattr(error, "args", ())
+    if args and isinstance(args[0], str) and _SOURCE_LOCATION.search(args[0]):
+        try:
+            error.args = (without_source_location(args[0]), *args[1:])
+        except (AttributeError, TypeError):  # an exception type whose args are fixed: shown as it is
+            pass
+
+
 def _explain_warnings(sections: dict[str, str]) -> None:
     """Under a warning PyTorch shows (one the course knows), the same line as for an error: the
     lesson's last import decides the sections, never one wrapper stacked on another."""
     shown = getattr(warnings.showwarning, "__wrapped__", warnings.showwarning)
 
     def show(message, category, filename, lineno, file=None, line=None):
-        shown(message, category, filename, lineno, file, line)
+        shown(without_source_location(str(message)), category, filename, lineno, file, line)
         note = cell_note(message, sections)
         if note:
             print(note, file=file or sys.stderr)

@@ -97,31 +97,3 @@ def tensors_in(seen) -> list[torch.Tensor]:
     if isinstance(seen, (list, tuple)):
         return [t for item in seen for t in tensors_in(item)]
     return []
-
-
-def tensors_held_by(function, depth: int = 3, most: int = 10_000) -> list[torch.Tensor]:
-    """The tensors a function can reach before it is called: its globals, closure, defaults and
-    attributes, and up to ``depth`` levels into their lists, tuples and dicts (a table of stored
-    values is a dict of dicts). A constant returned every time is one of these; a cache's entry made
-    by a call is not (unless an earlier run of the check made it). At most ``most`` values are looked
-    at, so a module's worth of globals stays cheap."""
-    places = list(getattr(function, "__globals__", {}).values())
-    for cell in getattr(function, "__closure__", None) or ():
-        try:
-            places.append(cell.cell_contents)
-        except ValueError:  # a cell not yet filled
-            pass
-    places += list(getattr(function, "__defaults__", None) or ()) + list(getattr(function, "__dict__", {}).values())
-    found, level = [], 0
-    while places and level <= depth and most > 0:
-        inner = []
-        for value in places[:most]:
-            if isinstance(value, torch.Tensor):
-                found.append(value)
-            elif isinstance(value, dict):
-                inner += list(value.values())
-            elif isinstance(value, (list, tuple)):
-                inner += list(value)
-        most -= len(places)
-        places, level = inner, level + 1
-    return found

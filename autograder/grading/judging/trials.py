@@ -6,8 +6,8 @@ Seed k's observation is the k-th one sent. The kernel runs every seed even after
 verdict here is still the first seed that fails, judged in order.
 
 The warnings the answer gave during the trials come beside the observations, as plain data the
-verdict never reads; the graded cell shows each once, as text before the verdict, where plain
-nbgrader's run of the check shows them.
+verdict never reads; under a failing verdict the graded cell shows each once, as text before the
+verdict, where plain nbgrader's run of the check shows them.
 """
 import html
 
@@ -92,16 +92,17 @@ class Trials:
                 break
 
     def outputs(self) -> list[NotebookNode]:
-        """The graded cell's outputs: the answer's warnings, if it gave any, then the verdict.
-
-        The warnings are text on stderr, as plain nbgrader shows them, under a verdict that costs the
-        points anyway. Under a passing one they go to stdout: nbgrader scores any stderr in a graded
-        cell 0, and the score is the verdict's, not what a kernel sent."""
-        text = self.warned.text()
+        """The graded cell's outputs: under a verdict that fails, the answer's warnings first (text on
+        stderr, as plain nbgrader shows them), then the verdict. A correct answer's warnings are not
+        shown, as its self-check shows none: a warning under "Correct" reads as a mistake (a
+        `return float(loss)` warns that a tensor requiring grad became a number). A kernel's field that
+        could not be read is still said, under a passing verdict on stdout: nbgrader scores any stderr
+        in a graded cell 0, and the score is the verdict's."""
+        passed = self.result.passed
+        text = self.warned.text(warnings=not passed)
         if not text:
             return [self.output()]
-        stream = "stdout" if self.result.passed else "stderr"
-        return [nbformat.v4.new_output("stream", name=stream, text=text), self.output()]
+        return [nbformat.v4.new_output("stream", name="stdout" if passed else "stderr", text=text), self.output()]
 
     def output(self) -> NotebookNode:
         """The verdict's output: correct, or the mistake and the seed that replays it."""
