@@ -91,31 +91,75 @@
     return node;
   }
 
-  function validate(panel, button, ui) {
-    var control = button.node.querySelector("jp-button, button");
-    var label = button.node.querySelector(".jp-ToolbarButtonComponent-label");
-    var busy = function (yes) {
-      if (control) { yes ? control.setAttribute("disabled", "disabled") : control.removeAttribute("disabled"); }
-      if (label) { label.textContent = yes ? "Validating..." : "Validate"; }
-    };
-    busy(true);
+  // Validates the notebook at `path` (relative to the server's root) and shows what the server said.
+  function validatePath(path, ui) {
     var settings = ui.services.ServerConnection.makeSettings();
     var url = settings.baseUrl.replace(/\/?$/, "/") + "assignments/validate";
-    return panel.context.save()
-      .then(function () {
-        return ui.services.ServerConnection.makeRequest(url, {
-          method: "POST", body: JSON.stringify({ path: panel.context.path })
-        }, settings);
-      })
+    return ui.services.ServerConnection.makeRequest(url, { method: "POST", body: JSON.stringify({ path: path }) },
+                                                    settings)
       .then(function (response) { return response.json(); })
       .catch(function (error) { return { success: false, value: String(error) }; })
       .then(function (answer) {
-        busy(false);
         var body = new ui.widgets.Widget({ node: resultNode(answer) });
-        return ui.apputils.showDialog({
+        ui.apputils.showDialog({
           title: "Validation Results", body: body, buttons: [ui.apputils.Dialog.okButton({ label: "Ok" })]
         });
       });
+  }
+
+  function busy(control, label, yes) {
+    if (control) { yes ? control.setAttribute("disabled", "disabled") : control.removeAttribute("disabled"); }
+    if (label) { label.textContent = yes ? "Validating..." : "Validate"; }
+  }
+
+  function validate(panel, button, ui) {
+    var control = button.node.querySelector("jp-button, button");
+    var label = button.node.querySelector(".jp-ToolbarButtonComponent-label");
+    busy(control, label, true);
+    return panel.context.save()
+      .then(function () { return validatePath(panel.context.path, ui); })
+      .catch(function (error) { console.error("autograd-course: cannot validate", error); })
+      .then(function () { busy(control, label, false); });
+  }
+
+  // nbgrader's Assignments tab has a Validate button for each fetched notebook, which shows nbgrader's own
+  // list of failed cells: its click is taken first (capture) and answered as the toolbar's, for the notebook
+  // whose path nbgrader's assignment list gives.
+  function notebookPath(ui, course, assignment, notebook) {
+    var settings = ui.services.ServerConnection.makeSettings();
+    var url = settings.baseUrl.replace(/\/?$/, "/") + "assignments?course_id=" + encodeURIComponent(course);
+    return ui.services.ServerConnection.makeRequest(url, {}, settings)
+      .then(function (response) { return response.json(); })
+      .then(function (answer) {
+        var found = (answer.value || []).filter(function (a) {
+          return a.status === "fetched" && a.assignment_id === assignment;
+        });
+        var notebooks = found.length ? found[0].notebooks || [] : [];
+        var match = notebooks.filter(function (n) { return n.notebook_id === notebook; });
+        if (!match.length) { throw new Error("no fetched notebook " + assignment + "/" + notebook); }
+        return match[0].path;
+      });
+  }
+
+  function takeAssignmentListValidate(ui) {
+    document.addEventListener("click", function (event) {
+      var button = event.target.closest && event.target.closest("#fetched_assignments_list .nested_list_item button");
+      if (!button || button.textContent.trim() !== "Validate") {
+        return;
+      }
+      event.stopPropagation();
+      event.preventDefault();
+      var row = button.closest(".nested_list_item");
+      var parent = row.parentElement.closest(".list_item");
+      var notebook = row.querySelector(".item_name a").textContent.trim();
+      var assignment = parent.querySelector(".item_name a").textContent.trim();
+      var course = (parent.querySelector(".item_course") || {}).textContent || "";
+      busy(button, button, true);
+      notebookPath(ui, course.trim(), assignment, notebook)
+        .then(function (path) { return validatePath(path, ui); })
+        .catch(function (error) { console.error("autograd-course: cannot validate", error); })
+        .then(function () { busy(button, button, false); });
+    }, true);
   }
 
   var validateButton = {
@@ -126,6 +170,7 @@
       return Promise.all([shared("@jupyterlab/apputils"), shared("@lumino/widgets"),
                           shared("@jupyterlab/services")]).then(function (modules) {
         var ui = { apputils: modules[0], widgets: modules[1], services: modules[2] };
+        takeAssignmentListValidate(ui);
         app.docRegistry.addWidgetExtension("Notebook", {
           createNew: function (panel) {
             var button = new ui.apputils.ToolbarButton({
