@@ -39,8 +39,8 @@ def _status(cell) -> tuple[str, str]:
         status = INCORRECT
     else:  # not one of the self-check's verdicts: what stopped the check cell, without its traceback
         return RAISED, f"{error.get('ename', 'Error')}: {ANSI.sub('', str(error.get('evalue', '')))}"
-    lines = ANSI.sub("", "\n".join(error.get("traceback", []))).strip().splitlines()
-    lines[0] = lines[0].split(":", 1)[1].strip() if lines and ":" in lines[0] else (lines or [""])[0]
+    lines = ANSI.sub("", "\n".join(error.get("traceback", []))).strip().splitlines() or [""]
+    lines[0] = lines[0].split(":", 1)[-1]  # "Incorrect: why" -> "why": the status says it already
     return status, " ".join(line.strip() for line in lines[:MESSAGE_LINES] if line.strip())
 
 

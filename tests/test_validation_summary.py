@@ -77,6 +77,12 @@ def test_an_error_that_is_not_a_verdict_is_one_line():
                                              "NameError: name 'leaf' is not defined"]
 
 
+def test_a_verdict_without_a_message_is_its_status_alone():
+    notebook = lesson(check("leaf", WRONG))
+    notebook.cells[-1].outputs[0].traceback = []
+    assert summary(notebook)[0]["items"] == ["Exercise 1: a leaf (`leaf`): incorrect."]
+
+
 def test_a_lesson_without_parts_is_all_core():
     notebook = lesson(check("leaf"), check("other", NOT_ATTEMPTED))
     assert [block["text"].split(":")[0] for block in summary(notebook)] == ["This lesson has not passed yet"]
