@@ -51,7 +51,7 @@
     }
   };
 
-  // Validate, in place of nbgrader's button (whose plugin the student configurations turn off): the same
+  // Validate, in place of nbgrader's button where the configuration turns its plugin off (the students'): the same
   // server address, whose answer carries the course's summary (course/validation.py): whether the core
   // passed, what to fix, which optional sections remain. Shown as text; `backticks` as code.
   function textWithCode(text) {
@@ -162,14 +162,19 @@
     }, true);
   }
 
+  var NBGRADER_VALIDATE = "@jupyter/nbgrader:validate-assignment";
+
   var validateButton = {
     id: "autograd-course:validate",
     description: "The notebook's Validate button: says whether the core passed and which optional parts remain.",
     autoStart: true,
     activate: function (app) {
       return Promise.all([shared("@jupyterlab/apputils"), shared("@lumino/widgets"),
-                          shared("@jupyterlab/services")]).then(function (modules) {
+                          shared("@jupyterlab/services"), shared("@jupyterlab/coreutils")]).then(function (modules) {
         var ui = { apputils: modules[0], widgets: modules[1], services: modules[2] };
+        if (!modules[3].PageConfig.Extension.isDisabled(NBGRADER_VALIDATE)) {
+          return;  // nbgrader's own Validate is on (the instructor's JupyterLab): one button, nbgrader's
+        }
         takeAssignmentListValidate(ui);
         app.docRegistry.addWidgetExtension("Notebook", {
           createNew: function (panel) {
