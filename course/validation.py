@@ -10,8 +10,10 @@ course/validate_handler.py.
 """
 import re
 
+from nbconvert.preprocessors import Preprocessor
 from nbgrader import utils
 from nbgrader.validator import Validator
+from traitlets import List
 
 from .grade_ids import exercise_of_test
 from .lesson_parts import CORE, is_graded, places
@@ -102,12 +104,18 @@ def summary(notebook) -> list[dict]:
     return blocks
 
 
+class KeepExecuted(Preprocessor):
+    """The last step of Validate's run: hands the executed notebook to the validator running the steps."""
+
+    def preprocess(self, nb, resources):
+        self.parent.executed = nb
+        return nb, resources
+
+
 class CourseValidator(Validator):
     """nbgrader's Validator, whose results also carry ``summary``: the core and the optional parts in plain words."""
 
-    def _preprocess(self, nb):
-        self._executed = super()._preprocess(nb)
-        return self._executed
+    preprocessors = List([*Validator.class_traits()["preprocessors"].default(), KeepExecuted])
 
     def validate(self, filename: str) -> dict:
         results = super().validate(filename)
@@ -119,5 +127,5 @@ class CourseValidator(Validator):
                         "answers over):",
                 "items": [(cell["source"].splitlines() or [""])[0] for cell in cells]}]
         else:
-            results["summary"] = summary(self._executed)
+            results["summary"] = summary(self.executed)
         return results
