@@ -47,7 +47,8 @@ SERVER_CONFIG = {"instructor": ("hub-instructor", "instructor"), "student": ("hu
 # A JupyterLab terminal is a login shell, whose /etc/profile sets PATH afresh: this puts the server's own
 # environment (AUTOGRAD_HUB_ENV, from the hub's spawner) back in front, for the hub's users only.
 INSTRUCTORS = "autograd-instructors"  # the system group of those who may read the grader and ask it to grade
-LAB_EXTENSION = "autograd-course-hub"  # hub/labextension/: feedback in one click
+LAB_EXTENSION = "autograd-course"  # jupyter-config/labextensions/: Validate's summary, feedback in one click
+RENAMED_LAB_EXTENSIONS = ("autograd-course-hub",)  # its earlier names, removed from an environment built before
 # A student's first JupyterLab opens on nbgrader's Assignments tab, where every lesson starts (fetch).
 FIRST_WORKSPACE = {
     "data": {"layout-restorer:data": {"main": {"dock": {"type": "tab-area", "currentIndex": 0,
@@ -254,8 +255,10 @@ def prepare_environments(room: Classroom) -> list[str]:
         os.makedirs(overrides, mode=0o755, exist_ok=True)
         for name in os.listdir(settings):
             os.chmod(shutil.copy(os.path.join(settings, name), overrides), 0o644)
-    extension = os.path.join(room.checkout, "hub", "labextension", LAB_EXTENSION)
-    for env in (room.student_env, room.instructor_env):  # the hub's own JupyterLab plugin (hub/labextension/)
+    extension = os.path.join(room.checkout, "jupyter-config", "labextensions", LAB_EXTENSION)
+    for env in (room.student_env, room.instructor_env):  # the course's JupyterLab plugins, as make lab loads them
+        for name in RENAMED_LAB_EXTENSIONS:
+            shutil.rmtree(os.path.join(env, "share", "jupyter", "labextensions", name), ignore_errors=True)
         target = os.path.join(env, "share", "jupyter", "labextensions", LAB_EXTENSION)
         shutil.copytree(extension, target, dirs_exist_ok=True)
         _open_to_all(target)

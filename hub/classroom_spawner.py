@@ -29,21 +29,9 @@ class ClassroomSpawner(LocalProcessSpawner):
     first_workspace = Dict(None, allow_none=True, help="The JupyterLab workspace (layout) of a user's first "
                            "login, written to their home if they have none; None: JupyterLab's own.").tag(config=True)
 
-    def _group(self) -> list[str]:
-        """The folders of this user's control group, made afresh with its memory cap ([] where none can be)."""
-        if not self.mem_limit:
-            return []
-        which, missing = cgroups.available()
-        if not which:
-            self.log.warning("No memory limit for %s's server: %s", self.user.name, ", ".join(missing))
-            return []
-        folders = cgroups.paths(which, f"hub-{self.user.name}")
-        cgroups.create(which, folders, memory=int(self.mem_limit), max_processes=0, cpu=0)
-        return folders
-
     def make_preexec_fn(self, name):
         become_user = super().make_preexec_fn(name)
-        folders = self._group()
+        folders = memory_group(self.user.name, int(self.mem_limit or 0), self.log)
         start_in = os.path.expanduser(self.format_string(self.notebook_dir)) if self.notebook_dir else ""
         workspace = json.dumps(self.first_workspace) if self.first_workspace else ""
 
@@ -62,6 +50,20 @@ class ClassroomSpawner(LocalProcessSpawner):
         which = cgroups.version()
         if which and os.geteuid() == 0:
             cgroups.remove(cgroups.paths(which, f"hub-{self.user.name}"))
+
+
+def memory_group(user: str, memory: int, log) -> list[str]:
+    """The folders of ``user``'s control group, made afresh with a cap of ``memory`` bytes (swap included);
+    [] where there is no cap or none can be made, which ``log`` warns of."""
+    if not memory:
+        return []
+    which, missing = cgroups.available()
+    if not which:
+        log.warning("No memory limit for %s's server: %s", user, ", ".join(missing))
+        return []
+    folders = cgroups.paths(which, f"hub-{user}")
+    cgroups.create(which, folders, memory=memory, max_processes=0, cpu=0)
+    return folders
 
 
 def _write_once(path: str, text: str) -> None:

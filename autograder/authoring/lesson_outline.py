@@ -1,43 +1,28 @@
 """A lesson's outline, derived from its script: its graded exercises in the lesson's order, each with its
 points and part, and its written answers. Nothing of it is typed twice.
 
-The core ends at the lesson's ``# Going further`` heading (a line of a markdown cell that begins so);
-a lesson without one has no parts. The outline is stored in the student package
+The core ends at the lesson's ``# Going further`` heading (course/lesson_parts.py); a lesson without
+one has no parts. The outline is stored in the student package
 (``course/exercises/outlines/<lesson>.json``), where 'Where am I' reads its order, its core and the
 written answers' points; ``autograd-course build`` writes it, and the points table of
 docs/lessons.md is made from it.
 """
 import json
 import os
-import re
 
 from course.grade_ids import exercise_of_test
 from course.lesson_package import outline_path
-
-FURTHER = re.compile(r"^# Going further", re.MULTILINE)
-CORE, FURTHER_PART = "core", "further"
-
-
-def _further(cell) -> bool:
-    return cell.cell_type == "markdown" and bool(FURTHER.search(cell.source))
-
-
-def _graded(cell) -> bool:
-    return bool(cell.metadata.get("nbgrader", {}).get("grade"))
+from course.lesson_parts import CORE, FURTHER_PART, is_graded, places  # noqa: F401  (CORE, FURTHER_PART: the parts' names)
 
 
 def outline(notebook) -> dict:
     """``{"exercises": [{"name", "points", "part"}...], "written": [...]}`` in the notebook's order."""
-    part, has_parts = CORE, any(_further(cell) for cell in notebook.cells)
     exercises, written = [], []
-    for cell in notebook.cells:
-        if _further(cell):
-            part = FURTHER_PART
-        if not _graded(cell):
+    for cell, place in zip(notebook.cells, places(notebook.cells)):
+        if not is_graded(cell):
             continue
         points = cell.metadata["nbgrader"]["points"]
-        entry = {"name": cell.metadata["nbgrader"]["grade_id"], "points": points,
-                 "part": part if has_parts else CORE}
+        entry = {"name": cell.metadata["nbgrader"]["grade_id"], "points": points, "part": place.part}
         if cell.cell_type == "code":
             exercises.append({**entry, "name": exercise_of_test(entry["name"])})
         else:

@@ -5,11 +5,13 @@ Chromium: their JupyterLab opens on the course directory; the week's commands, r
 are typed into their JupyterLab terminal (a login shell of their account, nothing set up by the test);
 Formgrader opens inside JupyterLab, lists lessons, students and submissions, and a written answer is
 hand-graded there. Students work in Chromium: the first login opens on the Assignments tab; they
-fetch, submit (one solved, one blank, which also submits in the classmate's name from its terminal),
-fetch their feedback and open it with one click. Between them, each student's own login shell finds
-nothing to read of the course, the classmates or the grader, and cannot rename a classmate's
-submission away. Then a submission that hunts for the course directory from its kernel scores 0 on the
-hub's grading service and leaves the course as it was. Screenshots go to test-artifacts/hub/.
+fetch; the blank one clicks Validate (in the Assignments tab and on the notebook's toolbar) and reads
+what remains; both submit (one solved, one blank, which also submits in the classmate's name from its
+terminal), fetch their feedback and open it with one click. Between them, each student's own login
+shell finds nothing to read of the course, the classmates or the grader, and cannot rename a
+classmate's submission away. Then a submission that hunts for the course directory from its kernel
+scores 0 on the hub's grading service and leaves the course as it was. Screenshots go to
+test-artifacts/hub/.
 """
 import os
 import pwd
@@ -93,6 +95,42 @@ def student_fetches(browser, hub, user: str):
     row(page, "released").get_by_role("button", name="Fetch").click()
     expect(row(page, "fetched")).to_be_visible()
     return page
+
+
+def validation_results(page):
+    dialog = page.locator(".jp-Dialog")
+    expect(dialog.get_by_text("Validation Results")).to_be_visible(timeout=300_000)  # the whole lesson runs first
+    return dialog
+
+
+def validate_says_what_remains(page) -> None:
+    """The blank student clicks Validate by the lesson's notebook in the Assignments tab: the core has not
+    passed, each of its exercises named with what to do, and the optional sections still open, by name.
+    Then they open the notebook from there and click the toolbar's Validate, which says the same."""
+    row(page, "fetched").locator(".assignment-notebooks-link").click()
+    notebook = page.locator("#fetched_assignments_list .nested_list_item", has_text=LESSON)
+    notebook.get_by_role("button", name="Validate").click()
+    dialog = validation_results(page)
+    expect(dialog).to_contain_text("The core has not passed yet: 0 of 2 exercises correct.")
+    expect(dialog).to_contain_text("Exercise 1: a gradient with backward() (grad_via_backward): not attempted yet. "
+                                   "grad_via_backward still raises NotImplementedError. Replace the raise "
+                                   "NotImplementedError() line with your code")
+    expect(dialog).to_contain_text("Going further (optional): 5 sections still open.")
+    expect(dialog.locator("li", has_text="7. gradient= is a vector-Jacobian product")).to_have_text(
+        "7. gradient= is a vector-Jacobian product: Exercise 3 (vjp) not attempted yet, the written answer not "
+        "answered yet.")
+    for text in ("failed", "Traceback", "following cell"):
+        expect(dialog).not_to_contain_text(text)
+    shot(page, "3-validate-blank")
+    dialog.get_by_role("button", name="Ok").click()
+
+    notebook.locator("a", has_text=LESSON).click()
+    page.locator(".jp-NotebookPanel:visible .jp-NotebookPanel-toolbar .validate-button").get_by_text("Validate").click()
+    dialog = validation_results(page)
+    expect(dialog).to_contain_text("The core has not passed yet: 0 of 2 exercises correct.")
+    expect(dialog).to_contain_text("Going further (optional): 5 sections still open.")
+    dialog.get_by_role("button", name="Ok").click()
+    page.locator(".lm-TabBar-tab", has_text="Assignments").click()  # back to the Assignments tab, to submit
 
 
 def role(hub, user: str) -> str:
@@ -212,6 +250,7 @@ def test_a_week_of_class_on_the_hub(hub, browser):
 
     pages = {user: student_fetches(browser, hub, user) for user in (solver, blank)}
     solve(hub, solver)
+    validate_says_what_remains(pages[blank])
     for user, page in pages.items():
         row(page, "fetched").get_by_role("button", name="Submit").click()
         expect(row(page, "submitted")).to_be_visible()

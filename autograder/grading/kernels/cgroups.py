@@ -10,7 +10,8 @@ import os
 import signal
 import time
 
-ROOT = "/sys/fs/cgroup"
+ROOT = "/sys/fs/cgroup"  # where the control groups are; with OWN_GROUPS, what a test points at a folder laid out so
+OWN_GROUPS = "/proc/self/cgroup"  # this process's group in each hierarchy
 CONTROLLERS = ("memory", "pids", "cpu")
 PARENT = "autograd-course"
 PERIOD = 100_000  # microseconds of CPU bandwidth accounting
@@ -20,7 +21,7 @@ def _own_groups() -> dict:
     """hierarchy -> this process's group in it ("" for v2's unified one)."""
     groups = {}
     try:
-        with open("/proc/self/cgroup") as handle:
+        with open(OWN_GROUPS) as handle:
             for line in handle:
                 _, names, path = line.rstrip("\n").split(":", 2)
                 for name in names.split(",") if names else [""]:
@@ -100,7 +101,10 @@ def create(which: str, folders: list[str], memory: int, max_processes: int, cpu:
             controller = os.path.relpath(folder, ROOT).split(os.sep)[0]
             if controller == "memory" and memory:
                 _write(folder, "memory.limit_in_bytes", memory)
-                _write(folder, "memory.memsw.limit_in_bytes", memory)  # swap counted too, where accounted
+                # Memory and swap together capped at the same: nothing swapped past the cap. Where the
+                # kernel does not count swap (no memsw files), the group is kept from swapping instead.
+                if not _write(folder, "memory.memsw.limit_in_bytes", memory):
+                    _write(folder, "memory.swappiness", 0)
             elif controller == "pids" and max_processes:
                 _write(folder, "pids.max", max_processes)
             elif controller == "cpu" and cpu:
@@ -109,7 +113,7 @@ def create(which: str, folders: list[str], memory: int, max_processes: int, cpu:
         else:
             if memory:
                 _write(folder, "memory.max", memory)
-                _write(folder, "memory.swap.max", 0)
+                _write(folder, "memory.swap.max", 0)  # nothing swapped past the cap
             if max_processes:
                 _write(folder, "pids.max", max_processes)
             if cpu:
