@@ -181,7 +181,8 @@ def test_the_notebook_a_page_is_made_from_holds_only_checked_fields():
     cell = checked.cells[0]
     assert cell.metadata == {} and cell.execution_count is None and checked.metadata == {"language_info": {"name": "python"}}
     assert [o.get("metadata", {}) for o in cell.outputs if o.output_type == "display_data" and "image/png" in o.data] \
-        == [{}, {}, {}]  # no size that is a number within bounds, no filenames, no other key
+        == [{}, {}, {"image/png": {"alt": '"><b>alt</b>'}}]  # no size within bounds, no filenames, no other key;
+    # an alt is what the image shows in words, kept as text: the template escapes it
     kinds = [(o.output_type, sorted(o.get("data", {})), o.get("name")) for o in cell.outputs]
     assert ("stream", [], "stdout\" onclick=\"" + SCRIPT_MARK) not in kinds and ("stream", [], "stdin") not in kinds
     assert not any(set(o.get("data", {})) - {"text/plain", "text/html", "image/png", "image/jpeg", "image/svg+xml"}
@@ -202,6 +203,7 @@ def test_no_field_a_student_wrote_becomes_markup_on_the_page():
     for image in soup.select(".cell img"):
         assert image.find_parent(attrs={"data-student": True}) is not None
         assert set(image.attrs) <= {"src", "alt", "width", "height"} and image["src"].startswith("data:image/")
+    assert '"><b>alt</b>' in [image.get("alt") for image in soup.select(".cell img")]  # an attribute, not markup
     assert "onerror" in soup.get_text()  # the forged traceback is shown, as text
     assert soup.find(string="vjp") is not None  # the code is shown, whatever transient says
 
