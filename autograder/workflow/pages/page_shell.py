@@ -7,9 +7,9 @@ outputs whose long lines scroll sideways in a box no keyboard can reach. ``acces
 the page the exporter rendered, leaving what it says alone:
 
 - ``<html lang="en">``, the language of the course's pages;
-- the page's content inside one ``<main>`` when the template has none (feedback's has none;
-  formgrader's has its own);
-- the feedback's title heading, ``<h4>`` in nbgrader's template, as the page's ``<h1>`` (looking the same);
+- the page's content (its title, list of scores and cells) inside one ``<main>``;
+- the page's title heading, ``<h4>`` in nbgrader's templates, as its ``<h1>`` (looking the same);
+- formgrader's breadcrumb list no longer directly inside another list;
 - a stylesheet last in ``<head>``: links underlined and dark enough, each Pygments colour darkened
   until it meets ``MIN_CONTRAST`` on the input area, and output text wrapped where it would scroll.
 """
@@ -22,7 +22,11 @@ LANGUAGE = "en"
 MIN_CONTRAST = 4.6  # WCAG AA asks 4.5:1 of body text; a little more, for rounding in the browser
 CODE_BACKGROUND = "#f5f5f5"  # the classic template's input area, the darkest background code sits on
 LINK = "#1f4e79"  # 8:1 on white, 7:1 on the panels' #f5f5f5
-TITLE = re.compile(r"<h4>(.*?)</h4>", re.DOTALL)
+TITLE = re.compile(r'<h4(?: class="([^"]*)")?>(.*?)</h4>', re.DOTALL)  # the title of nbgrader's page
+TEMPLATE_MAIN = re.compile(r"</?main>")
+CONTAINER = '<div class="container">'  # where nbgrader's page content starts, after any navigation bar
+# formgrader's navigation bar holds its breadcrumb list directly in another list: the outer one is a box
+BREADCRUMB_IN_A_LIST = re.compile(r'<ul class="nav text-center">(\s*<ul class="breadcrumb">.*?</ul>\s*)</ul>', re.DOTALL)
 
 
 def _luminance(colour: str) -> float:
@@ -60,8 +64,8 @@ def code_colours(style: str = "default") -> str:
 STYLES = f"""
 a, a:visited {{ color: {LINK}; text-decoration: underline; }}
 div.nbgrader_cell .panel-heading a, div.nbgrader_cell .panel-heading a:visited {{ color: #ffffff; }}
-a.anchor-link {{ text-decoration: none; }}
 h1.page-title {{ font-size: 18px; margin-top: 10px; margin-bottom: 10px; }}
+.navbar-default .navbar-nav > li > a {{ color: #555555; }}
 div[data-student] pre {{ white-space: pre-wrap; overflow-wrap: anywhere; }}
 div[data-student] img {{ max-width: 100%; height: auto; }}
 {code_colours()}
@@ -71,9 +75,19 @@ div[data-student] img {{ max-width: 100%; height: auto; }}
 def accessible_shell(page: str) -> str:
     """``page`` with its language, one main landmark, its title as its first heading, and readable styles."""
     page = re.sub(r"<html(?![^>]*\blang=)", f'<html lang="{LANGUAGE}"', page, count=1)
-    if "<main" not in page:
-        page = re.sub(r"(<body[^>]*>)", r"\1<main>", page, count=1)
-        before, body_end, after = page.rpartition("</body>")
-        page = before + "</main>" + body_end + after if body_end else page + "</main>"
-        page = TITLE.sub(r'<h1 class="page-title">\1</h1>', page, count=1)
+    page = BREADCRUMB_IN_A_LIST.sub(r'<div class="nav text-center">\1</div>', _one_main(page), count=1)
     return page.replace("</head>", f"<style>{STYLES}</style></head>", 1)
+
+
+def _one_main(page: str) -> str:
+    """nbgrader's templates put nbconvert's ``<main>`` around the cells only, below the page's title and
+    list of scores: one ``<main>`` from the page's container (after formgrader's navigation bar) to
+    the end of its body holds them all, and the title ``<h4>`` opening it becomes its ``<h1>``. No
+    student writes a ``<main>``: the cells' HTML is allowlisted without it, and their text escaped."""
+    page = TEMPLATE_MAIN.sub("", page)
+    start, end = page.find(CONTAINER, max(page.find("<body"), page.find("</nav>"))), page.rfind("</body>")
+    if start < 0 or end < start:
+        start, end = page.find(">", page.find("<body")) + 1, end if end >= 0 else len(page)
+    content = TITLE.sub(lambda title: f'<h1 class="{" ".join(filter(None, ("page-title", title[1])))}">{title[2]}</h1>',
+                        page[start:end], count=1)
+    return page[:start] + "<main>" + content + "</main>" + page[end:]
