@@ -96,17 +96,24 @@ def _range(values) -> str:
     if finite.size == 0:
         return "with no finite value"
     low, high = float(finite.min()), float(finite.max())
-    return f"between {low:.3g} and {high:.3g}" + ("" if finite.size == values.size else " where finite")
+    near = (high - low) * 1e-3  # what the plot cannot tell from zero
+    return (f"between {_number(low, near)} and {_number(high, near)}"
+            + ("" if finite.size == values.size else " where finite"))
+
+
+def _number(value: float, near: float) -> str:
+    return "0" if abs(value) <= near else f"{value:.3g}"
 
 
 def _zeros(name: str, xs, dy, most: int = 5) -> str:
-    """Where f' changes sign between grid points, at most ``most`` of them."""
+    """Where f' changes sign between grid points (to within a grid step), at most ``most`` of them."""
     sign = np.sign(dy)
     where = [float((xs[i] + xs[i + 1]) / 2) for i in range(len(xs) - 1)
              if np.isfinite(dy[i]) and np.isfinite(dy[i + 1]) and sign[i] * sign[i + 1] < 0]
     if not where:
         return f"{name}'(x) does not change sign here."
-    shown = ", ".join(f"{x:.3g}" for x in where[:most]) + (f" and {len(where) - most} more" if len(where) > most else "")
+    step = float(xs[-1] - xs[0]) / max(len(xs) - 1, 1)
+    shown = ", ".join(_number(x, step) for x in where[:most]) + (f" and {len(where) - most} more" if len(where) > most else "")
     return f"{name}'(x) crosses zero near x = {shown}."
 
 
