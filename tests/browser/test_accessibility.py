@@ -118,6 +118,10 @@ def test_a_lesson_in_jupyterlab_passes_axe_on_all_it_shows(lesson, path):
     theirs = {v["rule"]: v["upstream"] for v in audit(page, upstream=UPSTREAM) if v["upstream"]}
     print(f"{path}: elements of JupyterLab and ipywidgets that break a rule (docs/accessibility.md): {theirs}")
     _shot(page, os.path.dirname(path))
+    figures.first.scroll_into_view_if_needed()
+    expect(figures.first).to_be_in_viewport()
+    page.evaluate("() => new Promise(painted => requestAnimationFrame(() => requestAnimationFrame(painted)))")
+    _shot(page, f"{os.path.dirname(path)}-first-figure")
 
 
 def _widget(page, css: str):
