@@ -25,7 +25,7 @@ if cannot_make_users():
     pytest.skip(f"the class hub cannot run here: {cannot_make_users()}", allow_module_level=True)
 
 # what JupyterHub's own templates break, by axe rule: CSS selectors of its elements (docs/accessibility.md)
-JUPYTERHUB = {"color-contrast": ["#login_main h1", "#login_submit"]}  # white on its orange: jupyterhub#4260
+JUPYTERHUB = {"color-contrast": [".auth-form-header h1", "#login_submit"]}  # white on its orange: jupyterhub#4260
 
 
 @pytest.fixture(scope="module")
