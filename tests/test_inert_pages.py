@@ -235,3 +235,22 @@ def test_formgraders_page_escapes_what_it_is_told_about_a_submission():
     scripts = soup.find_all("script")
     assert not [script for script in scripts if 's"; alert(1)' in (script.string or "")]  # the id ends no string
     assert scripts and all(script.get("nonce") for script in scripts)
+
+
+def test_a_course_figure_drawn_in_a_students_kernel_is_shown_as_its_png_with_its_alt():
+    """Graded by plain nbgrader, a figure keeps the HTML JupyterLab is sent: the page shows the PNG and its alt."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import torch
+    from course.visuals.draw_graph import draw_graph
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    shown, metadata = draw_graph((x * x).sum(), {"x": x})._repr_mimebundle_()
+    assert "text/html" in shown
+    cell = nbformat.v4.new_code_cell("draw_graph(y)", outputs=[nbformat.v4.new_output(
+        "display_data", data=shown, metadata=metadata)])
+    from autograder.workflow.pages.feedback import InertOutputs
+    notebook, _ = InertOutputs().preprocess(nbformat.v4.new_notebook(cells=[cell]), {})  # as feedback runs it first
+    page, _ = _exporter().from_notebook_node(notebook, resources=FEEDBACK)
+    images = BeautifulSoup(page, "html.parser").select(".cell img")
+    assert len(images) == 1 and images[0]["src"].startswith("data:image/png;base64,")
+    assert images[0]["alt"] == metadata["image/png"]["alt"] and images[0]["alt"].startswith("Backward graph of")

@@ -14,6 +14,8 @@ metadata). So ``PageFields`` rebuilds the notebook from checked fields before it
   within ``MAX_SIDE``, and its ``alt`` (what it shows, in words: the course's figures send it) as
   text of at most ``MAX_ALT`` characters, which the template escapes;
 - execution counts as whole numbers (or none), cell ids as nbformat spells them;
+- a course figure drawn in a student's kernel (not a grading one) comes as its PNG, with its alt, and as
+  HTML holding the same PNG for JupyterLab: the PNG is shown, the HTML left out;
 - of a cell's metadata, only nbgrader's fields (flags as booleans, the grade id a plain name,
   points a number) and a raw cell's mimetype; markdown attachments only as images in base64;
 - of the notebook's metadata, only the language's name and lexer, as plain names.
@@ -173,6 +175,15 @@ def _image_metadata(metadata, data: dict) -> dict:
     return kept
 
 
+def course_figure_as_html(data, metadata) -> bool:
+    """Whether an output's HTML is a course figure as JupyterLab is sent it (its own PNG in an <img> with
+    its alt): a page shows the PNG and its alt instead, as a sanitiser before it keeps no img's src."""
+    from course.visuals.picture import image_html
+    alt = _mapping(_mapping(metadata).get("image/png")).get("alt")
+    png, shown = _text(_mapping(data).get("image/png")), _text(_mapping(data).get("text/html"))
+    return isinstance(alt, str) and png is not None and shown is not None and shown == image_html(png, alt)
+
+
 def _output(out) -> NotebookNode | None:
     out = _mapping(out)
     kind = out.get("output_type")
@@ -190,7 +201,10 @@ def _output(out) -> NotebookNode | None:
         data = _data(out.get("data"))
         if not data:
             return None
-        made = v4.new_output(kind, data=data, metadata=_image_metadata(out.get("metadata"), data))
+        metadata = _image_metadata(out.get("metadata"), data)
+        if course_figure_as_html(data, metadata):
+            del data["text/html"]  # the PNG is shown, with its alt
+        made = v4.new_output(kind, data=data, metadata=metadata)
         if kind == "execute_result":
             made.execution_count = _count(out.get("execution_count"))
         return made
