@@ -37,7 +37,7 @@ KINDS = {  # kind -> the module whose ``draw_picture`` draws it
     "graph": "course.visuals.draw_graph",
     "backward_step": "course.visuals.backward_steps",
 }
-MAX_WORDS = 6000  # characters of a figure's text alternative: past them it says how many nodes or steps it left out
+MAX_WORDS = 6000  # characters of a figure's text alternative; a longer one (a graph of 100 nodes) is cut there, ending in …
 MAX_TEXT = 2000  # characters of one label, title or node line
 MAX_INCHES, MAX_AREA = 100, 1500  # a picture's widest side and its area, in inches (7.8 million pixels
 # at most while grading: what the drawing's buffer holds)
