@@ -71,13 +71,25 @@ hub/node_modules/.installed: hub/package.json hub/package-lock.json
 	cd hub && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+# The accessibility tests (tests/browser/test_accessibility.py) inject axe-core, pinned, from
+# tests/browser/axe/ (npm ci); without npm they skip, as the hub tests do.
+AXE = tests/browser/axe
+.PHONY: axe-deps
+axe-deps:
+	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory $(AXE)/node_modules/.installed; \
+	else echo "The accessibility tests need npm (apt-get install npm) for axe-core: they will skip"; fi
+
+$(AXE)/node_modules/.installed: $(AXE)/package.json $(AXE)/package-lock.json
+	cd $(AXE) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 # The browser test drives Debian's Chromium; install it when it is missing and we may.
 browser-deps:
 	@command -v chromium >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && apt-get install -y -q chromium; \
 	  else echo "The browser test needs Chromium: sudo apt-get install -y chromium"; exit 1; fi; }
 
-test: setup browser-deps hub-deps
+test: setup browser-deps hub-deps axe-deps
 	$(BIN)/pytest --nbval -n auto --dist loadfile --no-loadscope-reorder
 
 clean:

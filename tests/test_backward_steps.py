@@ -86,10 +86,10 @@ def test_the_slider_moves_the_drawing_and_the_sentence():
     L, names = lesson_graph()
     steps = backward_steps(L, names)
     assert steps.slider.value == 0 and steps.slider.max == 5
-    first_png, first_text = bytes(steps.image.value), steps.sentence.value
+    first_png, first_text = steps.image.png, steps.sentence.value
     assert first_png.startswith(PNG_MAGIC) and "Before backward()" in first_text
     steps.slider.value = 5
-    assert bytes(steps.image.value) != first_png
+    assert steps.image.png != first_png
     assert "8 + 2 = 10 (2 paths meet); b.grad was None, is now 10." in steps.sentence.value
     steps.next.click()  # already at the end: stays there
     assert steps.slider.value == 5
@@ -106,13 +106,13 @@ def test_leaves_show_their_grad_only_once_backward_reached_them():
 
 def test_the_fallback_lists_every_step_and_is_the_same_on_a_rerun():
     L, names = lesson_graph()
-    bundle = backward_steps(L, names)._repr_mimebundle_()
+    bundle, _ = backward_steps(L, names)._repr_mimebundle_()
     assert base64.b64decode(bundle["image/png"]).startswith(PNG_MAGIC)
     lines = bundle["text/plain"].splitlines()
     assert lines[0].startswith("Before backward(): 5 nodes to run")
     assert lines[1] == ("Step 1/5: L (AddBackward0) starts here with gradient 1; "
                         "sends 1 to MulBackward0; 1 to PowBackward0.")
-    again = backward_steps(*lesson_graph())._repr_mimebundle_()
+    again, _ = backward_steps(*lesson_graph())._repr_mimebundle_()
     assert again["text/plain"] == bundle["text/plain"]
     assert again[WIDGET_VIEW]["model_id"] != bundle[WIDGET_VIEW]["model_id"]
 
@@ -152,10 +152,10 @@ def test_anything_outside_the_allowlist_is_refused(text, phrase):
 
 def test_the_widget_redraws_on_a_new_expression_and_explains_a_bad_one():
     explorer = expression_graph("x * y", 3.0, 2.0)
-    first = bytes(explorer.image.value)
+    first = explorer.image.png
     assert first.startswith(PNG_MAGIC) and "df/dx = x.grad = 2" in explorer.result.value
     explorer.box.value = "x**2"
-    assert bytes(explorer.image.value) != first and "df/dx = x.grad = 6" in explorer.result.value
+    assert explorer.image.png != first and "df/dx = x.grad = 6" in explorer.result.value
     assert "y.grad = None (f does not depend on it)" in explorer.result.value
     explorer.box.value = "import os"
     assert "Cannot build f" in explorer.result.value
@@ -165,6 +165,6 @@ def test_the_widget_redraws_on_a_new_expression_and_explains_a_bad_one():
 
 
 def test_the_explorer_fallback_is_fixed_text_and_a_png():
-    bundle = expression_graph()._repr_mimebundle_()
+    bundle, _ = expression_graph()._repr_mimebundle_()
     assert bundle["text/plain"].splitlines()[0] == "f = 2.841;  df/dx = x.grad = 2.54;  df/dy = y.grad = 1"
     assert base64.b64decode(bundle["image/png"]).startswith(PNG_MAGIC)

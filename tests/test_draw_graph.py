@@ -53,7 +53,7 @@ def deep_graph():
 
 def test_figure_shows_ops_leaf_value_and_legend():
     f, x = course_function()
-    fig = draw_graph(f.sum(), {"x": x})
+    fig = draw_graph(f.sum(), {"x": x}).figure  # a course Picture holds its matplotlib Figure
     assert isinstance(fig, Figure)
     texts = all_texts(fig)
     for label in ["SumBackward0", "AddBackward0", "LogBackward0", "SinBackward0", "PowBackward0",
@@ -74,19 +74,19 @@ def test_gradient_appears_after_backward_and_names_title():
     y = a * b
     z = (y * y + y).sum()
     z.backward()
-    fig = draw_graph(z, {"a": a, "b": b, "y": y, "z": z}, title=None)
+    fig = draw_graph(z, {"a": a, "b": b, "y": y, "z": z}, title=None).figure
     details = "\n".join(all_texts(fig))
     assert "grad 11" in details  # dz/da = sum((2y + 1) b) = 11
     assert "grad [14, -2]" in details  # dz/db = (2y + 1) a
     assert "y = MulBackward0" in all_texts(fig)
     assert "×2" in all_texts(fig)  # y * y sends gradient to y twice
     assert fig._suptitle.get_text().startswith("Backward graph of z:")
-    assert draw_graph(z, title="Mine")._suptitle.get_text() == "Mine"
+    assert draw_graph(z, title="Mine").figure._suptitle.get_text() == "Mine"
 
 
 def test_kinds_differ_in_shape_weight_and_okabe_ito_colour():
     f, x = course_function()
-    fig = draw_graph(f.sum(), {"x": x})
+    fig = draw_graph(f.sum(), {"x": x}).figure
     styles = {}
     for box in node_boxes(fig):
         colour = matplotlib.colors.to_hex(box.get_edgecolor()).upper()
@@ -102,7 +102,7 @@ def test_about_forty_nodes_boxes_apart_and_text_inside(make):
     out, names = make()
     n = len(walk_graph(out).nodes)
     assert 35 <= n <= 50
-    fig = draw_graph(out, names)
+    fig = draw_graph(out, names).figure
     canvas = FigureCanvasAgg(fig)  # a closed figure keeps only a base canvas, which cannot draw
     canvas.draw()
     renderer = canvas.get_renderer()
@@ -131,17 +131,17 @@ def test_more_than_max_nodes_is_summarised_as_counts():
         y = torch.sin(y) * x + torch.cos(y)
     n = len(walk_graph(y).nodes)
     assert n == 81  # 20 * (sin, mul, cos, add) and the one leaf
-    fig = draw_graph(y, max_nodes=50)
+    fig = draw_graph(y, max_nodes=50).figure
     assert node_boxes(fig) == []
     (ax,) = fig.axes
     counts = {label.get_text(): bar.get_width() for label, bar in zip(ax.get_yticklabels(), ax.patches)}
     assert counts == {"SinBackward0": 20, "MulBackward0": 20, "CosBackward0": 20, "AddBackward0": 20,
                       "leaf (AccumulateGrad)": 1}
     assert any("max_nodes=50" in t for t in all_texts(fig))
-    assert len(node_boxes(draw_graph(y, max_nodes=100))) == n
+    assert len(node_boxes(draw_graph(y, max_nodes=100).figure)) == n
 
 
 def test_no_graph_draws_the_reason():
-    fig = draw_graph(torch.ones(3))
+    fig = draw_graph(torch.ones(3)).figure
     assert fig._suptitle.get_text() == "No autograd graph"
     assert any("requires_grad=True" in t for t in all_texts(fig))

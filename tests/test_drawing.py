@@ -1,6 +1,7 @@
 """A grading kernel describes every course figure and the grader draws it, with fewer pixels; a student's
 kernel draws as before. (tests/test_outputs_kept.py checks the same in kernels the grader started.)"""
 import base64
+import html
 import io
 import json
 
@@ -63,9 +64,10 @@ def test_the_grader_marks_every_kernel_it_starts_as_the_course_looks_for():
 
 def test_a_grading_kernel_describes_course_figures_as_plain_json_and_draws_none(grading):
     for made in figures():
-        shown = made._repr_mimebundle_()
+        shown, metadata = made._repr_mimebundle_()
         assert set(shown) == {picture.PICTURE_MIME, "text/plain"} and shown["text/plain"] == picture.PLACEHOLDER
-        json.dumps(shown, allow_nan=False)  # what a kernel's session sends: strict JSON, NaN packed
+        assert metadata == {"image/png": {"alt": picture.text_alternative(made.description)}}
+        json.dumps([shown, metadata], allow_nan=False)  # what a kernel's session sends: strict JSON, NaN packed
     assert matplotlib.pyplot.get_fignums() == []
 
 
@@ -118,6 +120,19 @@ def test_a_students_kernel_draws_them_as_matplotlib_does(lesson):
     assert drawing.figure_dpi() is None
 
 
+def test_a_students_kernel_shows_a_figure_with_its_text_alternative(lesson):
+    """JupyterLab gives an image/png no alt: the same PNG in an <img> with its alt comes first (text/html);
+    nbconvert's pages read the alt of the PNG's metadata."""
+    for made in figures():
+        shown, metadata = made._repr_mimebundle_()
+        words = picture.text_alternative(made.description)
+        assert set(shown) == {"image/png", "text/html", "text/plain"} and shown["text/plain"] == words
+        assert shown["text/html"] == picture.image_html(shown["image/png"], words)
+        assert f'alt="{html.escape(words)}"' in shown["text/html"]
+        assert metadata == {"image/png": {"alt": words}}
+        assert base64.b64decode(shown["image/png"]).startswith(b"\x89PNG")
+
+
 def test_the_png_helper_caps_its_dpi_while_grading_and_closes_the_figure(lesson, monkeypatch):
     y, names = graph()
     assert dpi_of(drawing.png(draw_graph(y, names), 100)) == pytest.approx(100, abs=0.1)
@@ -135,8 +150,8 @@ def widgets():
 
 def test_a_grading_kernel_leaves_widgets_pictures_undrawn_and_describes_one_picture_each(grading):
     for made in widgets():
-        assert bytes(made.image.value) == b""  # no one opens a widget in a graded notebook
-        shown = made._repr_mimebundle_()
+        assert made.image.png == b"" and made.image.value == ""  # no one opens a widget in a graded notebook
+        shown, _ = made._repr_mimebundle_()
         assert WIDGET_VIEW in shown and "image/png" not in shown
         png, _ = picture.grading_png(shown[picture.PICTURE_MIME])
         assert dpi_of(png) == pytest.approx(drawing.GRADING_DPI, abs=0.1)
@@ -148,15 +163,16 @@ def test_a_widget_used_while_grading_draws_its_picture(grading):
     typed.box.value = "x + y"
     steps.slider.value = 1
     for made in (explorer, typed, steps):
-        assert dpi_of(bytes(made.image.value)) == pytest.approx(drawing.GRADING_DPI, abs=0.1)
+        assert dpi_of(made.image.png) == pytest.approx(drawing.GRADING_DPI, abs=0.1)
 
 
 def test_a_students_widgets_show_their_picture_at_once(lesson):
     explorer, typed, steps = widgets()
     for made, dpi in ((explorer, 80), (typed, 100)):
-        assert base64.b64encode(bytes(made.image.value)).decode() == made.initial["image/png"]
-        assert dpi_of(bytes(made.image.value)) == pytest.approx(dpi, abs=0.1)
-    assert dpi_of(bytes(steps.image.value)) == pytest.approx(100, abs=0.1)
+        assert base64.b64encode(made.image.png).decode() == made.initial[0]["image/png"]
+        assert made.initial[0]["image/png"] in made.image.value and 'alt="' in made.image.value
+        assert dpi_of(made.image.png) == pytest.approx(dpi, abs=0.1)
+    assert dpi_of(steps.image.png) == pytest.approx(100, abs=0.1)
 
 
 SHELL_DRAWS = """
@@ -185,4 +201,4 @@ def shell_shows(grading: bool) -> list[str]:
 
 def test_in_a_grading_kernels_shell_a_course_figure_is_its_description_and_in_a_students_a_png():
     assert shell_shows(grading=True) == sorted([picture.PICTURE_MIME, "text/plain"])
-    assert shell_shows(grading=False) == ["image/png", "text/plain"]
+    assert shell_shows(grading=False) == ["image/png", "text/html", "text/plain"]

@@ -37,7 +37,7 @@ def test_derivative_on_grid_matches_hand_derivative():
 
 
 def test_plot_draws_f_its_derivative_and_the_tangent():
-    fig = plot_gradient(f, 0.2, 6, at=2.0, points=120)
+    fig = plot_gradient(f, 0.2, 6, at=2.0, points=120).figure  # a course Picture holds its Figure
     assert isinstance(fig, Figure) and fig.number not in plt.get_fignums()
     top, bottom = fig.axes
     xs, ys = line(top, "f(x)")
@@ -56,14 +56,14 @@ def test_named_function_and_default_point_in_the_middle():
     def square(x):
         return x ** 2
 
-    fig = plot_gradient(square, -2, 4)
+    fig = plot_gradient(square, -2, 4).figure
     top, bottom = fig.axes
     assert "slope at x = 1: 2" == top.get_title()
     assert line(top, "square(x)") and line(bottom, "square'(x) from autograd")
 
 
 def test_pole_keeps_the_curve_in_view():
-    fig = plot_gradient(f, -3, 3, at=1.0)
+    fig = plot_gradient(f, -3, 3, at=1.0).figure
     low, high = fig.axes[0].get_ylim()
     assert high - low < 20  # not stretched to the huge values next to x = 0
     assert low < -1.7 and high > 1.7  # the curve's ordinary range, about -1.8 to 1.8, is visible

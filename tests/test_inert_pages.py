@@ -181,7 +181,8 @@ def test_the_notebook_a_page_is_made_from_holds_only_checked_fields():
     cell = checked.cells[0]
     assert cell.metadata == {} and cell.execution_count is None and checked.metadata == {"language_info": {"name": "python"}}
     assert [o.get("metadata", {}) for o in cell.outputs if o.output_type == "display_data" and "image/png" in o.data] \
-        == [{}, {}, {}]  # no size that is a number within bounds, no filenames, no other key
+        == [{}, {}, {"image/png": {"alt": '"><b>alt</b>'}}]  # no size within bounds, no filenames, no other key;
+    # an alt is what the image shows in words, kept as text: the template escapes it
     kinds = [(o.output_type, sorted(o.get("data", {})), o.get("name")) for o in cell.outputs]
     assert ("stream", [], "stdout\" onclick=\"" + SCRIPT_MARK) not in kinds and ("stream", [], "stdin") not in kinds
     assert not any(set(o.get("data", {})) - {"text/plain", "text/html", "image/png", "image/jpeg", "image/svg+xml"}
@@ -202,6 +203,7 @@ def test_no_field_a_student_wrote_becomes_markup_on_the_page():
     for image in soup.select(".cell img"):
         assert image.find_parent(attrs={"data-student": True}) is not None
         assert set(image.attrs) <= {"src", "alt", "width", "height"} and image["src"].startswith("data:image/")
+    assert '"><b>alt</b>' in [image.get("alt") for image in soup.select(".cell img")]  # an attribute, not markup
     assert "onerror" in soup.get_text()  # the forged traceback is shown, as text
     assert soup.find(string="vjp") is not None  # the code is shown, whatever transient says
 
@@ -233,3 +235,22 @@ def test_formgraders_page_escapes_what_it_is_told_about_a_submission():
     scripts = soup.find_all("script")
     assert not [script for script in scripts if 's"; alert(1)' in (script.string or "")]  # the id ends no string
     assert scripts and all(script.get("nonce") for script in scripts)
+
+
+def test_a_course_figure_drawn_in_a_students_kernel_is_shown_as_its_png_with_its_alt():
+    """Graded by plain nbgrader, a figure keeps the HTML JupyterLab is sent: the page shows the PNG and its alt."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import torch
+    from course.visuals.draw_graph import draw_graph
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    shown, metadata = draw_graph((x * x).sum(), {"x": x})._repr_mimebundle_()
+    assert "text/html" in shown
+    cell = nbformat.v4.new_code_cell("draw_graph(y)", outputs=[nbformat.v4.new_output(
+        "display_data", data=shown, metadata=metadata)])
+    from autograder.workflow.pages.feedback import InertOutputs
+    notebook, _ = InertOutputs().preprocess(nbformat.v4.new_notebook(cells=[cell]), {})  # as feedback runs it first
+    page, _ = _exporter().from_notebook_node(notebook, resources=FEEDBACK)
+    images = BeautifulSoup(page, "html.parser").select(".cell img")
+    assert len(images) == 1 and images[0]["src"].startswith("data:image/png;base64,")
+    assert images[0]["alt"] == metadata["image/png"]["alt"] and images[0]["alt"].startswith("Backward graph of")

@@ -53,7 +53,7 @@ def show(notebook: pictures.Pictures, msg: dict, kept: bool = True) -> None:
 
 
 def test_a_described_figure_becomes_its_png_and_matplotlibs_text(monkeypatch):
-    msg = message(plot_gradient(torch.sin, -1, 1)._repr_mimebundle_())
+    msg = message(plot_gradient(torch.sin, -1, 1)._repr_mimebundle_()[0])
     show(pictures.Pictures(64, 30, 10**8), msg)
     data = msg["content"]["data"]
     assert set(data) == {"image/png", "text/plain"} and data["text/plain"].startswith("<Figure size 504x396")
@@ -73,7 +73,7 @@ def test_an_identical_description_is_drawn_once_per_process(monkeypatch):
 
 def test_a_widgets_picture_is_drawn_and_its_own_text_kept():
     x = torch.tensor([1.0, 2.0], requires_grad=True)
-    msg = message(backward_steps((x * x).sum(), {"x": x})._repr_mimebundle_())
+    msg = message(backward_steps((x * x).sum(), {"x": x})._repr_mimebundle_()[0])
     show(pictures.Pictures(64, 30, 10**8), msg)
     data = msg["content"]["data"]
     assert "image/png" in data and picture.PICTURE_MIME not in data and data["text/plain"].startswith("Before backward()")
@@ -88,7 +88,7 @@ def test_pictures_sent_while_an_exercise_is_tried_are_not_drawn(monkeypatch):
 
 def test_past_its_caps_a_notebooks_pictures_say_so():
     notebook = pictures.Pictures(2, 30, 10**8)
-    msgs = [shown(plot_grad_history([("backward()", float(i))])._repr_mimebundle_()[picture.PICTURE_MIME])
+    msgs = [shown(plot_grad_history([("backward()", float(i))])._repr_mimebundle_()[0][picture.PICTURE_MIME])
             for i in range(3)]
     for msg in msgs:
         show(notebook, msg)

@@ -37,29 +37,30 @@ def test_explorer_starts_in_the_middle_with_the_autograd_slope():
     assert explorer.slider.value == 0.0
     assert (explorer.slider.min, explorer.slider.max) == (-2.0, 2.0)
     assert "slope f'(x) from autograd = -2" in explorer.slope.value  # 3x^2 - 2 at 0
-    assert bytes(explorer.image.value).startswith(PNG_MAGIC)
+    assert explorer.image.png.startswith(PNG_MAGIC)
 
 
 def test_moving_the_slider_recomputes_slope_and_picture():
     explorer = slope_explorer(cube, -2, 2)
-    first_png = bytes(explorer.image.value)
+    first_png = explorer.image.png
     explorer.slider.value = 1.5
     assert "At x = 1.500: f(x) = 0.375, slope f'(x) from autograd = 4.75" in explorer.slope.value
-    assert bytes(explorer.image.value).startswith(PNG_MAGIC) and bytes(explorer.image.value) != first_png
+    assert explorer.image.png.startswith(PNG_MAGIC) and explorer.image.png != first_png
     explorer.slider.value = -1.0
     assert "slope f'(x) from autograd = 1<" in explorer.slope.value  # 3 - 2
 
 
 def test_explorer_bundle_has_widget_static_png_and_fixed_text():
     explorer = slope_explorer(cube, -2, 2, at=1.0)
-    bundle = explorer._repr_mimebundle_()
+    bundle, metadata = explorer._repr_mimebundle_()
+    assert metadata["image/png"]["alt"].startswith("cube and its derivative, from autograd, for x from -2 to 2.")
     assert bundle[WIDGET_VIEW]["model_id"] == explorer.widget.model_id
     assert base64.b64decode(bundle["image/png"]).startswith(PNG_MAGIC)
     assert bundle["text/plain"].splitlines()[0] == "At x = 1.000: f(x) = -1, slope f'(x) from autograd = 1"
     explorer.slider.value = 0.5  # the fallback records the state the notebook was run in
-    assert explorer._repr_mimebundle_()["text/plain"] == bundle["text/plain"]
+    assert explorer._repr_mimebundle_()[0]["text/plain"] == bundle["text/plain"]
     # What nbval compares (everything but the widget view and the PNG) is the same on a rerun.
-    again = slope_explorer(cube, -2, 2, at=1.0)._repr_mimebundle_()
+    again, _ = slope_explorer(cube, -2, 2, at=1.0)._repr_mimebundle_()
     assert again[WIDGET_VIEW]["model_id"] != bundle[WIDGET_VIEW]["model_id"]
     assert again["text/plain"] == bundle["text/plain"]
 

@@ -10,7 +10,6 @@ PyTorch passed between nodes.
 layout, with the step's values written on it). Like ``slope_explorer``, its display bundle also
 carries a PNG and a text listing of every step, for headless runs and exported notebooks.
 """
-import html
 from dataclasses import dataclass, field
 
 import ipywidgets as widgets
@@ -20,8 +19,11 @@ from matplotlib.patches import FancyBboxPatch
 from course.checks.closed_helpers import refuse_if_closed
 from course.visuals.draw_graph import _attachment_points, describe_graph, drawn_as_boxes, graph_of, layout  # same layout
 from course.visuals.draw_graph import draw_picture as draw_graph_picture
+from course.visuals.draw_graph import text_alternative as graph_words
+from course.visuals.announce import code_line
 from course.visuals.drawing import grading, png
-from course.visuals.picture import MAX_TEXT, PictureError, bundle, draw, items
+from course.visuals.image_view import ImageView
+from course.visuals.picture import MAX_TEXT, PictureError, bundle, draw, items, text_alternative
 from course.visuals.graph_text import format_values
 from course.visuals.graph_walk import Graph, walk_graph
 
@@ -164,13 +166,13 @@ def step_picture(output: torch.Tensor, recording: Recording, index: int, title: 
             "sent": [[source, target, _values(g)] for source, step in done.items() for target, g in step.sent]}
 
 
-def draw_picture(description: dict, dpi: float | None):
-    """The figure of ``step_picture``'s data: the graph, then what backward() had done on it."""
+def _read(description: dict):
+    """The description's graph (its description, the graph, each node's lines) and the step's done,
+    current and sent, checked."""
     drawn = description.get("graph")
     if not isinstance(drawn, dict):
         raise PictureError("graph must be a graph's description")
     graph, lines = graph_of(drawn)
-    fig = draw_graph_picture(drawn, dpi)
     done = items(description, "done", len(graph.nodes))
     current = description.get("current")
     sent = items(description, "sent", len(graph.edges))
@@ -179,6 +181,28 @@ def draw_picture(description: dict, dpi: float | None):
     if not all(isinstance(s, list) and len(s) == 3 and _node_number(s[0], graph) and _node_number(s[1], graph)
                and (s[0], s[1]) in graph.edges and isinstance(s[2], str) and len(s[2]) <= MAX_TEXT for s in sent):
         raise PictureError("sent must list [from, to, text] along the graph's edges")
+    return drawn, graph, lines, done, current, sent
+
+
+def text_alternative(description: dict) -> str:
+    """What ``draw_picture`` draws, in words: the graph as ``draw_graph`` says it, then which nodes
+    backward() has run, the one running now, and the gradient written on each arrow."""
+    drawn, graph, lines, done, current, sent = _read(description)
+    said = [graph_words(drawn)]
+    if not done:
+        said.append("backward() has not run any node yet.")
+    else:
+        ran = ", ".join(f"node {n + 1}" for n in done)
+        said.append(f"backward() has run {ran} ({len(done)} of {len(graph.nodes)})"
+                    + (f"; node {current + 1} ({lines[current][0]}) runs now." if current is not None else "."))
+        said += [f"Gradient from node {source + 1} to node {target + 1}: {value}." for source, target, value in sent]
+    return " ".join(said)
+
+
+def draw_picture(description: dict, dpi: float | None):
+    """The figure of ``step_picture``'s data: the graph, then what backward() had done on it."""
+    drawn, graph, lines, done, current, sent = _read(description)
+    fig = draw_graph_picture(drawn, dpi)
     if drawn_as_boxes(drawn, graph):  # not counted per type: write the step on the boxes
         _annotate(fig.axes[0], graph, lines, set(done), current, sent)
     return fig
@@ -233,25 +257,30 @@ class BackwardSteps:
         self.back = widgets.Button(description="◀ back", layout=widgets.Layout(width="90px"))
         self.next = widgets.Button(description="next ▶", layout=widgets.Layout(width="90px"))
         self.sentence = widgets.HTML()
-        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="760px"))
+        self.image = ImageView(layout=widgets.Layout(max_width="760px"))
         self.widget = widgets.VBox([widgets.HBox([self.slider, self.back, self.next]), self.sentence, self.image])
         self.widget.add_class("backward-steps")
-        self._pngs: dict[int, bytes] = {}  # the slider's pictures, drawn when first shown
+        self._pngs: dict[int, tuple[bytes, str]] = {}  # the slider's pictures and their words, drawn when first shown
         self.slider.observe(lambda change: self._show(change["new"]), names="value")
         self.back.on_click(lambda _: self._move(-1))
         self.next.on_click(lambda _: self._move(+1))
         if grading():  # a graded notebook keeps no widget state: step 0's picture would go unseen
-            self.sentence.value = self._sentence(0)
+            self.sentence.value = self._sentence(0, now=False)
         else:
-            self._show(0)
+            self._show(0, now=False)
         self.final = bundle(self.picture(count), DPI, None if grading() else self.png(count))
 
     def picture(self, index: int) -> dict:
         return step_picture(self.output, self.recording, index, self._title(index))
 
     def png(self, index: int) -> bytes:
+        return self._drawn(index)[0]
+
+    def _drawn(self, index: int) -> tuple[bytes, str]:
+        """Step ``index``'s picture as PNG and in words, drawn when first asked for."""
         if index not in self._pngs:
-            self._pngs[index] = png(draw(self.picture(index)), DPI)
+            described = self.picture(index)
+            self._pngs[index] = png(draw(described), DPI), text_alternative(described)
         return self._pngs[index]
 
     def _title(self, index: int) -> str:
@@ -265,19 +294,22 @@ class BackwardSteps:
     def _move(self, by: int):
         self.slider.value = min(max(self.slider.value + by, 0), self.slider.max)
 
-    def _show(self, index: int):
-        self.image.value = self.png(index)  # the picture first: when the sentence changes, it is there
-        self.sentence.value = self._sentence(index)
+    def _show(self, index: int, now: bool = True):
+        # the picture first: when the sentence changes, it is there
+        self.image.show(*self._drawn(index))
+        self.sentence.value = self._sentence(index, now)
 
-    def _sentence(self, index: int) -> str:
-        return f"<code>{html.escape(describe_step(self.recording, index))}</code>"
+    def _sentence(self, index: int, now: bool = True) -> str:
+        """The step in a sentence, read out at once when ``now`` (a step the learner moved to)."""
+        return code_line(describe_step(self.recording, index), now)
 
     def _repr_mimebundle_(self, **kwargs):
         render = self.widget._repr_mimebundle_
         shown = dict(render(**kwargs) or {}) if render else {}
-        shown.update(self.final)
+        picture, metadata = self.final
+        shown.update(picture)
         shown["text/plain"] = steps_text(self.recording) + "\n(move the slider to step through the drawing)"
-        return shown
+        return shown, metadata
 
 
 def backward_steps(output: torch.Tensor, names: dict | None = None, gradient=None, title: str | None = None):

@@ -28,6 +28,7 @@ STYLES = {
     "op": dict(edge="#0072B2", fill="#D6ECF8", corners="square", width=1.2, legend="operation (grad_fn)"),
     "leaf": dict(edge="#009E73", fill="#D2F0E6", corners="round", width=2.0, legend="leaf: AccumulateGrad fills .grad"),
 }
+KIND_WORDS = {"output": "the output, where backward() starts", "op": "an operation", "leaf": "a leaf"}
 ARROW = "#444444"
 TITLE_PT, DETAIL_PT = 10, 8.5
 LINE = 1.35 / 72  # inches per point of font size, with line spacing
@@ -60,11 +61,41 @@ def draw_picture(description: dict, dpi: float | None) -> Figure:
     if not graph.nodes:
         return _message_figure(title, text(description, "reason"), dpi)
     if not drawn_as_boxes(description, graph):
-        most = _most_boxes(description)
-        why = (f"{len(graph.nodes)} nodes is more than max_nodes={most}" if len(graph.nodes) > most else
-               f"{len(set(graph.edges))} arrows are more than {MAX_ARROWS} can be drawn")
-        return _summary_figure(graph, title, why, dpi)
+        return _summary_figure(graph, title, _why_counted(description, graph), dpi)
     return _graph_figure(graph, lines, title, dpi)
+
+
+def text_alternative(description: dict) -> str:
+    """What ``draw_picture`` draws, in words: the title, then each node in the walk's order (the
+    output first) with its text and the nodes it sends gradient to; or the message, or the counts."""
+    graph, lines = graph_of(description)
+    title = text(description, "title")
+    if not graph.nodes:
+        return f"{title}. {text(description, 'reason')}"
+    if not drawn_as_boxes(description, graph):
+        counts = "; ".join(f"{label}: {count}" for label, count in _counts_per_type(graph))
+        return f"{title}. {_why_counted(description, graph)}, so a bar chart counts the nodes per type: {counts}."
+    leaves = sum(1 for node in graph.nodes if node.kind == "leaf")
+    said = [f"{title}. Autograd's backward graph, the output at the top, the leaves at the bottom: "
+            f"{len(graph.nodes)} node{'s' * (len(graph.nodes) != 1)}, {leaves} lea{'ves' if leaves != 1 else 'f'}; "
+            "arrows carry the gradient down from each node to the nodes it sends to."]
+    children = graph.children()
+    for node in graph.nodes:
+        sends = Counter(children[node.id])
+        to = _listed([f"node {child + 1}" + (f" {times} times" if times > 1 else "") for child, times in sends.items()])
+        said.append(f"Node {node.id + 1}, {KIND_WORDS[node.kind]}: {', '.join(lines[node.id])}"
+                    + (f"; sends gradient to {to}." if to else "."))
+    return " ".join(said)
+
+
+def _listed(words: list[str]) -> str:
+    return " and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _why_counted(description: dict, graph: Graph) -> str:
+    most = _most_boxes(description)
+    return (f"{len(graph.nodes)} nodes is more than max_nodes={most}" if len(graph.nodes) > most else
+            f"{len(set(graph.edges))} arrows are more than {MAX_ARROWS} can be drawn")
 
 
 def drawn_as_boxes(description: dict, graph: Graph) -> bool:
@@ -331,13 +362,19 @@ def _message_figure(title: str, message: str, dpi: float | None) -> Figure:
     return fig
 
 
-def _summary_figure(graph: Graph, title: str, why: str, dpi: float | None) -> Figure:
-    """Counts per node type: a hairball of hundreds of boxes teaches nothing."""
+def _counts_per_type(graph: Graph, shown: int = 15) -> list[tuple[str, int]]:
+    """Nodes per type, the most frequent first; past ``shown`` types, the rest as one entry."""
     kinds = Counter("leaf (AccumulateGrad)" if n.kind == "leaf" else n.label for n in graph.nodes)
-    top = kinds.most_common(15)
+    top = kinds.most_common(shown)
     rest = sum(kinds.values()) - sum(c for _, c in top)
     if rest:
-        top.append((f"{len(kinds) - 15} other types", rest))
+        top.append((f"{len(kinds) - shown} other types", rest))
+    return top
+
+
+def _summary_figure(graph: Graph, title: str, why: str, dpi: float | None) -> Figure:
+    """Counts per node type: a hairball of hundreds of boxes teaches nothing."""
+    top = _counts_per_type(graph)
     labels, counts = [k for k, _ in reversed(top)], [c for _, c in reversed(top)]
     fig = plt.figure(figsize=(7, 1.6 + 0.3 * len(labels)), dpi=dpi)
     ax = fig.add_subplot()

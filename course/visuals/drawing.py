@@ -47,6 +47,7 @@ def figure_dpi() -> float | None:
 def png(fig, dpi: float) -> bytes:
     """``fig`` as PNG bytes at ``dpi`` (at most ``GRADING_DPI`` while grading); the figure is closed,
     so the inline backend does not show it a second time."""
+    fig = fig.figure  # a figure is its own; a course ``Picture`` passes on its figure's
     buffer = io.BytesIO()
     if grading():
         fig.savefig(buffer, format="png", dpi=min(dpi, GRADING_DPI), pil_kwargs=GRADING_PNG)

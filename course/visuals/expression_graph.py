@@ -13,9 +13,11 @@ import html
 import ipywidgets as widgets
 import torch
 
+from course.visuals.announce import announced, code_line
 from course.visuals.draw_graph import describe_graph
 from course.visuals.drawing import grading, png
-from course.visuals.picture import bundle, draw
+from course.visuals.image_view import ImageView
+from course.visuals.picture import bundle, draw, text_alternative
 from course.visuals.graph_text import format_values
 
 FUNCTIONS = {name: getattr(torch, name) for name in
@@ -133,38 +135,39 @@ class ExpressionGraph:
         self.x = widgets.FloatText(value=x, description="x =", layout=widgets.Layout(width="180px"))
         self.y = widgets.FloatText(value=y, description="y =", layout=widgets.Layout(width="180px"))
         self.result = widgets.HTML()
-        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="760px"))
+        self.image = ImageView(layout=widgets.Layout(max_width="760px"))
         self.widget = widgets.VBox([self.box, widgets.HBox([self.x, self.y]), self.result, self.image])
         self.widget.add_class("expression-graph")
         for control in (self.box, self.x, self.y):
             control.observe(lambda _: self._show(), names="value")
-        self.initial = self._show(picture=not grading())  # graded: no widget state is kept
+        self.initial = self._show(picture=not grading(), now=False)  # graded: no widget state is kept
         self.initial_text = self.text
 
-    def _show(self, picture: bool = True) -> dict:
-        """Recompute and redraw; the picture as a display bundle's entry (empty when f cannot be
-        built). ``picture``: put it in the widget too."""
+    def _show(self, picture: bool = True, now: bool = True) -> tuple[dict, dict]:
+        """Recompute and redraw; the picture as display bundle entries and their metadata (none when
+        f cannot be built). ``picture``: put it in the widget too; ``now``: read the result out."""
         try:
             f, x, y = gradients_of(self.box.value, self.x.value, self.y.value)
         except (ExpressionError, RuntimeError) as error:
             self.text = f"Cannot build f: {error}"
-            self.result.value = f'<span style="color:#b2182b">{html.escape(self.text)}</span>'
-            return {}
+            self.result.value = announced(f'<span style="color:#b2182b">{html.escape(self.text)}</span>', now)
+            return {}, {}
         self.text = f"f = {format_values(f)};  df/dx = x.grad = {_grad(x)};  df/dy = y.grad = {_grad(y)}"
         # the picture first: when the result line changes, the matching picture is already there
         description = describe_graph(f, {"x": x, "y": y, "f": f}, title=f"f = {self.box.value.strip()}")
         drawn = png(draw(description), DPI) if picture or not grading() else None
         if picture:  # drawn here even while grading: someone is using the widget
-            self.image.value = drawn
-        self.result.value = f"<code>{html.escape(self.text)}</code>"
+            self.image.show(drawn, text_alternative(description))
+        self.result.value = code_line(self.text, now)
         return bundle(description, DPI, drawn)
 
     def _repr_mimebundle_(self, **kwargs):
         render = self.widget._repr_mimebundle_
         shown = dict(render(**kwargs) or {}) if render else {}
-        shown.update(self.initial)
+        picture, metadata = self.initial
+        shown.update(picture)
         shown["text/plain"] = self.initial_text + "\n(type another expression in x and y and press Enter)"
-        return shown
+        return shown, metadata
 
 
 def expression_graph(text: str = "x * y + sin(x)", x: float = 1.0, y: float = 2.0) -> ExpressionGraph:

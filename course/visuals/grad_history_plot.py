@@ -36,8 +36,8 @@ def plot_grad_history(steps: list[tuple[str, float | None]], one_call: float | N
                  "one_call": pack([] if one_call is None else [float(one_call)])})  # packed: NaN is no JSON
 
 
-def draw_picture(description: dict, dpi: float | None) -> Figure:
-    """The figure of ``plot_grad_history``'s steps."""
+def _read(description: dict):
+    """The description's title, steps as (label, value or None), and one call's gradient, checked."""
     labels, missing = items(description, "labels", MAX_STEPS), items(description, "missing", MAX_STEPS)
     values, one_call = floats(description, "values", MAX_STEPS), floats(description, "one_call", 1)
     title = text(description, "title")
@@ -48,6 +48,23 @@ def draw_picture(description: dict, dpi: float | None) -> Figure:
         raise PictureError("labels must be texts and missing true or false")
     steps = [(label, None if flag else float(value)) for label, flag, value in zip(labels, missing, values)]
     one_call = float(one_call[0]) if len(one_call) else None
+    return title, steps, one_call
+
+
+def text_alternative(description: dict) -> str:
+    """What ``draw_picture`` draws, in words: each call and what ``.grad`` held after it."""
+    title, steps, one_call = _read(description)
+    said = []
+    for i, (label, value) in enumerate(steps, 1):
+        what = "None, no tensor at all" if value is None else f"{value:.4g}"
+        said.append(f"{i}. {label}: {what}" + ("" if value is None or _is_reset(label) else " (backward adds)"))
+    line = f" A dashed line marks one backward()'s gradient, {one_call:.4g}." if one_call is not None else ""
+    return f"{title}. A chart, one mark per call, of the value .grad holds after it: " + "; ".join(said) + "." + line
+
+
+def draw_picture(description: dict, dpi: float | None) -> Figure:
+    """The figure of ``plot_grad_history``'s steps."""
+    title, steps, one_call = _read(description)
     labels = [label for label, _ in steps]
     fig, ax = plt.subplots(figsize=(max(5.0, 1.0 + 0.95 * len(steps)), 3.8), dpi=dpi)
     for i, (label, value) in enumerate(steps):

@@ -67,8 +67,8 @@ def describe_gradient(f, start, end, at=None, points=200) -> dict:
             "xs": pack(xs.numpy()), "y": pack(y.numpy()), "dy": pack(dy.numpy())}
 
 
-def draw_picture(description: dict, dpi: float | None) -> Figure:
-    """The figure of ``describe_gradient``'s data."""
+def _read(description: dict):
+    """The description's name, tangent point and curves, checked."""
     name, point = text(description, "name"), floats(description, "point", 3)
     if len(point) != 3:
         raise PictureError("point must hold x, f(x) and f'(x)")
@@ -76,6 +76,50 @@ def draw_picture(description: dict, dpi: float | None) -> Figure:
     xs, y, dy = (floats(description, key, MAX_POINTS) for key in ("xs", "y", "dy"))
     if not len(xs) == len(y) == len(dy):
         raise PictureError("xs, y and dy must hold as many values each")
+    return name, at, y0, slope, xs, y, dy
+
+
+def text_alternative(description: dict) -> str:
+    """What ``draw_picture`` draws, in words: both curves with their range, the tangent's point and
+    slope, and where f' crosses zero (where f turns)."""
+    name, at, y0, slope, xs, y, dy = _read(description)
+    if not len(xs):
+        return f"{name} and its derivative, from autograd: no points to plot."
+    return (f"{name} and its derivative, from autograd, for x from {xs[0]:.3g} to {xs[-1]:.3g}. "
+            f"Top: {name}(x), {_range(y)}, with its tangent at x = {at:.3g}, where {name}(x) = {y0:.4g} "
+            f"and the slope is {slope:.4g}. Bottom: {name}'(x) from autograd, {_range(dy)}; "
+            f"at x = {at:.3g} it is {slope:.4g}, the tangent's slope. {_zeros(name, xs, dy)}")
+
+
+def _range(values) -> str:
+    finite = values[np.isfinite(values)]
+    if finite.size == 0:
+        return "with no finite value"
+    low, high = float(finite.min()), float(finite.max())
+    near = (high - low) * 1e-3  # what the plot cannot tell from zero
+    return (f"between {_number(low, near)} and {_number(high, near)}"
+            + ("" if finite.size == values.size else " where finite"))
+
+
+def _number(value: float, near: float) -> str:
+    return "0" if abs(value) <= near else f"{value:.3g}"
+
+
+def _zeros(name: str, xs, dy, most: int = 5) -> str:
+    """Where f' changes sign between grid points (to within a grid step), at most ``most`` of them."""
+    sign = np.sign(dy)
+    where = [float((xs[i] + xs[i + 1]) / 2) for i in range(len(xs) - 1)
+             if np.isfinite(dy[i]) and np.isfinite(dy[i + 1]) and sign[i] * sign[i + 1] < 0]
+    if not where:
+        return f"{name}'(x) does not change sign here."
+    step = float(xs[-1] - xs[0]) / max(len(xs) - 1, 1)
+    shown = ", ".join(_number(x, step) for x in where[:most]) + (f" and {len(where) - most} more" if len(where) > most else "")
+    return f"{name}'(x) crosses zero near x = {shown}."
+
+
+def draw_picture(description: dict, dpi: float | None) -> Figure:
+    """The figure of ``describe_gradient``'s data."""
+    name, at, y0, slope, xs, y, dy = _read(description)
     fig, (top, bottom) = plt.subplots(2, 1, sharex=True, figsize=(7, 5.5), height_ratios=(3, 2), dpi=dpi)
     top.plot(xs, y, label=f"{name}(x)", **F_STYLE)
     top.plot(xs, y0 + slope * (xs - at), label=f"tangent at x = {at:.3g}", **TANGENT_STYLE)

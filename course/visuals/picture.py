@@ -9,8 +9,15 @@ started (``drawing.grading()``) the kernel sends the description instead of a pi
 ``PICTURE_MIME``, and the grader draws it (``autograder/grading/judging/pictures.py``): identical
 descriptions (a lesson's own figures, a correct answer's graph) are drawn once per grading process,
 and a description is data, so the kernel cannot make the grader run anything but this drawing.
+
+Each kind's module also says its figure in words (``text_alternative``), from the same description:
+a screen reader reads it where the picture is. JupyterLab gives an ``image/png`` output no ``alt``,
+so a figure drawn here is shown as ``text/html`` (the same PNG in an ``<img>`` with its ``alt``) beside
+the ``image/png``; nbconvert's pages read the ``alt`` of the PNG's output metadata, which a grading
+kernel sends with its description; ``text/plain`` says it too.
 """
 import base64
+import html
 import importlib
 import io
 
@@ -30,6 +37,7 @@ KINDS = {  # kind -> the module whose ``draw_picture`` draws it
     "graph": "course.visuals.draw_graph",
     "backward_step": "course.visuals.backward_steps",
 }
+MAX_WORDS = 6000  # characters of a figure's text alternative; a longer one (a graph of 100 nodes) is cut there, ending in …
 MAX_TEXT = 2000  # characters of one label, title or node line
 MAX_INCHES, MAX_AREA = 100, 1500  # a picture's widest side and its area, in inches (7.8 million pixels
 # at most while grading: what the drawing's buffer holds)
@@ -45,34 +53,53 @@ class PictureError(ValueError):
 # --- the kernel's half ----------------------------------------------------------------------------
 
 def show(description: dict):
-    """What a figure function returns: the figure drawn here, or, in a grading kernel, a ``Picture``
-    that the grader draws."""
-    return Picture(description) if grading() else draw(description)
+    """What a figure function returns: a ``Picture`` drawn here, or, in a grading kernel, one the
+    grader draws."""
+    return Picture(description, None if grading() else draw(description))
 
 
-def bundle(description: dict, dpi: float, drawn: bytes | None = None) -> dict:
-    """A widget's display picture, as a display bundle entry: PNG drawn here (``drawn``, when the
-    widget has drawn it already), or, in a grading kernel, the description."""
+def bundle(description: dict, dpi: float, drawn: bytes | None = None) -> tuple[dict, dict]:
+    """A widget's display picture, as display bundle entries and their metadata: PNG drawn here
+    (``drawn``, when the widget has drawn it already), or, in a grading kernel, the description;
+    either way with its text alternative as the PNG's ``alt``."""
+    metadata = alt_metadata(text_alternative(description))
     if grading():
-        return {PICTURE_MIME: description}
-    return {"image/png": base64.b64encode(drawn or png(draw(description), dpi)).decode("ascii")}
+        return {PICTURE_MIME: description}, metadata
+    return {"image/png": base64.b64encode(drawn or png(draw(description), dpi)).decode("ascii")}, metadata
+
+
+def alt_metadata(words: str) -> dict:
+    """The output metadata by which nbconvert's pages give a PNG its ``alt``."""
+    return {"image/png": {"alt": words}}
+
+
+def image_html(png_base64: str, words: str) -> str:
+    """The PNG as an ``<img>`` with its text alternative: what JupyterLab shows of a course figure."""
+    return f'<img src="data:image/png;base64,{png_base64}" alt="{html.escape(words)}">'
 
 
 class Picture:
-    """A figure a grading kernel describes and the grader draws. Anything public asked of it (its
-    axes, ``savefig``) draws it here, so code that uses the figure still works. Private names are
+    """A course figure as a notebook shows it: drawn here (``drawn``), or, in a grading kernel,
+    described for the grader to draw. Anything public asked of it (its axes, ``savefig``) is the
+    figure's, drawn here if it was not, so code that uses the figure still works. Private names are
     not passed on: showing it, IPython asks for ``_ipython_display_``, ``_repr_html_`` and a canary
     name that no object has, and each would draw it for nothing."""
 
-    def __init__(self, description: dict):
+    def __init__(self, description: dict, drawn: Figure | None = None):
         self.description = description
-        self._figure = None
+        self._figure = drawn
+        self._described = drawn is None  # shown as its description, even once code has drawn it
 
     def _repr_mimebundle_(self, **kwargs):
-        return {PICTURE_MIME: self.description, "text/plain": PLACEHOLDER}
+        words = text_alternative(self.description)
+        if self._described:
+            return {PICTURE_MIME: self.description, "text/plain": PLACEHOLDER}, alt_metadata(words)
+        png_data = _inline_png(self._figure)
+        return ({"image/png": png_data, "text/html": image_html(png_data, words), "text/plain": words},
+                alt_metadata(words))
 
     def __repr__(self) -> str:  # inside a printed tuple or list, as a figure's repr reads there
-        return PLACEHOLDER
+        return PLACEHOLDER if self._described else repr(self._figure)
 
     def __getattr__(self, name):
         if name.startswith("_") or name == "description":
@@ -80,6 +107,30 @@ class Picture:
         if self._figure is None:
             self._figure = draw(self.description)
         return getattr(self._figure, name)
+
+
+def _inline_png(fig: Figure) -> str:
+    """``fig`` as base64 PNG, drawn as the kernel's inline backend draws a figure."""
+    from IPython import get_ipython
+    from IPython.core.pylabtools import print_figure
+    options = {"bbox_inches": "tight"}
+    if get_ipython() is not None:
+        from matplotlib_inline.config import InlineBackend
+        options = dict(InlineBackend.instance(parent=get_ipython()).print_figure_kwargs)
+    return print_figure(fig, "png", base64=True, **options)
+
+
+def text_alternative(description: dict) -> str:
+    """The figure in words, from the description it is drawn from (each kind's ``text_alternative``);
+    a description that cannot be drawn says so."""
+    module = KINDS.get(description.get("kind")) if isinstance(description, dict) else None
+    try:
+        if module is None:
+            raise PictureError("no picture of that kind")
+        words = importlib.import_module(module).text_alternative(description)
+    except PictureError as error:
+        return f"A picture that cannot be drawn: {error}."
+    return words if len(words) <= MAX_WORDS else words[:MAX_WORDS - 1] + "…"
 
 
 def pack(values) -> str:

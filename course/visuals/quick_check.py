@@ -11,10 +11,14 @@ import html
 
 import ipywidgets as widgets
 
+from course.visuals.announce import announced
+
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 NO_REASON = "Think it through once more and pick another option."
+# the words say right or wrong; the marks repeat it for the eye, and a screen reader skips them
+MARKS = {True: '<span aria-hidden="true">✅ </span>', False: '<span aria-hidden="true">❌ </span>'}
 
 
 class QuickCheck:
@@ -44,10 +48,10 @@ class QuickCheck:
         if picked is None:
             self.feedback.value = ""
         elif picked == self._answer:
-            self.feedback.value = f"✅ <b>Right.</b> {html.escape(self._explanation)}"
+            self.feedback.value = announced(f'{MARKS[True]}<b>Right.</b> {html.escape(self._explanation)}')
         else:
             why = self._why[picked] or NO_REASON
-            self.feedback.value = f"❌ <b>Not {LETTERS[picked]}.</b> {html.escape(why)}"
+            self.feedback.value = announced(f'{MARKS[False]}<b>Not {LETTERS[picked]}.</b> {html.escape(why)}')
 
     def reason(self, index: int) -> str:
         """What picking option ``index`` shows (the explanation for the right one)."""

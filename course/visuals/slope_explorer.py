@@ -1,7 +1,7 @@
 """A slider that moves a point along f and asks autograd for the slope there.
 
-The plot is a PNG in an `Image` widget rather than a live matplotlib canvas: it needs no
-interactive backend, and its bytes are saved in the widget state, so exported HTML still shows it.
+The plot is a PNG with its text alternative (``ImageView``) rather than a live matplotlib canvas:
+it needs no interactive backend, and it is saved in the widget state, so exported HTML still shows it.
 
 Headless runs (nbconvert, nbval, nbgrader autograde) have no browser to render a widget, so the
 display bundle also carries the initial plot as `image/png` and the slope as `text/plain`.
@@ -11,9 +11,11 @@ widget-view entry (its model id is random) and the PNG, and compares the text, w
 
 import ipywidgets as widgets
 
+from course.visuals.announce import code_line
 from course.visuals.drawing import grading, png
 from course.visuals.gradient_plot import describe_gradient, slope_at
-from course.visuals.picture import bundle, draw
+from course.visuals.image_view import ImageView
+from course.visuals.picture import bundle, draw, text_alternative
 
 DPI = 80
 
@@ -30,14 +32,15 @@ class SlopeExplorer:
             layout=widgets.Layout(width="500px"),
         )
         self.slope = widgets.HTML()
-        self.image = widgets.Image(format="png", layout=widgets.Layout(width="560px"))
+        self.image = ImageView(layout=widgets.Layout(width="560px"))
         self.widget = widgets.VBox([self.slider, self.slope, self.image])
         self.slider.observe(self._moved, names="value")
-        drawn = None if grading() else self._draw(at)  # a graded notebook keeps no widget state
-        self.initial = bundle(describe_gradient(f, self.start, self.end, at), DPI, drawn)
-        self.slope.value = f"<code>{self.text()}</code>"
+        described = describe_gradient(f, self.start, self.end, at)
+        drawn = None if grading() else png(draw(described), DPI)  # a graded notebook keeps no widget state
+        self.initial = bundle(described, DPI, drawn)
+        self.slope.value = code_line(self.text(), now=False)
         if drawn:
-            self.image.value = drawn
+            self.image.show(drawn, text_alternative(described))
         self.initial_text = self.text()
 
     def text(self) -> str:
@@ -45,12 +48,10 @@ class SlopeExplorer:
         y, slope = slope_at(self.f, x)
         return f"At x = {x:.3f}: f(x) = {y:.4g}, slope f'(x) from autograd = {slope:.4g}"
 
-    def _draw(self, x: float) -> bytes:
-        return png(draw(describe_gradient(self.f, self.start, self.end, at=x)), DPI)
-
     def _show(self, x: float):
-        self.slope.value = f"<code>{self.text()}</code>"
-        self.image.value = self._draw(x)
+        described = describe_gradient(self.f, self.start, self.end, at=x)
+        self.image.show(png(draw(described), DPI), text_alternative(described))
+        self.slope.value = code_line(self.text())
 
     def _moved(self, change):
         self._show(change["new"])
@@ -58,9 +59,10 @@ class SlopeExplorer:
     def _repr_mimebundle_(self, **kwargs):
         render = self.widget._repr_mimebundle_  # None once the widget is closed
         shown = dict(render(**kwargs) or {}) if render else {}
-        shown.update(self.initial)
+        picture, metadata = self.initial
+        shown.update(picture)
         shown["text/plain"] = self.initial_text + "\n(move the slider to see the slope elsewhere)"
-        return shown
+        return shown, metadata
 
 
 def slope_explorer(f, start, end, at=None) -> SlopeExplorer:

@@ -241,7 +241,9 @@ def test_run_all_shows_the_whole_lesson(run_lesson, path):
 
     assert page.evaluate(ERROR_OUTPUTS) == [], f"{path}: Run All produced tracebacks"
     assert page.evaluate(UNEXECUTED_CELLS) == [], f"{path}: code cells that never ran ([index, source])"
-    assert notebook.locator(".jp-RenderedImage img").count() >= 1, f"{path}: no rendered image"
+    # a course figure is shown as HTML, its PNG in an <img> with its text alternative (JupyterLab gives
+    # an image/png output no alt)
+    assert notebook.locator(".jp-OutputArea-output img[alt]").count() >= 1, f"{path}: no rendered figure"
     assert notebook.locator(".jp-OutputArea-output .jupyter-widgets").count() >= 1, \
         f"{path}: no rendered ipywidget (is the widget extension loaded?)"
     assert notebook.get_by_text("Not attempted yet").count() >= 1, f"{path}: no 'Not attempted yet' self-check"

@@ -20,6 +20,8 @@ from nbgrader import utils
 from nbgrader.preprocessors import ClearHiddenTests
 from traitlets import default
 
+from .page_fields import course_figure_as_html
+
 WIDTH = 100
 # plain formatting only: no script, style, iframe, object, form, svg, math or media tag
 LAYOUT_TAGS = ["div", "span", "p", "pre", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "table", "thead",
@@ -64,6 +66,9 @@ class InertOutputs(SanitizeHTML):
     def preprocess_cell(self, cell, resources, cell_index):
         if cell.cell_type == "markdown":
             return cell, resources
+        for output in cell.get("outputs", []):  # a course figure's HTML: its PNG and alt are shown instead
+            if course_figure_as_html(output.get("data"), output.get("metadata")):
+                del output["data"]["text/html"]
         return super().preprocess_cell(cell, resources, cell_index)
 
 

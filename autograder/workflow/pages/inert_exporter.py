@@ -11,6 +11,8 @@ with these changes, so the two pages are built one way:
   the MathJax loader renders nothing;
 - every output, images too, sits in a box it cannot paint outside of (``PAGE_LAYER``, a template
   over nbgrader's), and the cells lie between two secret marks;
+- the page's shell meets WCAG 2.1 AA (``page_shell``: its language, a main landmark, its title as
+  its first heading, readable colours);
 - the page carries a Content-Security-Policy meta tag first in its head; on a served page, the
   template's own scripts (outside the marks) get its nonce (``inert_html.own_scripts``); the text
   formgrader passes about a submission (a student's name and id, paths) is escaped;
@@ -34,6 +36,7 @@ from traitlets import Float, Unicode, default
 from .inert_html import (BOX, STATIC_PAGE, cell_marks, contained, content_security_policy, no_scripts,
                          own_scripts)
 from .offline_math import MathMLRenderer
+from .page_shell import accessible_shell
 from .page_fields import PageFields
 
 # formulas are MathML: the MathJax loader renders what stands in for it (nothing, on a static page)
@@ -160,7 +163,7 @@ class InertHTMLExporter(HTMLExporter):
                 page, resources = super().from_notebook_node(nb, resources, **kw)
         except RenderTimeout:
             return self._too_slow(nb, resources)
-        page, policy = own_scripts(page, self.content_security_policy, marks)
+        page, policy = own_scripts(accessible_shell(page), self.content_security_policy, marks)
         return page.replace("<head>", "<head>" + content_security_policy(policy), 1), resources
 
     def _too_slow(self, nb, resources):

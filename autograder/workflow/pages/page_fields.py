@@ -11,8 +11,11 @@ metadata). So ``PageFields`` rebuilds the notebook from checked fields before it
 - outputs of the four kinds, streams only ``stdout`` and ``stderr``, data only of the types a page
   shows (text, HTML, markdown, LaTeX, PNG, JPEG, SVG), each a string, images' base64 checked;
 - of an output's metadata, only an image's ``width`` and ``height``, as whole numbers of pixels
-  within ``MAX_SIDE``;
+  within ``MAX_SIDE``, and its ``alt`` (what it shows, in words: the course's figures send it) as
+  text of at most ``MAX_ALT`` characters, which the template escapes;
 - execution counts as whole numbers (or none), cell ids as nbformat spells them;
+- a course figure drawn in a student's kernel (not a grading one) comes as its PNG, with its alt, and as
+  HTML holding the same PNG for JupyterLab: the PNG is shown, the HTML left out;
 - of a cell's metadata, only nbgrader's fields (flags as booleans, the grade id a plain name,
   points a number) and a raw cell's mimetype; markdown attachments only as images in base64;
 - of the notebook's metadata, only the language's name and lexer, as plain names.
@@ -27,9 +30,10 @@ from nbformat.notebooknode import NotebookNode, from_dict
 from nbconvert.preprocessors import Preprocessor
 
 SHOWN = ("text/plain", "text/html", "text/markdown", "text/latex", "image/png", "image/jpeg", "image/svg+xml")
-SIZED = ("image/png", "image/jpeg")  # the outputs whose metadata the templates read (width, height)
+SIZED = ("image/png", "image/jpeg")  # the outputs whose metadata the templates read (width, height, alt)
 ATTACHED = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml")
 MAX_SIDE = 10_000  # pixels: an image's width or height a page takes
+MAX_ALT = 10_000  # characters of an image's text alternative a page takes
 BASE64 = re.compile(r"[A-Za-z0-9+/=\s]*")
 NAME = re.compile(r"[A-Za-z0-9_.+#-]{1,100}")
 CELL_ID = re.compile(r"[a-zA-Z0-9_-]{1,64}")
@@ -157,16 +161,27 @@ def _data(data) -> dict:
     return kept
 
 
-def _sizes(metadata, data: dict) -> dict:
-    """Each shown image's width and height, from its own entry or (as nbconvert reads them) the top level."""
+def _image_metadata(metadata, data: dict) -> dict:
+    """Each shown image's width, height and alt, from its own entry or (as nbconvert reads them) the top level."""
     metadata, kept = _mapping(metadata), {}
     for mime in SIZED:
         if mime in data:
             own = _mapping(metadata.get(mime))
-            sizes = {key: _size(own[key] if key in own else metadata.get(key)) for key in ("width", "height")}
-            if any(sizes.values()):
-                kept[mime] = {key: value for key, value in sizes.items() if value}
+            read = {key: own[key] if key in own else metadata.get(key) for key in ("width", "height", "alt")}
+            checked = {key: _size(read[key]) for key in ("width", "height")}
+            checked["alt"] = read["alt"] if isinstance(read["alt"], str) and len(read["alt"]) <= MAX_ALT else None
+            if any(checked.values()):
+                kept[mime] = {key: value for key, value in checked.items() if value}
     return kept
+
+
+def course_figure_as_html(data, metadata) -> bool:
+    """Whether an output's HTML is a course figure as JupyterLab is sent it (its own PNG in an <img> with
+    its alt): a page shows the PNG and its alt instead, as a sanitiser before it keeps no img's src."""
+    from course.visuals.picture import image_html
+    alt = _mapping(_mapping(metadata).get("image/png")).get("alt")
+    png, shown = _text(_mapping(data).get("image/png")), _text(_mapping(data).get("text/html"))
+    return isinstance(alt, str) and png is not None and shown is not None and shown == image_html(png, alt)
 
 
 def _output(out) -> NotebookNode | None:
@@ -186,7 +201,10 @@ def _output(out) -> NotebookNode | None:
         data = _data(out.get("data"))
         if not data:
             return None
-        made = v4.new_output(kind, data=data, metadata=_sizes(out.get("metadata"), data))
+        metadata = _image_metadata(out.get("metadata"), data)
+        if course_figure_as_html(data, metadata):
+            del data["text/html"]  # the PNG is shown, with its alt
+        made = v4.new_output(kind, data=data, metadata=metadata)
         if kind == "execute_result":
             made.execution_count = _count(out.get("execution_count"))
         return made

@@ -416,8 +416,8 @@ def build_report(root: str, out: str, lessons: list[str] | None = None, roster: 
                f"{len(chosen)} submissions · written {datetime.now().strftime('%Y-%m-%d %H:%M')}")
     page = (f'<!DOCTYPE html><html lang="en"><head>{content_security_policy()}<meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>Class report: {_e(', '.join(lessons))}</title><style>{CSS}</style></head><body>"
-            f'<h1>Class report</h1><p class="meta">{summary}</p>' + "".join(sections) + "</body></html>\n")
+            f"<title>Class report: {_e(', '.join(lessons))}</title><style>{CSS}</style></head><body><main>"
+            f'<h1>Class report</h1><p class="meta">{summary}</p>' + "".join(sections) + "</main></body></html>\n")
     path = os.path.join(out, "report.html")
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(page)
