@@ -90,7 +90,7 @@ browser-deps:
 	  else echo "The browser test needs Chromium: sudo apt-get install -y chromium"; exit 1; fi; }
 
 test: setup browser-deps hub-deps axe-deps
-	$(BIN)/pytest --nbval -n auto --dist loadfile --no-loadscope-reorder
+	$(BIN)/pytest --nbval -n auto --dist loadfile --no-loadscope-reorder --durations=25
 
 clean:
 	rm -rf $(VENV) submitted autograded feedback gradebook.db test-artifacts grades.csv
