@@ -182,9 +182,12 @@ def test_report_is_one_self_contained_page(walkthrough):
 
 
 def test_the_committed_example_is_what_the_generator_makes(tmp_path):
-    """Same files and roster; the notebooks follow the lessons (run make_submissions.py after a change)."""
+    """Same files, each with the same contents, and the same roster: the README's example follows today's
+    lessons (run examples/make_submissions.py after a lesson changes)."""
     examples.main(["--root", ROOT, "--out", str(tmp_path)])
     with zipfile.ZipFile(os.path.join(EXAMPLES, "canvas_download.zip")) as committed, \
             zipfile.ZipFile(tmp_path / "canvas_download.zip") as fresh:
         assert committed.namelist() == fresh.namelist()
+        stale = [name for name in fresh.namelist() if committed.read(name) != fresh.read(name)]
+        assert not stale, f"examples/canvas_download.zip predates the lessons: run examples/make_submissions.py ({stale})"
     assert open(os.path.join(EXAMPLES, "roster.csv")).read() == (tmp_path / "roster.csv").read_text()
