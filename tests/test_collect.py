@@ -415,8 +415,11 @@ def test_a_different_existing_submission_is_not_overwritten_unless_forced(course
     assert (course / "ungraded" / "alice" / "02_backward" / "uploads" / "02_backward.ipynb").read_bytes() == \
         notebook("new upload"), "both kept"
     forced = collect(source, str(course), force=True)
-    assert forced.ok and forced.placed[0].why == "replaced a different notebook (--force)"
+    assert forced.ok and forced.placed[0].why == ("replaced a different notebook (--force); the one before is kept in "
+                                                  "ungraded/alice/02_backward/replaced/1/02_backward.ipynb")
     assert target.read_bytes() == notebook("new upload")
+    assert (course / "ungraded" / "alice" / "02_backward" / "replaced" / "1" / "02_backward.ipynb").read_bytes() == \
+        notebook("graded already"), "the replaced notebook is kept, not deleted"
 
 
 def test_collecting_the_same_download_twice_reports_unchanged(course, download):
@@ -567,8 +570,11 @@ def test_collecting_again_replaces_with_a_newer_upload_and_keeps_an_older_one_as
     later = download({"smithjohn_48213_1177390_02_backward.ipynb": notebook("later")}, "later.zip")
     assert collect(first, str(course)).placed
     again = collect(later, str(course))
-    assert again.ok and again.placed[0].why == "replaced an older notebook"
+    assert again.ok and again.placed[0].why == ("replaced an older notebook; the one before is kept in "
+                                                "ungraded/48213/02_backward/replaced/1/02_backward.ipynb")
     assert submitted(course, "48213", "02_backward").read_bytes() == notebook("later")
+    assert (course / "ungraded" / "48213" / "02_backward" / "replaced" / "1" / "02_backward.ipynb").read_bytes() == \
+        notebook("first")
     old = collect(first, str(course))  # the older download collected once more: nothing lost, nothing replaced
     assert old.ok and not old.placed and "older than the notebook in submitted/" in old.kept_both[0].why
     assert submitted(course, "48213", "02_backward").read_bytes() == notebook("later")

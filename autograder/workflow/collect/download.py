@@ -55,6 +55,7 @@ from typing import NamedTuple
 from ...course_dir import assignments
 from ...grading.batch.notebook_size import NotebookLimits
 from ..records import upload_record as collected, lms_ids
+from ..records.replaced import keep_replaced
 from . import download_reading, lms, moodle_worksheet, staged_files, uploads
 from .report import CollectReport, Item
 from .download_files import DownloadError, download_size, mib
@@ -393,6 +394,7 @@ def _place(run: _Run, student: str, which: str, kept: _Candidate, previous: coll
                                              f"this one is kept in {where} (--force replaces it)"))
             return
         why = "replaced an older notebook" if later else "replaced a different notebook (--force)"
+        why += f"; the one before is kept in {keep_replaced(run.root, student, which)}"
     if why or not exists:
         staged_files.move(kept.staged, target)
         run.report.placed.append(Item(kept.shown, student, which, why))

@@ -33,7 +33,7 @@ from . import moodle_feedback
 from .lms_files import fill_lms_file
 from ..lms_settings import canvas_assignments
 from .score_text import points
-from ..records.status import GRADED, MISSING, Status, class_status, lessons_in_play
+from ..records.status import GRADED, MISSING, NOT_YET, Status, class_status, lessons_in_play
 
 
 @dataclass(frozen=True)
@@ -173,7 +173,7 @@ def write_grades(snapshot: GradebookSnapshot, path: str, statuses: Statuses) -> 
         for lesson in snapshot.lessons:
             status = statuses[(student, lesson)]
             maxima = [points(snapshot.max_score(lesson)), points(snapshot.max_score(lesson, False))]
-            sub = snapshot.submissions.get((student, lesson))
+            sub = snapshot.submissions.get((student, lesson)) if status.state != NOT_YET else None  # stale
             handed_in = "no" if status.state == MISSING else "yes"
             if sub is None:
                 rows.append([student, lesson, status.state, handed_in, "", maxima[0], "", maxima[1], "",
@@ -199,7 +199,7 @@ def write_exercises(snapshot: GradebookSnapshot, path: str, statuses: Statuses) 
     rows = []
     for student in _students(statuses):
         for lesson, cells in snapshot.lessons.items():
-            sub = snapshot.submissions.get((student, lesson))
+            sub = snapshot.submissions.get((student, lesson)) if statuses[(student, lesson)].state != NOT_YET else None
             in_lesson = {c.name for c in cells}
             rows.append([student, lesson, statuses[(student, lesson)].state]
                         + [points(sub.points.get(name)) if sub and name in in_lesson else "" for name in columns])
@@ -438,6 +438,24 @@ def _print_blanks(args, statuses: Statuses, canvas: "CanvasExport | None", sheet
         print(f"  {student}: not in the roster {args.roster}, left out of canvas.csv")
 
 
+def _return_feedback(root: str, out: str, snapshot, statuses: Statuses, lessons: list[str]) -> None:
+    """Each LMS's feedback archive, of current pages only: a page older than its submission's grading
+    (a resubmission, a hand grade since) stays out until ``feedback`` writes it again."""
+    from ..records import feedback_pages
+    current = feedback_pages.current(root, snapshot, statuses)
+    stale = sorted(key for key in map(tuple, feedback_pages.written(root)) if key not in current and key[1] in lessons)
+    zips = moodle_feedback.write_feedback_zips(os.path.join(out, "moodle"), lms_ids.ids_of(root, "moodle"),
+                                               lessons, current)
+    for lesson, (path, pages) in zips.items():
+        print(f"wrote {pages} feedback page(s) to {path}: upload it with the assignment's grading action "
+              "Upload multiple feedback files in a zip")
+    returned = [lesson for lesson in lessons if lesson in zips]
+    feedback_pages.mark_returned(root, {key: page for key, page in current.items() if key.lesson in returned}, returned)
+    for student, lesson in stale:
+        print(f"  {student} {lesson}: feedback page left out of every archive, it no longer fits the submission "
+              f"({statuses.get((student, lesson), Status(MISSING)).text}): run autograd-course feedback")
+
+
 def run(args) -> int:
     """Write the CSVs; exit 1 if a student is missing from the roster, 2 if the roster is unusable."""
     root = getattr(args, "root", ".")
@@ -462,11 +480,7 @@ def run(args) -> int:
     print(f"lessons: {', '.join(lessons) or 'none collected yet'}"
           + (f"; {settled} late penalty(ies) worked out again on today's scores" if settled else ""))
     _print_files(args, grades, exercises, canvas, sheets, maxima)
-    zips = moodle_feedback.write_feedback_zips(root, os.path.join(args.out, "moodle"), lms_ids.ids_of(root, "moodle"),
-                                               lessons)
-    for lesson, (path, pages) in zips.items():
-        print(f"wrote {pages} feedback page(s) to {path}: upload it with the assignment's grading action "
-              "Upload multiple feedback files in a zip")
+    _return_feedback(root, args.out, snapshot, statuses, lessons)
     filled, code = [], 0
     for path in getattr(args, "into", []):
         try:

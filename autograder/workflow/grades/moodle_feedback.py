@@ -13,13 +13,14 @@ import zipfile
 from ..collect.moodle_worksheet import PARTICIPANT
 
 
-def write_feedback_zips(root: str, out: str, ids: dict[str, dict[str, str]], lessons: list[str]) -> dict[str, tuple[str, int]]:
-    """lesson -> (the zip written, how many pages it holds), for each Moodle lesson with feedback pages."""
+def write_feedback_zips(out: str, ids: dict[str, dict[str, str]], lessons: list[str],
+                        current: dict[tuple[str, str], str]) -> dict[str, tuple[str, int]]:
+    """lesson -> (the zip written, how many pages it holds), for each Moodle lesson with feedback pages;
+    ``current``: (student, lesson) -> page, the pages still true to their submission (no stale one goes)."""
     written = {}
     for lesson in lessons:
-        pages = [(participant, os.path.join(root, "feedback", student, lesson, f"{lesson}.html"))
-                 for student, participant in sorted(ids.get(lesson, {}).items())]
-        pages = [(participant, page) for participant, page in pages if os.path.exists(page)]
+        pages = [(participant, current[(student, lesson)]) for student, participant in sorted(ids.get(lesson, {}).items())
+                 if (student, lesson) in current]
         if not pages:
             continue
         path = os.path.join(out, f"{lesson}-feedback.zip")

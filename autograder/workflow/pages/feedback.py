@@ -76,17 +76,24 @@ UNGRADED_PAGE = """<!DOCTYPE html>
 <body><h1>{lesson}: your file could not be graded</h1>
 <p>The notebook you handed in for <b>{lesson}</b> could not be graded, so it has no score yet.</p>
 <p class="why">{reason}</p>
-<p>Open <code>{lesson}.ipynb</code> in JupyterLab, check that it opens and shows your work, save it
-(<i>File &gt; Save Notebook</i>) and upload that file again, or ask your instructor.</p>
+<p>{advice}</p>
 </body></html>
 """
+UPLOAD_AGAIN = ("Open <code>{lesson}.ipynb</code> in JupyterLab, check that it opens and shows your work, save it "
+                "(<i>File &gt; Save Notebook</i>) and upload that file again, or ask your instructor.")
+# the grader stopped on a readable notebook: uploading it again cannot help, the instructor acts
+GRADER_STOPPED = ("Your file is not at fault: your instructor has the details and will grade it again. "
+                  "You need not upload it again.")
 
 
-def write_ungraded_page(path: str, lesson: str, reason: str) -> str:
-    """The feedback page of a submission that has none: what was wrong with the file, what to do."""
+def write_ungraded_page(path: str, lesson: str, reason: str, grader_stopped: bool = False) -> str:
+    """The feedback page of a submission that has none: what was wrong (the reason's first line only:
+    a traceback below it is the instructor's), and what the student can do about it."""
     import html
     import os
     os.makedirs(os.path.dirname(path), exist_ok=True)
+    lesson = html.escape(lesson)
+    advice = GRADER_STOPPED if grader_stopped else UPLOAD_AGAIN.format(lesson=lesson)
     with open(path, "w", encoding="utf-8") as handle:
-        handle.write(UNGRADED_PAGE.format(lesson=html.escape(lesson), reason=html.escape(reason)))
+        handle.write(UNGRADED_PAGE.format(lesson=lesson, reason=html.escape(reason.split("\n", 1)[0]), advice=advice))
     return path
