@@ -62,6 +62,7 @@ c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     "autograder.workflow.pages.feedback.HideHiddenTests",
     "autograder.workflow.pages.feedback.InertOutputs",
+    "autograder.workflow.pages.feedback.LateWorkNote",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
 

@@ -5,8 +5,9 @@
 - ``grades.csv``: one row per student and lesson (every student of the roster, of the gradebook
   and of submitted/), with its status (``status.py``: graded, waiting for hand grading, hand
   grade to check, could not be graded and why, not graded yet, missing), the lesson's score split
-  into the autograded part (test cells) and the part graded by hand (written answers). Written
-  answers count once they are graded, as in nbgrader.
+  into the autograded part (test cells) and the part graded by hand (written answers), the student's
+  due date (``extension`` says where an extension comes from) and how late it was ("late, time
+  unknown" where the LMS said only late). Written answers count once they are graded, as in nbgrader.
 - ``exercises.csv``: the same rows with the status, one column per graded cell, so a
   spreadsheet can sort by any exercise. A blank cell has no points yet.
 - ``canvas.csv``: Canvas's gradebook import format (see :func:`export_canvas`).
@@ -68,6 +69,9 @@ class Submission:
     late_penalty: float = 0.0
     changed_hand_grades: list[str] = field(default_factory=list)  # graded by hand, flagged again: answer changed
     ungraded_by_hand: list[str] = field(default_factory=list)     # waiting for a first hand grade
+    due: str = ""        # the student's due date (UTC, ISO), theirs when they have an extension
+    extension: str = ""  # where the student's own due date comes from ("extensions.csv", a Moodle worksheet)
+    late: str = ""       # late_penalties.how_late: "", "late by 1 day 8 h", "late, time unknown"
 
 
 @dataclass
@@ -111,8 +115,11 @@ def _ordered(cells: list[GradedCell], order: list[str]) -> list[GradedCell]:
 
 
 def read_gradebook(root: str) -> GradebookSnapshot:
+    from ...course_dir import load_config
     snapshot = GradebookSnapshot()
-    with open_api(root).gradebook as gradebook:
+    config = load_config(root)
+    unknown, extended = collected.late_time_unknown(root), late_penalties.extension_dates(root, config)
+    with open_api(root, config).gradebook as gradebook:
         for assignment in sorted(gradebook.assignments, key=lambda a: a.name):
             cells = [GradedCell(cell.name, float(cell.max_score), by_hand=cell.cell_type == "markdown")
                      for notebook in assignment.notebooks for cell in notebook.grade_cells]
@@ -130,7 +137,13 @@ def read_gradebook(root: str) -> GradebookSnapshot:
                     needs_manual_grade=bool(submitted.needs_manual_grade),
                     late_penalty=float(submitted.late_submission_penalty or 0.0),
                     changed_hand_grades=sorted(g.name for g in flagged if g.manual_score is not None),
-                    ungraded_by_hand=sorted(g.name for g in flagged if g.manual_score is None))
+                    ungraded_by_hand=sorted(g.name for g in flagged if g.manual_score is None),
+                    due=submitted.duedate.replace(tzinfo=timezone.utc).isoformat() if submitted.duedate else "",
+                    extension=extended[(submitted.student.id, assignment.name)][1]
+                    if submitted.extension is not None and (submitted.student.id, assignment.name) in extended else "",
+                    late=late_penalties.how_late(submitted.total_seconds_late,
+                                                 (submitted.student.id, assignment.name) in unknown,
+                                                 submitted.duedate is not None))
         snapshot.students = [StudentRecord(s.id, s.first_name or "", s.last_name or "", s.lms_user_id or "")
                              for s in sorted(gradebook.students, key=lambda s: s.id)]
     return snapshot
@@ -152,7 +165,8 @@ def yes_no(flag: bool) -> str:
 
 
 GRADES_HEADER = ["student", "lesson", "status", "submitted", "score", "max_score", "autograded_score",
-                 "autograded_max", "manual_score", "manual_max", "late_penalty", "manual_grading_pending", "why"]
+                 "autograded_max", "manual_score", "manual_max", "late_penalty", "manual_grading_pending", "why",
+                 "due", "extension", "late"]
 
 Statuses = dict[tuple[str, str], Status]
 
@@ -177,12 +191,13 @@ def write_grades(snapshot: GradebookSnapshot, path: str, statuses: Statuses) -> 
             handed_in = "no" if status.state == MISSING else "yes"
             if sub is None:
                 rows.append([student, lesson, status.state, handed_in, "", maxima[0], "", maxima[1], "",
-                             points(snapshot.max_score(lesson, True)), "", "", status.why])
+                             points(snapshot.max_score(lesson, True)), "", "", status.why, "", "", ""])
                 continue
             rows.append([student, lesson, status.state, handed_in, points(snapshot.final_score(sub)), maxima[0],
                          points(snapshot.earned(sub, False)), maxima[1],
                          points(snapshot.earned(sub, True)), points(snapshot.max_score(lesson, True)),
-                         points(sub.late_penalty), yes_no(sub.needs_manual_grade), status.why])
+                         points(sub.late_penalty), yes_no(sub.needs_manual_grade), status.why,
+                         sub.due, sub.extension, sub.late])
     return _write(path, GRADES_HEADER, rows)
 
 

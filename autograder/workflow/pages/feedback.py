@@ -15,6 +15,7 @@ becomes HTML only then, so only then can every link and class be judged.
 import textwrap
 
 from bleach import ALLOWED_ATTRIBUTES, ALLOWED_TAGS
+from nbconvert.preprocessors import Preprocessor
 from nbconvert.preprocessors.sanitize import SanitizeHTML
 from nbgrader import utils
 from nbgrader.preprocessors import ClearHiddenTests
@@ -65,6 +66,50 @@ class InertOutputs(SanitizeHTML):
         if cell.cell_type == "markdown":
             return cell, resources
         return super().preprocess_cell(cell, resources, cell_index)
+
+
+class LateWorkNote(Preprocessor):
+    """A first cell on the feedback page saying the student's due date (their extension's, when they
+    have one) and how late the notebook was, or "late, time unknown" where the LMS said only late, with
+    the penalty: the same words as the exports (``grades/late_penalties.py``)."""
+
+    @default("enabled")
+    def _always(self):
+        return True
+
+    def preprocess(self, nb, resources):
+        from nbformat.v4 import new_markdown_cell
+        text = late_work_text(self.config.CourseDirectory.root or ".", resources["nbgrader"]["assignment"],
+                              resources["nbgrader"]["student"], resources["nbgrader"]["db_url"])
+        if text:
+            nb.cells.insert(0, new_markdown_cell(text, metadata={"late_work": True}))
+        return nb, resources
+
+
+def late_work_text(root: str, lesson: str, student: str, db_url: str) -> str:
+    """The note of ``LateWorkNote``: "" when there is no due date and nothing late to say."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    from ..grades.late_penalties import extension_dates, how_late
+    from ..records.upload_record import late_time_unknown
+    from ...course_dir import load_config
+    with Gradebook(db_url) as gradebook:
+        try:
+            submission = gradebook.find_submission(lesson, student)
+        except MissingEntry:
+            return ""
+        due, penalty = submission.duedate, sum(n.late_submission_penalty or 0 for n in submission.notebooks)
+        late = how_late(submission.total_seconds_late, (student, lesson) in late_time_unknown(root), due is not None)
+        extended = submission.extension is not None
+    if due is None and not late:
+        return ""
+    said_by = extension_dates(root, load_config(root)).get((student, lesson), (None, "your instructor"))[1]
+    lines = [f"**Due** {due:%Y-%m-%d %H:%M} UTC" + (f" (your extension, from {said_by})" if extended else "")
+             if due is not None else "**No due date**"]
+    if late:
+        cost = f"late penalty: {penalty:g} point(s)" if penalty else "no late penalty"
+        lines.append(f"**Handed in {late}**: {cost}." if late.startswith("late,") else f"**Handed in {late}**: {cost}.")
+    return "  \n".join(lines)
 
 
 # ---- a page for a submission that could not be graded (written by `autograd-course feedback`) ----
