@@ -4,7 +4,8 @@ The downloads are built here, named as each LMS names them (see the readers in
 ``autograder/workflow/collect/lms/`` for where each naming comes from):
 
 - Canvas (lesson 01_graph): an on-time solution; a blank first upload and a ``_LATE_`` resubmission
-  (a re-uploaded file: a larger attachment id and ``-1``), graded with nbgrader's late penalty; a
+  (a re-uploaded file: a larger attachment id and ``-1``), late with the time unknown, which costs what
+  ``c.LateWork.time_unknown_penalty`` says; a
   zero-byte upload;
 - Moodle 4.1 with blind marking (02_backward): ``Participant_<id>_assignsubmission_file/`` folders and
   the assignment's grading worksheet for the submission times,
@@ -177,6 +178,7 @@ def week(tmp_path_factory):
     config += (f"\nc.Collect.max_notebook_bytes = {NOTEBOOK_LIMIT}\n"
                f"c.CanvasExport.assignments = {CANVAS_ASSIGNMENTS!r}\n"
                'c.LateSubmissionPlugin.penalty_method = "zero"\n'
+               "c.LateWork.time_unknown_penalty = 1.0\n"  # Canvas's bare LATE costs what "zero" costs
                "c.LMSFiles.columns = {'03_no_grad': 'Lesson 3'}\n")
     with open(os.path.join(course, "nbgrader_config.py"), "w", encoding="utf-8") as handle:
         handle.write(config)
@@ -268,15 +270,19 @@ def test_submission_times_are_nbgraders_timestamps(week):
     course, _, _ = week
     assert _timestamp(course, "kjohnson", "03_no_grad") == "2026-03-05 18:40:31.000000 UTC"  # Blackboard's
     assert _timestamp(course, "jmuller", "02_backward") == "2026-03-03 09:05:00.000000 UTC"  # Moodle's worksheet
-    assert _timestamp(course, "aturing", "01_graph") == "2026-03-02 12:00:01.000000 UTC"  # Canvas: LATE only
+    # Canvas says LATE, not when: no time is made up, it is late with the time unknown
+    assert not os.path.exists(os.path.join(course, "submitted", "aturing", "01_graph", "timestamp.txt"))
     assert _timestamp(course, "mhamilton", "03_no_grad") == "2026-03-05 12:05:00.000000 UTC"  # D2L's, from the name
     assert _timestamp(course, "ghopper", "03_no_grad") == "2026-03-05 20:00:00.000000 UTC"  # Blackboard's
     assert not os.path.exists(os.path.join(course, "submitted", "alovelace", "01_graph", "timestamp.txt"))
     with Gradebook(f"sqlite:///{os.path.join(course, 'gradebook.db')}") as gradebook:
         late = gradebook.find_submission("01_graph", "aturing")
         on_time = gradebook.find_submission("01_graph", "alovelace")
-        assert late.total_seconds_late == 1 and late.late_submission_penalty == late.score > 0  # "zero" penalty
+        assert late.total_seconds_late == 0 and late.late_submission_penalty == late.score > 0  # time_unknown_penalty 1
         assert on_time.total_seconds_late == 0 and not on_time.late_submission_penalty
+    grades = {(r["student"], r["lesson"]): r for r in _rows(os.path.join(course, "exports", "grades.csv"))}
+    assert grades[("aturing", "01_graph")]["late"] == "late, time unknown"
+    assert grades[("kjohnson", "03_no_grad")]["late"] == "" and grades[("alovelace", "01_graph")]["late"] == ""
 
 
 def test_hand_grades_survive_grading_again_unless_the_answer_changed(week):
@@ -384,7 +390,7 @@ def test_report_accounts_for_everyone(week):
     assert "ghopper" in accounted and "enoether" in accounted and "dknuth" in accounted
     assert "11 students on the roster" in page
     late = page.split("<h3>Late work</h3>")[1].split("</table>")[0]  # apart from the score charts
-    assert "aturing" in late and "01_graph" in late
+    assert "aturing" in late and "01_graph" in late and "late, time unknown" in late
     assert "backward() was never called" in page  # jmuller's mistake
 
 

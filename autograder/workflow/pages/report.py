@@ -278,6 +278,11 @@ def _none(text: str) -> str:
     return f'<p class="note">{_e(text)}</p>'
 
 
+def _due_text(submission) -> str:
+    due = submission.due[:16].replace("T", " ") + " UTC" if submission.due else "no due date"
+    return f"{due} (extension, from {submission.extension})" if submission.extension else due
+
+
 def _scores_section(snapshot: GradebookSnapshot, lessons: list[str], out: str) -> str:
     from . import report_plots
     late = [s for _, s in sorted(snapshot.submissions.items()) if s.late_penalty > 0]
@@ -291,11 +296,12 @@ def _scores_section(snapshot: GradebookSnapshot, lessons: list[str], out: str) -
                                           os.path.join(out, "scores.png"))
     notes = [_none("Written answers count once they are graded; until then they add 0 points. Late work is "
                    "shown apart, below the charts, so a late penalty does not read as a weak answer.")]
-    if late:
+    shown = [s for _, s in sorted(snapshot.submissions.items()) if s.late_penalty > 0 or s.late or s.extension]
+    if shown:  # late, late with the time unknown, or with a due date of their own
         notes.append("<h3>Late work</h3>" + _table(
-            ["student", "lesson", "points earned", "late penalty", "score"],
-            [[s.student, s.lesson, _points(snapshot.earned(s)), _points(s.late_penalty), _points(snapshot.final_score(s))]
-             for s in late], {2, 3, 4}))
+            ["student", "lesson", "due", "handed in", "points earned", "late penalty", "score"],
+            [[s.student, s.lesson, _due_text(s), s.late or "on time", _points(snapshot.earned(s)),
+              _points(s.late_penalty), _points(snapshot.final_score(s))] for s in shown], {4, 5, 6}))
     if empty:
         notes.append(_none(f"No graded submission yet for {', '.join(empty)}: no chart for them."))
     return _section("scores", "Score distribution per lesson", _image(chart, "Histograms of scores per lesson"),
