@@ -14,6 +14,9 @@
 - ``moodle/<lesson>.csv``: each lesson's Moodle grading worksheet, for every lesson collected from
   a Moodle download (see :func:`write_moodle`), and ``moodle/<lesson>-feedback.zip``, its feedback
   pages for Moodle's "Upload multiple feedback files in a zip" (``moodle_feedback.py``);
+- ``canvas/<lesson>-feedback.zip``: the feedback pages of the students collected from Canvas, for the
+  assignment's "Re-Upload Submissions" (``canvas_feedback.py``); only pages still true to their
+  submission go into either archive;
 - with ``--into FILE``, a copy of the LMS's own gradebook file with the scores filled in (``lms_files.py``).
 
 Everything is read from the gradebook once (:func:`read_gradebook`), so the files always agree
@@ -30,7 +33,7 @@ from ...course_dir import open_api
 from ..records import upload_record as collected, lms_ids
 from ..collect import moodle_worksheet
 from . import late_penalties
-from . import moodle_feedback
+from . import canvas_feedback, moodle_feedback
 from .lms_files import fill_lms_file
 from ..lms_settings import canvas_assignments
 from .score_text import points
@@ -464,7 +467,12 @@ def _return_feedback(root: str, out: str, snapshot, statuses: Statuses, lessons:
     for lesson, (path, pages) in zips.items():
         print(f"wrote {pages} feedback page(s) to {path}: upload it with the assignment's grading action "
               "Upload multiple feedback files in a zip")
-    returned = [lesson for lesson in lessons if lesson in zips]
+    sources = {key: upload.source for key, upload in collected.read_all(root).items() if upload.lms == "canvas"}
+    canvas = canvas_feedback.write_feedback_zips(os.path.join(out, "canvas"), sources, lessons, current)
+    for lesson, (path, pages) in canvas.items():
+        print(f"wrote {pages} feedback page(s) to {path}: upload it on the Canvas assignment's page with "
+              "Re-Upload Submissions (each becomes a comment on the student's submission)")
+    returned = [lesson for lesson in lessons if lesson in zips or lesson in canvas]
     feedback_pages.mark_returned(root, {key: page for key, page in current.items() if key.lesson in returned}, returned)
     for student, lesson in stale:
         print(f"  {student} {lesson}: feedback page left out of every archive, it no longer fits the submission "

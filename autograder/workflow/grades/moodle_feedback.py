@@ -27,7 +27,10 @@ def write_feedback_zips(out: str, ids: dict[str, dict[str, str]], lessons: list[
         os.makedirs(out, exist_ok=True)
         with zipfile.ZipFile(path + ".partial", "w", zipfile.ZIP_DEFLATED) as archive:
             for participant, page in pages:
-                archive.write(page, f"{PARTICIPANT.strip()}_{participant}_assignsubmission_file_/{lesson}.html")
+                with open(page, "rb") as handle:  # a fixed date: the same pages make the same zip
+                    entry = zipfile.ZipInfo(f"{PARTICIPANT.strip()}_{participant}_assignsubmission_file_/{lesson}.html",
+                                            (1980, 1, 1, 0, 0, 0))
+                    archive.writestr(entry, handle.read(), zipfile.ZIP_DEFLATED)
         os.replace(path + ".partial", path)
         written[lesson] = (path, len(pages))
     return written
