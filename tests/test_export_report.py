@@ -155,19 +155,19 @@ def test_grades_csv_has_one_row_per_student_and_lesson_with_its_status(course, t
     assert export.export_grades(course, path) == 10
     assert _rows(path) == [
         ["student", "lesson", "status", "submitted", "score", "max_score", "autograded_score", "autograded_max",
-         "manual_score", "manual_max", "late_penalty", "manual_grading_pending", "why", "due", "extension", "late"],
-        ["alice", "01_graph", "graded", "yes", "4.5", "5", "3", "3", "1.5", "2", "0", "no", "", "", "", ""],
-        ["alice", "02_backward", "graded", "yes", "2", "6", "0", "4", "2", "2", "0", "no", "", "", "", ""],
+         "manual_score", "manual_max", "late_penalty", "manual_grading_pending", "why", "due", "extension", "late", "group"],
+        ["alice", "01_graph", "graded", "yes", "4.5", "5", "3", "3", "1.5", "2", "0", "no", "", "", "", "", ""],
+        ["alice", "02_backward", "graded", "yes", "2", "6", "0", "4", "2", "2", "0", "no", "", "", "", "", ""],
         ["bob", "01_graph", "waiting for hand grading", "yes", "1", "5", "1", "3", "0", "2", "0", "yes",
-         f"dynamic_graph {TO_GRADE}", "", "", ""],
-        ["bob", "02_backward", "graded", "yes", "0", "6", "0", "4", "0", "2", "0", "no", "", "", "", ""],
-        ["carol", "01_graph", "missing", "no", "", "5", "", "3", "", "2", "", "", "", "", "", ""],
-        ["carol", "02_backward", "graded", "yes", "2", "6", "2", "4", "0", "2", "0", "no", "", "", "", ""],
-        ["dave", "01_graph", "hand grade to check", "yes", "5", "5", "3", "3", "2", "2", "0", "yes", CHANGED, "", "", ""],
+         f"dynamic_graph {TO_GRADE}", "", "", "", ""],
+        ["bob", "02_backward", "graded", "yes", "0", "6", "0", "4", "0", "2", "0", "no", "", "", "", "", ""],
+        ["carol", "01_graph", "missing", "no", "", "5", "", "3", "", "2", "", "", "", "", "", "", ""],
+        ["carol", "02_backward", "graded", "yes", "2", "6", "2", "4", "0", "2", "0", "no", "", "", "", "", ""],
+        ["dave", "01_graph", "hand grade to check", "yes", "5", "5", "3", "3", "2", "2", "0", "yes", CHANGED, "", "", "", ""],
         ["dave", "02_backward", "waiting for hand grading", "yes", "0", "6", "0", "4", "0", "2", "0", "yes",
-         f"why_scalar {TO_GRADE}", "", "", ""],
-        ["frank", "01_graph", "could not be graded", "yes", "", "5", "", "3", "", "2", "", "", EMPTY, "", "", ""],
-        ["frank", "02_backward", "missing", "no", "", "6", "", "4", "", "2", "", "", "", "", "", ""],
+         f"why_scalar {TO_GRADE}", "", "", "", ""],
+        ["frank", "01_graph", "could not be graded", "yes", "", "5", "", "3", "", "2", "", "", EMPTY, "", "", "", ""],
+        ["frank", "02_backward", "missing", "no", "", "6", "", "4", "", "2", "", "", "", "", "", "", ""],
     ]
 
 

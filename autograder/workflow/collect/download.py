@@ -57,7 +57,7 @@ from ...course_dir import assignments
 from ...grading.batch.notebook_size import NotebookLimits
 from ..records import upload_record as collected, lms_ids, extensions
 from ..records.replaced import keep_replaced
-from . import download_reading, lms, moodle_worksheet, staged_files, uploads
+from . import download_reading, groups, lms, moodle_worksheet, staged_files, uploads
 from .report import CollectReport, Item
 from .download_files import DownloadError, download_size, mib
 from .download_reading import Pending, Upload, too_big
@@ -450,6 +450,7 @@ def collect(source: str, root: str, lesson: str | None = None, roster: str | Non
         run.facts = reading.facts
         _sort(lesson, reading.pending, run)
         _place_all(run)
+        groups.share(run, set(run.placed))
     lms_ids.record(root, run.ids)
     extensions.record_lms(root, {(student, which): (run.moodle_extensions[pid], "Moodle grading worksheet")
                                  for (reader, which, student), pid in run.ids.items()

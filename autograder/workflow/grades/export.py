@@ -7,7 +7,8 @@
   grade to check, could not be graded and why, not graded yet, missing), the lesson's score split
   into the autograded part (test cells) and the part graded by hand (written answers), the student's
   due date (``extension`` says where an extension comes from) and how late it was ("late, time
-  unknown" where the LMS said only late). Written answers count once they are graded, as in nbgrader.
+  unknown" where the LMS said only late), and the group whose notebook it is. Written answers count
+  once they are graded, as in nbgrader.
 - ``exercises.csv``: the same rows with the status, one column per graded cell, so a
   spreadsheet can sort by any exercise. A blank cell has no points yet.
 - ``canvas.csv``: Canvas's gradebook import format (see :func:`export_canvas`).
@@ -30,7 +31,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from ...course_dir import open_api
-from ..records import upload_record as collected, lms_ids
+from ..records import upload_record as collected, groups, lms_ids
 from ..collect import moodle_worksheet
 from . import late_penalties
 from . import canvas_feedback, moodle_feedback
@@ -75,6 +76,7 @@ class Submission:
     due: str = ""        # the student's due date (UTC, ISO), theirs when they have an extension
     extension: str = ""  # where the student's own due date comes from ("extensions.csv", a Moodle worksheet)
     late: str = ""       # late_penalties.how_late: "", "late by 1 day 8 h", "late, time unknown"
+    group: str = ""      # "group G, handed in by S" for a group's notebook (records/groups.py)
 
 
 @dataclass
@@ -122,6 +124,7 @@ def read_gradebook(root: str) -> GradebookSnapshot:
     snapshot = GradebookSnapshot()
     config = load_config(root)
     unknown, extended = collected.late_time_unknown(root), late_penalties.extension_dates(root, config)
+    teams = groups.read_all(root)
     with open_api(root, config).gradebook as gradebook:
         for assignment in sorted(gradebook.assignments, key=lambda a: a.name):
             cells = [GradedCell(cell.name, float(cell.max_score), by_hand=cell.cell_type == "markdown")
@@ -146,7 +149,9 @@ def read_gradebook(root: str) -> GradebookSnapshot:
                     if submitted.extension is not None and (submitted.student.id, assignment.name) in extended else "",
                     late=late_penalties.how_late(submitted.total_seconds_late,
                                                  (submitted.student.id, assignment.name) in unknown,
-                                                 submitted.duedate is not None))
+                                                 submitted.duedate is not None),
+                    group=teams[(submitted.student.id, assignment.name)].text
+                    if (submitted.student.id, assignment.name) in teams else "")
         snapshot.students = [StudentRecord(s.id, s.first_name or "", s.last_name or "", s.lms_user_id or "")
                              for s in sorted(gradebook.students, key=lambda s: s.id)]
     return snapshot
@@ -169,7 +174,7 @@ def yes_no(flag: bool) -> str:
 
 GRADES_HEADER = ["student", "lesson", "status", "submitted", "score", "max_score", "autograded_score",
                  "autograded_max", "manual_score", "manual_max", "late_penalty", "manual_grading_pending", "why",
-                 "due", "extension", "late"]
+                 "due", "extension", "late", "group"]
 
 Statuses = dict[tuple[str, str], Status]
 
@@ -194,13 +199,13 @@ def write_grades(snapshot: GradebookSnapshot, path: str, statuses: Statuses) -> 
             handed_in = "no" if status.state == MISSING else "yes"
             if sub is None:
                 rows.append([student, lesson, status.state, handed_in, "", maxima[0], "", maxima[1], "",
-                             points(snapshot.max_score(lesson, True)), "", "", status.why, "", "", ""])
+                             points(snapshot.max_score(lesson, True)), "", "", status.why, "", "", "", ""])
                 continue
             rows.append([student, lesson, status.state, handed_in, points(snapshot.final_score(sub)), maxima[0],
                          points(snapshot.earned(sub, False)), maxima[1],
                          points(snapshot.earned(sub, True)), points(snapshot.max_score(lesson, True)),
                          points(sub.late_penalty), yes_no(sub.needs_manual_grade), status.why,
-                         sub.due, sub.extension, sub.late])
+                         sub.due, sub.extension, sub.late, sub.group])
     return _write(path, GRADES_HEADER, rows)
 
 
@@ -467,7 +472,10 @@ def _return_feedback(root: str, out: str, snapshot, statuses: Statuses, lessons:
     for lesson, (path, pages) in zips.items():
         print(f"wrote {pages} feedback page(s) to {path}: upload it with the assignment's grading action "
               "Upload multiple feedback files in a zip")
-    sources = {key: upload.source for key, upload in collected.read_all(root).items() if upload.lms == "canvas"}
+    shared = {key for key, work in groups.read_all(root).items() if work.handed_in_by != key[0]}
+    sources = {key: upload.source for key, upload in collected.read_all(root).items()  # Canvas comments a
+               if upload.lms == "canvas" and key not in shared}                       # group's file to all
+
     canvas = canvas_feedback.write_feedback_zips(os.path.join(out, "canvas"), sources, lessons, current)
     for lesson, (path, pages) in canvas.items():
         print(f"wrote {pages} feedback page(s) to {path}: upload it on the Canvas assignment's page with "

@@ -302,6 +302,11 @@ def _scores_section(snapshot: GradebookSnapshot, lessons: list[str], out: str) -
             ["student", "lesson", "due", "handed in", "points earned", "late penalty", "score"],
             [[s.student, s.lesson, _due_text(s), s.late or "on time", _points(snapshot.earned(s)),
               _points(s.late_penalty), _points(snapshot.final_score(s))] for s in shown], {4, 5, 6}))
+    teams = [s for _, s in sorted(snapshot.submissions.items()) if s.group]
+    if teams:  # each member's score is counted in the charts: the same notebook, graded for each
+        notes.append("<h3>Group work</h3>" + _table(
+            ["student", "lesson", "group", "score"],
+            [[s.student, s.lesson, s.group, _points(snapshot.final_score(s))] for s in teams], {3}))
     if empty:
         notes.append(_none(f"No graded submission yet for {', '.join(empty)}: no chart for them."))
     return _section("scores", "Score distribution per lesson", _image(chart, "Histograms of scores per lesson"),
