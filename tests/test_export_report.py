@@ -453,3 +453,18 @@ def test_report_images_load_in_chromium(report_page):
     assert len(images) == 4
     assert all(image["complete"] and image["width"] > 0 for image in images), images
     assert all(url.startswith(("file:", "data:")) for url in requests), requests
+
+
+def test_report_shows_written_answers_and_hand_grades_with_counts_that_agree(report_page):
+    page = open(report_page, encoding="utf-8").read()
+    written = _section(page, "written")
+    summary, each = written.split("<h3>Every answer</h3>")
+    # alice graded 1.5; bob not yet; dave's answer changed since it was graded: 3 submissions, 1 graded, 2 pending
+    assert _table_rows(summary) == [["01_graph", "dynamic_graph", "3", "1", "2", "1.5", "2"],
+                                    ["02_backward", "why_scalar", "4", "3", "1", "0.67", "2"]]
+    assert _table_rows(each)[:3] == [["01_graph", "dynamic_graph", "alice", "1.5 / 2", "my answer"],
+                                     ["01_graph", "dynamic_graph", "bob", "pending", "my answer"],
+                                     ["01_graph", "dynamic_graph", "dave", "pending", "my answer"]]
+    assert len(_table_rows(each)) == len(GRADES)
+    counted = int(re.search(r"(\d+) submissions ·", page).group(1))
+    assert counted == len(GRADES)  # the header counts the gradebook's submissions, as every section does
