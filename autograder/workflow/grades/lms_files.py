@@ -123,8 +123,9 @@ def _student_of(kind: str, row: dict[str, str], people: Roster | None, ids: dict
         participant = row.get("Identifier", "").replace("Participant", "").strip()
         if participant in ids:
             return ids[participant]
-        # a participant collect never saw (nothing handed in): the roster knows them by email or name
-        tries["Moodle"] = [("Email address", ("email",)), ("Full name", ("name",))]
+        # a participant collect never saw (nothing handed in): the roster knows them by id, email or name
+        row = {**row, "Participant": participant}
+        tries["Moodle"] = [("Participant", ("moodle_id",)), ("Email address", ("email",)), ("Full name", ("name",))]
     for column, roster_columns in tries[kind]:
         hits = matching(row.get(column, ""), roster_columns)
         if len(hits) == 1:
