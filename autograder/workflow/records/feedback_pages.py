@@ -7,7 +7,8 @@ be graded) and the page's own digest. A page is *current* while all of these sti
 a hand grade, a late penalty worked out again or a file that now fails each make it stale. ``feedback``
 removes a page whose submission is held back, not graded yet or missing, and ``export`` puts only
 current pages in the LMSs' feedback archives. Each archive written is a return: ``feedback/returned.csv``
-keeps the pages it held, and ``feedback`` lists the pages new, changed or removed since.
+keeps what the pages it held were made from, and ``feedback`` lists the pages new, changed (made from
+another grading) or removed since.
 """
 import csv
 import hashlib
@@ -98,18 +99,20 @@ def remove(root: str, student: str, lesson: str) -> bool:
 
 
 def mark_returned(root: str, pages: dict[Key, str], lessons: list[str]) -> None:
-    """The LMS feedback archives of ``lessons`` hold these pages (key -> path): their last return."""
+    """The LMS feedback archives of ``lessons`` hold these pages (key -> path): their last return,
+    kept as what each page was made from (a page written again from the same grading is the same page)."""
     path = os.path.join(root, FOLDER, RETURNED)
+    made = _read(os.path.join(root, FOLDER, PAGES))
     rows = {key: value for key, value in _read(path).items() if key.lesson not in lessons}
-    _write(path, rows | {key: ("", _digest(page)) for key, page in pages.items()})
+    _write(path, rows | {key: made[key] for key in pages if key in made})
 
 
 def since_return(root: str) -> tuple[list[Key], list[Key], list[Key]]:
     """(new, changed, removed) pages since the last return; with no return yet, every page is new."""
     returned = _read(os.path.join(root, FOLDER, RETURNED))
-    now = {key: page for key, (_, page) in _read(os.path.join(root, FOLDER, PAGES)).items()
+    now = {key: source for key, (source, _) in _read(os.path.join(root, FOLDER, PAGES)).items()
            if os.path.exists(page_path(root, *key))}
     new = sorted(key for key in now if key not in returned)
-    changed = sorted(key for key in now if key in returned and returned[key][1] != now[key])
+    changed = sorted(key for key in now if key in returned and returned[key][0] != now[key])
     gone = sorted(key for key in returned if key not in now)
     return new, changed, gone
