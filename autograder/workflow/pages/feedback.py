@@ -12,6 +12,7 @@ outputs, before rendering, so a script a student printed shows as text and the w
 dropped. The second, after rendering, is the exporter's (``workflow/pages/inert_exporter.py``): markdown
 becomes HTML only then, so only then can every link and class be judged.
 """
+import re
 import textwrap
 
 from bleach import ALLOWED_ATTRIBUTES, ALLOWED_TAGS
@@ -27,15 +28,21 @@ LAYOUT_TAGS = ["div", "span", "p", "pre", "br", "hr", "h1", "h2", "h3", "h4", "h
                "tbody", "tr", "th", "td", "sub", "sup", "details", "summary", "dl", "dt", "dd", "img"]
 
 
+# a check's message marks names as Markdown code (`x`); the page shows them as code, not as backticks
+CODE_SPAN = re.compile(r"`([^`<>\n]+)`")
+
+
 class HideHiddenTests(ClearHiddenTests):
     def preprocess_cell(self, cell, resources, cell_index):
         if cell.cell_type == "code" and utils.is_grade(cell):
             self._remove_hidden_test_region(cell)
             for output in cell.get("outputs", []):
                 if output.get("output_type") == "error":
-                    message = f"{output.get('ename', 'Error')}: {output.get('evalue', '')}"
+                    message = CODE_SPAN.sub(r"\1", f"{output.get('ename', 'Error')}: {output.get('evalue', '')}")
                     # feedback HTML shows tracebacks unwrapped; keep each line readable
                     output["traceback"] = ["\n".join(textwrap.fill(line, WIDTH) for line in message.splitlines())]
+                elif isinstance(output.get("data", {}).get("text/html"), str):
+                    output["data"]["text/html"] = CODE_SPAN.sub(r"<code>\1</code>", output["data"]["text/html"])
         return cell, resources
 
 
