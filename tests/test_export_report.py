@@ -146,8 +146,10 @@ def _rows(path: str) -> list[list[str]]:
 
 
 EMPTY = "an empty file (0 bytes of notebook): the upload was empty or failed"
-TO_GRADE = "to grade by hand in Formgrader"
-CHANGED = ("the answer to dynamic_graph changed since it was graded by hand: grade it again in Formgrader")
+TO_GRADE = "to grade by hand in Formgrader, Manual Grading > {lesson} > {lesson} ({student}'s submission: Show All Names)"
+CHANGED = ("the answer to dynamic_graph changed since it was graded by hand: in Formgrader, Manual Grading > "
+           "01_graph > 01_graph (dave's submission: Show All Names), check its grade against the new answer and "
+           "press Resolve (or give another score)")
 
 
 def test_grades_csv_has_one_row_per_student_and_lesson_with_its_status(course, tmp_path):
@@ -159,13 +161,13 @@ def test_grades_csv_has_one_row_per_student_and_lesson_with_its_status(course, t
         ["alice", "01_graph", "graded", "yes", "4.5", "5", "3", "3", "1.5", "2", "0", "no", "", "", "", "", ""],
         ["alice", "02_backward", "graded", "yes", "2", "6", "0", "4", "2", "2", "0", "no", "", "", "", "", ""],
         ["bob", "01_graph", "waiting for hand grading", "yes", "1", "5", "1", "3", "0", "2", "0", "yes",
-         f"dynamic_graph {TO_GRADE}", "", "", "", ""],
+         "dynamic_graph " + TO_GRADE.format(lesson="01_graph", student="bob"), "", "", "", ""],
         ["bob", "02_backward", "graded", "yes", "0", "6", "0", "4", "0", "2", "0", "no", "", "", "", "", ""],
         ["carol", "01_graph", "missing", "no", "", "5", "", "3", "", "2", "", "", "", "", "", "", ""],
         ["carol", "02_backward", "graded", "yes", "2", "6", "2", "4", "0", "2", "0", "no", "", "", "", "", ""],
         ["dave", "01_graph", "hand grade to check", "yes", "5", "5", "3", "3", "2", "2", "0", "yes", CHANGED, "", "", "", ""],
         ["dave", "02_backward", "waiting for hand grading", "yes", "0", "6", "0", "4", "0", "2", "0", "yes",
-         f"why_scalar {TO_GRADE}", "", "", "", ""],
+         "why_scalar " + TO_GRADE.format(lesson="02_backward", student="dave"), "", "", "", ""],
         ["frank", "01_graph", "could not be graded", "yes", "", "5", "", "3", "", "2", "", "", EMPTY, "", "", "", ""],
         ["frank", "02_backward", "missing", "no", "", "6", "", "4", "", "2", "", "", "", "", "", "", ""],
     ]

@@ -166,17 +166,25 @@ def status_of(root: str, snapshot, student: str, lesson: str, notebook_limit: in
     return Status(found.state, "; ".join(filter(None, [first, also])) + (f"\n{cause}" if cause else ""))
 
 
+def formgrader_place(lesson: str, student: str) -> str:
+    """Where in Formgrader a person grades this submission by hand: its breadcrumbs, then the row
+    (nbgrader lists submissions by number until "Show All Names" is pressed)."""
+    return f"Formgrader, Manual Grading > {lesson} > {lesson} ({student}'s submission: Show All Names)"
+
+
 def _status_of(root: str, snapshot, student: str, lesson: str, notebook_limit: int) -> Status:
     sub = snapshot.submissions.get((student, lesson))
     if sub is not None and resubmitted(root, student, lesson):
         return Status(NOT_YET, "a newer notebook was collected since it was graded: run autograd-course grade")
     if sub is not None:
+        where = formgrader_place(lesson, student)
         if sub.changed_hand_grades:
             return Status(TO_CHECK, f"the answer to {', '.join(sub.changed_hand_grades)} changed since it was "
-                                    "graded by hand: grade it again in Formgrader")
+                                    f"graded by hand: in {where}, check its grade against the new answer and "
+                                    "press Resolve (or give another score)")
         if sub.needs_manual_grade:
             waiting = ", ".join(sub.ungraded_by_hand) or "a cell"
-            return Status(WAITING, f"{waiting} to grade by hand in Formgrader")
+            return Status(WAITING, f"{waiting} to grade by hand in {where}")
         return Status(GRADED)
     reason = problem(root, student, lesson)
     path = _submitted(root, student, lesson)
