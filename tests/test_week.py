@@ -17,7 +17,6 @@ import shutil
 import subprocess
 import zipfile
 
-import nbformat
 import pytest
 from nbgrader.api import Gradebook
 

@@ -30,7 +30,8 @@ def share(run, placed_here: set[tuple[str, str]]) -> dict[tuple[str, str], group
             _copy(run.root, student, member, lesson)
             shared[(member, lesson)] = groups.GroupWork(group, student)
             run.placed[(member, lesson)] = run.placed[(student, lesson)]
-            run.report.placed.append(Item(f"group {group}", member, lesson, f"the notebook {student} handed in for the group"))
+            run.report.placed.append(Item(f"group {group}", member, lesson,
+                                          f"the notebook {student} handed in for the group"))
         if given:
             shared[(student, lesson)] = groups.GroupWork(group, student)
     groups.record(run.root, shared)

@@ -19,8 +19,8 @@ def write_feedback_zips(out: str, ids: dict[str, dict[str, str]], lessons: list[
     ``current``: (student, lesson) -> page, the pages still true to their submission (no stale one goes)."""
     written = {}
     for lesson in lessons:
-        pages = [(participant, current[(student, lesson)]) for student, participant in sorted(ids.get(lesson, {}).items())
-                 if (student, lesson) in current]
+        pages = [(participant, current[(student, lesson)])
+                 for student, participant in sorted(ids.get(lesson, {}).items()) if (student, lesson) in current]
         if not pages:
             continue
         path = os.path.join(out, f"{lesson}-feedback.zip")

@@ -407,11 +407,12 @@ def _written_section(snapshot: GradebookSnapshot, lessons: list[str], written: l
         mean = _points(statistics.fmean(graded)) if graded else ""
         rows.append([lesson, cell.name, len(subs), len(graded), pending, mean, _points(cell.max_score)])
         for s in subs:
-            shown = "pending" if s.points.get(cell.name) is None or cell.name in s.ungraded_by_hand + s.changed_hand_grades \
-                else f"{_points(s.points[cell.name])} / {_points(cell.max_score)}"
+            pending_here = s.points.get(cell.name) is None or cell.name in s.ungraded_by_hand + s.changed_hand_grades
+            shown = "pending" if pending_here else f"{_points(s.points[cell.name])} / {_points(cell.max_score)}"
             wrote = text.get((lesson, s.student, cell.name), "").strip()
             answers.append([lesson, cell.name, s.student, shown, "(not answered)" if wrote in BLANK else wrote])
-    table = _table(["lesson", "answer", "submissions", "graded", "pending", "mean grade", "out of"], rows, {2, 3, 4, 5, 6})
+    table = _table(["lesson", "answer", "submissions", "graded", "pending", "mean grade", "out of"], rows,
+                   {2, 3, 4, 5, 6})
     each = _table(["lesson", "answer", "student", "hand grade", "what they wrote"], answers)
     return _section("written", title, table, f"<h3>Every answer</h3>{each}")
 

@@ -20,7 +20,8 @@ class GroupWork(NamedTuple):
 def read_all(root: str) -> dict[tuple[str, str], GroupWork]:
     try:
         with open(os.path.join(root, FILE), newline="", encoding="utf-8") as handle:
-            return {(r["student_id"], r["lesson"]): GroupWork(r["group"], r["handed_in_by"]) for r in csv.DictReader(handle)}
+            return {(r["student_id"], r["lesson"]): GroupWork(r["group"], r["handed_in_by"])
+                    for r in csv.DictReader(handle)}
     except FileNotFoundError:
         return {}
 

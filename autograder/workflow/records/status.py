@@ -201,7 +201,8 @@ def _status_of(root: str, snapshot, student: str, lesson: str, notebook_limit: i
 def resubmitted(root: str, student: str, lesson: str) -> bool:
     """The notebook in submitted/ is newer than its graded copy: what the gradebook holds is stale
     (``grade`` grades it again: ``grading/batch/planning.graded_already``)."""
-    path, graded = _submitted(root, student, lesson), os.path.join(root, "autograded", student, lesson, f"{lesson}.ipynb")
+    path = _submitted(root, student, lesson)
+    graded = os.path.join(root, "autograded", student, lesson, f"{lesson}.ipynb")
     return bool(path) and os.path.exists(graded) and os.path.getmtime(graded) < os.path.getmtime(path)
 
 
