@@ -72,9 +72,12 @@ def grade(tree: str, base: str, copy: str, workers: int) -> tuple[float, float]:
 
 
 def totals(tree: str, course: str) -> dict:
-    """Each submission's autograded score, read by the revision itself (its configuration imports its modules)."""
-    script = ("import json, sys; from autograder import gradebook_scores; print(json.dumps(sorted("
-              "[r['student'], r['assignment'], r['code_score']] for r in gradebook_scores.scores(sys.argv[1]))))")
+    """Each submission's autograded score, read with the revision's own nbgrader from its gradebook file
+    (nbgrader's API, which every revision has: the course's own readers moved between revisions)."""
+    script = ("import json, os, sys; from nbgrader.api import Gradebook\n"
+              "with Gradebook('sqlite:///' + os.path.join(sys.argv[1], 'gradebook.db')) as g:\n"
+              "    print(json.dumps(sorted([s.student.id, s.assignment.name, s.code_score]"
+              " for a in g.assignments for s in a.submissions)))")
     out = subprocess.check_output([os.path.join(tree, ".venv", "bin", "python"), "-c", script, course], cwd=tree,
                                   text=True)
     return {(student, lesson): score for student, lesson, score in json.loads(out.strip().splitlines()[-1])}

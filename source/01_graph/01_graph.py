@@ -5,11 +5,10 @@
 # while your code runs.
 #
 # **The core**, sections 1 to 4 with two exercises, is all that lesson 2 needs: about 10 to 12
-# minutes (our estimate; readers have not timed this version yet). **Going further**, sections 5
-# to 9 (about an hour more), is optional: the core's skills do not need it.
+# minutes. **Going further**, sections 5 to 9 (about an hour more), can wait: do it now or later.
 #
-# **The grade** is the points of every graded cell: the core's 3, going further's 7, and 2 for a
-# written answer graded by hand.
+# **The grade** is the points of every graded cell, going further's too, and of a written answer
+# graded by hand: going further is not needed for the next lesson, but full marks need it.
 #
 # **Exercises:** complete the function, then run the cell below it. `check.NAME.hint()` gives a
 # nudge.
@@ -68,8 +67,9 @@ for name, t in [("x", x), ("y", y), ("c", c)]:
 
 # %% [markdown]
 # Only floating-point (and complex) tensors can require grad, and a list of ints makes an integer
-# tensor. So give `torch.tensor` the dtype along with `requires_grad=True`: converting afterwards
-# is a recorded operation, which gives a result:
+# tensor. So give `torch.tensor` the dtype (its `dtype=` argument) along with `requires_grad=True`:
+# converting afterwards, as `.double()` (to float64) does here, is a recorded operation, which gives
+# a result:
 
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True).double()
@@ -80,8 +80,8 @@ print("is_leaf:", x.is_leaf, "| grad_fn:", type(x.grad_fn).__name__)
 #
 # Complete `leaf_from_list(values)`. `values` is a list of numbers: ints, floats or both, maybe
 # one, maybe none. Return a new `torch.float64` tensor of those values (a new one on each call)
-# that requires grad and is a leaf. Choose float64 as you make it: `torch.tensor(values)` alone is
-# float32, which rounds `0.1` for good.
+# that requires grad and is a leaf. Choose float64 as you make it: `torch.tensor(values)` alone
+# makes int64 from ints and float32 from floats, and float32 rounds `0.1` for good.
 
 # %% solution leaf_from_list
 def leaf_from_list(values):
@@ -97,7 +97,7 @@ def leaf_from_list(values):
 #
 # A backward node lists where the gradient goes next in `next_functions`: one `(node, index)`
 # pair per input of the operation (ignore `index`). An input that does not require grad, like the
-# `3` below, shows up as `(None, 0)`. Follow the first pair from node to node:
+# `3` below, shows up as the pair `(None, 0)`, printed `None` below. Follow the first pair from node to node:
 
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -122,7 +122,7 @@ print("node.variable is x:", node.variable is x)
 # `AccumulateGrad`, one per node: for the `y` above,
 # `['SumBackward0', 'SinBackward0', 'MulBackward0', 'AccumulateGrad']`. Walk as the cell above
 # does, in a `while` loop: record the name, stop if `next_functions` is empty, else step to the
-# first pair's node. (`node.name()` works too.)
+# first pair's node.
 
 # %% solution grad_fn_names
 def grad_fn_names(y):
@@ -158,8 +158,8 @@ for values in ([1.0, 2.0], [-1.0, -2.0]):
     print(graph_text(forward(x), names={"x": x}), end="\n\n")
 
 # %% [markdown]
-# **That is the core**: lesson 2 starts from here. The sections below are optional; their
-# exercises count for the grade when you do them. *Where am I*, at the bottom, lists what passes.
+# **That is the core**: lesson 2 starts from here. The sections below can wait; their exercises
+# count for the grade when you do them. *Where am I*, at the bottom, lists what passes.
 #
 # # Going further (optional)
 #

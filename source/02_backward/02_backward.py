@@ -5,9 +5,10 @@
 #
 # **The core** (sections 1 to 4, two exercises, about 10 to 12 minutes): `backward()` fills
 # `.grad`, needs a scalar, adds into `.grad`, and frees the graph. **Going further** (sections 5
-# to 11, about 80 minutes more) is optional: the core does not need it.
+# to 11, about 80 minutes more) can wait: do it now or later.
 #
-# **Your grade** is the points of every graded cell, going further's included.
+# **The grade** is the points of every graded cell, going further's too, and of a written answer
+# graded by hand: going further is not needed for the next lesson, but full marks need it.
 #
 # **Exercises.** Complete the function, then run the check below it: *Correct*, *Not attempted
 # yet*, or what is wrong in autograd terms. `check.NAME.hint()` gives a nudge. The grader runs the
@@ -173,7 +174,7 @@ def two_losses(x):
 # %% check two_losses points=2
 
 # %% [markdown]
-# **That is the core.** What follows is optional; its exercises count toward the grade like the
+# **That is the core.** What follows can wait; its exercises count toward the grade like the
 # core's.
 
 # %% [markdown]

@@ -6,8 +6,10 @@
 # parameter.
 #
 # **The core** is sections 1 to 4, with two exercises: about 10-12 minutes. **Going further**
-# (sections 5 to 11) takes about 75 minutes more. It is optional in one sense only: the core's
-# skills do not need it. Your grade is the points of every graded cell, going further included.
+# (sections 5 to 11, about 75 minutes more) can wait: do it now or later.
+#
+# **The grade** is the points of every graded cell, going further's too, and of a written answer
+# graded by hand: going further is not needed for the next lesson, but full marks need it.
 #
 # **Exercises.** Complete the function, then run the cell below it: it says *correct*, *not
 # attempted*, or what is wrong in autograd terms. `check.NAME.hint()` gives a nudge.
@@ -86,7 +88,7 @@ def stop_gradient_product(x):
 # is switched back.
 #
 # An `nn.Sequential` runs its layers in order and is indexed like a list: `net[0]` is the first,
-# `net[-1]` the last. A module's `requires_grad_(False)` sets the flag on all its parameters at
+# `net[-1]` the last, and `net[:-1]` all but the last. A module's `requires_grad_(False)` sets the flag on all its parameters at
 # once: an `nn.Linear`'s weight and bias (an activation such as `nn.ReLU()` has none).
 
 # %%
@@ -103,7 +105,8 @@ for name, p in net.named_parameters():  # "0.weight" is net[0].weight
 # Complete `freeze_all_but_output(model)`: `model` is an `nn.Sequential` of `Linear` layers and
 # activations that ends in an `nn.Linear`, `model[-1]`. Freeze every parameter except those of
 # `model[-1]`, which keep requiring grad. Change only these flags, on the model you are given:
-# the same layers, values and train/eval mode. What you return is ignored.
+# the same layers and values (and the same mode, section 7's `train()`/`eval()`). What you return is
+# ignored.
 
 # %% solution freeze_all_but_output
 def freeze_all_but_output(model):
@@ -122,7 +125,7 @@ def freeze_all_but_output(model):
 #
 # | tool | acts on | lasts | typical use |
 # |---|---|---|---|
-# | `with torch.no_grad():` | each operation in the block | until the block ends | updates, evaluation |
+# | `with torch.no_grad():` | each operation in the block | until the block ends | computing without a graph (updates, evaluation: going further) |
 # | `t.detach()` | one tensor (a new one) | for that tensor | a stop-gradient |
 # | `p.requires_grad_(False)` | the parameter itself | until switched back | fine-tuning |
 #

@@ -4,13 +4,11 @@
 # In lesson 2 you saw that `backward()` *adds* into `.grad`. Here you learn to reset it, and
 # where the reset goes in a training step.
 #
-# **The core** is sections 1 to 3, with two exercises. **Going further** (sections 4 to 9) is
-# optional: the core's skills do not need it, and you can come back to it later.
+# **The core** is sections 1 to 3, with two exercises: about 10 to 12 minutes. **Going further**
+# (sections 4 to 9, about an hour more) can wait: do it now or later.
 #
-# **Time:** the core about 10 to 12 minutes, the whole lesson about 75.
-#
-# **What counts.** Your grade is the points of every graded cell, in the core and in going
-# further alike, and of a written answer your instructor grades by hand.
+# **The grade** is the points of every graded cell, going further's too, and of a written answer
+# graded by hand: going further is not needed for the next lesson, but full marks need it.
 #
 # **Exercises.** Complete the function, then run the cell below it: it says *correct*, *not
 # attempted*, or what is wrong in autograd terms. `check.NAME.hint()` gives a nudge (call it

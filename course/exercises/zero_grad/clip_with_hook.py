@@ -190,6 +190,11 @@ def _clip_first_pass(seen, expected, names, wanted, m: float) -> None:
                           f"max_value] with this call's max_value = {m:.3g}: your hook clips at a threshold of its "
                           "own (a number typed in, or a max_value kept from an earlier call in a global or a "
                           "default argument?). Use the max_value your function was called with.", "wrong_threshold")
+    if wrong and all(close(got, raw.sign() * m) for _, got, _, raw, *_ in wanted):
+        raise Mistake(f"after one backward(), every entry of .grad is +{m:.3g} or -{m:.3g} (max_value with the "
+                      "gradient's sign): your hook replaced each gradient, where clipping changes only the entries "
+                      "beyond the limit and leaves the others as they are. Return g.clamp(-max_value, max_value).",
+                      "sign_times_limit")
     for name, got, want, *_ in wrong:
         require(diagnose_gradient(want, got, f"`{name}.grad` after one backward()"))
     for name, changed in zip(names, listed(seen["argument_changed"], len(names), "parameters")):

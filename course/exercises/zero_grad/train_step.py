@@ -106,6 +106,11 @@ def judge(seen, expected, inputs):
                       "code ran: your reset comes after step(). That clears .grad for the next step, but this "
                       "step's backward() added into the old values (the check leaves them, as an earlier step "
                       "would). Reset at the top of the step, before backward().", "stale_grad")
+    if all(close(m, g + j) for m, g, j in zip(moved, expected["grads"], inputs["junk"])) and \
+            not all(close(m, g) for m, g in zip(moved, expected["grads"])):
+        raise Mistake("the gradient step() applied equals this batch's gradient plus what .grad held before your "
+                      "code ran: nothing reset .grad, so backward() added into the old values. Call "
+                      "optimizer.zero_grad() at the top of the step, before backward().", "stale_grad")
     for name, g, m, j in zip(names, expected["grads"], moved, inputs["junk"]):
         what = f"the gradient step() applied to `{name}`"
         if close(m, j) and not close(m, g):

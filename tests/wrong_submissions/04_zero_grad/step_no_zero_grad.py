@@ -1,4 +1,4 @@
-# expect: the gradient step() applied to `model[0].weight` equals the expected gradient plus what .grad held before
+# expect: the gradient step() applied equals this batch's gradient plus what .grad held before your code ran: nothing reset .grad
 def train_step(model, optimizer, x, y, loss_fn):
     loss = loss_fn(model(x), y)
     loss.backward()
