@@ -24,12 +24,13 @@ c.Execute.error_on_timeout = {
 }
 
 # Before grading, nbgrader's own sanitising steps, with a pasted copy of a graded cell treated as an
-# ordinary cell (not a reason to refuse the notebook), and deleted graded cells put back.
+# ordinary cell (not a reason to refuse the notebook), graded cells put back in the lesson's order, and
+# deleted answers and checks put back, each saying so (autograder/grading/judging/sanitize.py).
 c.Autograde.sanitize_preprocessors = [
     "nbgrader.preprocessors.ClearOutput",
     "autograder.grading.judging.sanitize.ForgetDuplicateIds",
     "nbgrader.preprocessors.OverwriteKernelspec",
-    "nbgrader.preprocessors.OverwriteCells",
+    "autograder.grading.judging.sanitize.RestoreGradedCells",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
 c.OverwriteCells.add_missing_cells = True
@@ -61,6 +62,7 @@ c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     "autograder.workflow.pages.feedback.HideHiddenTests",
     "autograder.workflow.pages.feedback.InertOutputs",
+    "autograder.workflow.pages.feedback.LateWorkNote",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
 

@@ -17,8 +17,12 @@ if TYPE_CHECKING:
 
 
 def load_config(root: str):
+    """The course's nbgrader_config.py; a module beside it (a late-penalty plugin named by
+    ``c.AssignLatePenalties.plugin_class = "mycourse.PerDayPenalty"``) is importable, as the guide says."""
     config = PyFileConfigLoader("nbgrader_config.py", path=root).load_config()
     config.CourseDirectory.root = os.path.abspath(root)
+    if config.CourseDirectory.root not in sys.path:
+        sys.path.append(config.CourseDirectory.root)
     return config
 
 

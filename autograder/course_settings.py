@@ -18,6 +18,8 @@ DECLARED = {
     "autograder.workflow.pages.inert_exporter": ("InertHTMLExporter",),
     "autograder.workflow.lms_settings": ("Collect", "CanvasExport", "MoodleExport", "LMSFiles"),
     "autograder.workflow.collect.exchange": ("ExchangeCollect",),
+    "autograder.workflow.grades.late_penalties": ("LateWork",),
+    "autograder.grading.judging.sanitize": ("RestoreGradedCells",),
     "autograder.authoring.settings": ("Authoring",),
 }
 

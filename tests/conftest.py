@@ -36,7 +36,7 @@ nbval_numbers.install()
 SLOWEST_FIRST = ["tests/test_hostile_corpus.py", "tests/test_grading_round_trip.py", "tests/test_parallel_grading.py",
                  "tests/test_student_install.py", "tests/browser/test_hub.py", "tests/test_hostile_uploads.py",
                  "tests/test_lms_classes.py",
-                 "tests/test_outputs_kept.py", "tests/test_walkthrough.py", "tests/test_no_answers_in_student_package.py",
+                 "tests/test_outputs_kept.py", "tests/test_week.py", "tests/test_walkthrough.py", "tests/test_no_answers_in_student_package.py",
                  "tests/test_postgres_gradebook.py"]
 
 

@@ -7,7 +7,7 @@ import zipfile
 import nbformat
 import pytest
 
-from autograder.workflow.records import lms_ids
+from autograder.workflow.records import groups, lms_ids, upload_record
 from autograder.workflow.collect.lms import READERS, identify
 from autograder.workflow.collect.download import CollectError, collect, lesson_named_by
 from autograder.workflow.collect.command import run
@@ -218,11 +218,13 @@ def test_a_file_that_is_not_an_english_moodle_worksheet_is_refused_before_anythi
     assert not (course / "submitted").exists()
 
 
-def test_canvas_late_without_a_due_date_is_said_and_gets_no_timestamp(course, download):
+def test_canvas_late_is_late_with_the_time_unknown_and_no_time_is_made_up(course, download):
     report = collect(download({"doejane_LATE_5120_1177400_02_backward.ipynb": notebook("jane")}), str(course))
     assert not (submitted(course, "5120", "02_backward").parent / "timestamp.txt").exists()
-    assert [note for note in report.notes if "no due date" in note] == [
-        "late (the LMS says so), but 02_backward has no due date in the gradebook: no late penalty: 5120/02_backward"]
+    assert [note for note in report.notes if "time unknown" in note] == [
+        "late, time unknown (the LMS says late, not when): no time is recorded, and "
+        "c.LateWork.time_unknown_penalty decides the penalty: 5120/02_backward"]
+    assert upload_record.late_time_unknown(str(course)) == {("5120", "02_backward")}
 
 
 def test_a_notebook_over_the_size_limit_is_refused_unread_and_remembered(course, download, tmp_path):
@@ -415,8 +417,11 @@ def test_a_different_existing_submission_is_not_overwritten_unless_forced(course
     assert (course / "ungraded" / "alice" / "02_backward" / "uploads" / "02_backward.ipynb").read_bytes() == \
         notebook("new upload"), "both kept"
     forced = collect(source, str(course), force=True)
-    assert forced.ok and forced.placed[0].why == "replaced a different notebook (--force)"
+    assert forced.ok and forced.placed[0].why == ("replaced a different notebook (--force); the one before is kept in "
+                                                  "ungraded/alice/02_backward/replaced/1/02_backward.ipynb")
     assert target.read_bytes() == notebook("new upload")
+    assert (course / "ungraded" / "alice" / "02_backward" / "replaced" / "1" / "02_backward.ipynb").read_bytes() == \
+        notebook("graded already"), "the replaced notebook is kept, not deleted"
 
 
 def test_collecting_the_same_download_twice_reports_unchanged(course, download):
@@ -567,8 +572,11 @@ def test_collecting_again_replaces_with_a_newer_upload_and_keeps_an_older_one_as
     later = download({"smithjohn_48213_1177390_02_backward.ipynb": notebook("later")}, "later.zip")
     assert collect(first, str(course)).placed
     again = collect(later, str(course))
-    assert again.ok and again.placed[0].why == "replaced an older notebook"
+    assert again.ok and again.placed[0].why == ("replaced an older notebook; the one before is kept in "
+                                                "ungraded/48213/02_backward/replaced/1/02_backward.ipynb")
     assert submitted(course, "48213", "02_backward").read_bytes() == notebook("later")
+    assert (course / "ungraded" / "48213" / "02_backward" / "replaced" / "1" / "02_backward.ipynb").read_bytes() == \
+        notebook("first")
     old = collect(first, str(course))  # the older download collected once more: nothing lost, nothing replaced
     assert old.ok and not old.placed and "older than the notebook in submitted/" in old.kept_both[0].why
     assert submitted(course, "48213", "02_backward").read_bytes() == notebook("later")
@@ -602,3 +610,18 @@ def test_run_survives_a_closed_pipe(course, download, capsys, monkeypatch):
         raise BrokenPipeError
     monkeypatch.setattr("builtins.print", closed)
     assert run(args) == 0
+
+
+def test_a_group_notebook_is_every_members_unless_they_handed_in_their_own(course, download, tmp_path):
+    """Canvas names a group's upload by the group and the member who handed it in; the roster says the rest."""
+    roster = roster_file(tmp_path, "student_id,canvas_id,group\nann,48211,Team A\nbob,48212,Team A\n"
+                                   "cid,48213,team a\ndee,48214,\n")
+    source = download({"teama_48211_1177301_02_backward.ipynb": notebook("team"),
+                       "cidney_48213_1177302_02_backward.ipynb": notebook("cid's own")})
+    report = collect(source, str(course), roster=roster)
+    assert submitted(course, "bob", "02_backward").read_bytes() == notebook("team")
+    assert submitted(course, "cid", "02_backward").read_bytes() == notebook("cid's own")
+    assert ("bob", "02_backward") in {(i.student, i.lesson) for i in report.placed}
+    assert report.missing == [("dee", "02_backward")]
+    assert groups.read_all(str(course)) == {("ann", "02_backward"): groups.GroupWork("Team A", "ann"),
+                                            ("bob", "02_backward"): groups.GroupWork("Team A", "ann")}

@@ -102,7 +102,9 @@ def test_a_resubmission_replaces_an_older_one_but_not_a_newer_one(course):
     collect(str(course))
     submit(course, "alice", NOW, "second")
     report = collect(str(course))
-    assert report.placed[0].why == "replaced an older submission"
+    assert report.placed[0].why == (f"replaced an older submission; the one before is kept in "
+                                    f"ungraded/alice/{LESSON}/replaced/1/{LESSON}.ipynb")
+    assert (course / "ungraded" / "alice" / LESSON / "replaced" / "1" / f"{LESSON}.ipynb").read_bytes() == notebook("first")
     (placed(course, "alice") / "timestamp.txt").write_text("2099-04-01 00:00:00.000000 UTC")
     (placed(course, "alice") / f"{LESSON}.ipynb").write_bytes(notebook("placed by hand"))
     report = collect(str(course))

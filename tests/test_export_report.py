@@ -146,8 +146,10 @@ def _rows(path: str) -> list[list[str]]:
 
 
 EMPTY = "an empty file (0 bytes of notebook): the upload was empty or failed"
-TO_GRADE = "to grade by hand in Formgrader"
-CHANGED = ("the answer to dynamic_graph changed since it was graded by hand: grade it again in Formgrader")
+TO_GRADE = "to grade by hand in Formgrader, Manual Grading > {lesson} > {lesson} ({student}'s submission: Show All Names)"
+CHANGED = ("the answer to dynamic_graph changed since it was graded by hand: in Formgrader, Manual Grading > "
+           "01_graph > 01_graph (dave's submission: Show All Names), check its grade against the new answer and "
+           "press Resolve (or give another score)")
 
 
 def test_grades_csv_has_one_row_per_student_and_lesson_with_its_status(course, tmp_path):
@@ -155,19 +157,19 @@ def test_grades_csv_has_one_row_per_student_and_lesson_with_its_status(course, t
     assert export.export_grades(course, path) == 10
     assert _rows(path) == [
         ["student", "lesson", "status", "submitted", "score", "max_score", "autograded_score", "autograded_max",
-         "manual_score", "manual_max", "late_penalty", "manual_grading_pending", "why"],
-        ["alice", "01_graph", "graded", "yes", "4.5", "5", "3", "3", "1.5", "2", "0", "no", ""],
-        ["alice", "02_backward", "graded", "yes", "2", "6", "0", "4", "2", "2", "0", "no", ""],
+         "manual_score", "manual_max", "late_penalty", "manual_grading_pending", "why", "due", "extension", "late", "group"],
+        ["alice", "01_graph", "graded", "yes", "4.5", "5", "3", "3", "1.5", "2", "0", "no", "", "", "", "", ""],
+        ["alice", "02_backward", "graded", "yes", "2", "6", "0", "4", "2", "2", "0", "no", "", "", "", "", ""],
         ["bob", "01_graph", "waiting for hand grading", "yes", "1", "5", "1", "3", "0", "2", "0", "yes",
-         f"dynamic_graph {TO_GRADE}"],
-        ["bob", "02_backward", "graded", "yes", "0", "6", "0", "4", "0", "2", "0", "no", ""],
-        ["carol", "01_graph", "missing", "no", "", "5", "", "3", "", "2", "", "", ""],
-        ["carol", "02_backward", "graded", "yes", "2", "6", "2", "4", "0", "2", "0", "no", ""],
-        ["dave", "01_graph", "hand grade to check", "yes", "5", "5", "3", "3", "2", "2", "0", "yes", CHANGED],
+         "dynamic_graph " + TO_GRADE.format(lesson="01_graph", student="bob"), "", "", "", ""],
+        ["bob", "02_backward", "graded", "yes", "0", "6", "0", "4", "0", "2", "0", "no", "", "", "", "", ""],
+        ["carol", "01_graph", "missing", "no", "", "5", "", "3", "", "2", "", "", "", "", "", "", ""],
+        ["carol", "02_backward", "graded", "yes", "2", "6", "2", "4", "0", "2", "0", "no", "", "", "", "", ""],
+        ["dave", "01_graph", "hand grade to check", "yes", "5", "5", "3", "3", "2", "2", "0", "yes", CHANGED, "", "", "", ""],
         ["dave", "02_backward", "waiting for hand grading", "yes", "0", "6", "0", "4", "0", "2", "0", "yes",
-         f"why_scalar {TO_GRADE}"],
-        ["frank", "01_graph", "could not be graded", "yes", "", "5", "", "3", "", "2", "", "", EMPTY],
-        ["frank", "02_backward", "missing", "no", "", "6", "", "4", "", "2", "", "", ""],
+         "why_scalar " + TO_GRADE.format(lesson="02_backward", student="dave"), "", "", "", ""],
+        ["frank", "01_graph", "could not be graded", "yes", "", "5", "", "3", "", "2", "", "", EMPTY, "", "", "", ""],
+        ["frank", "02_backward", "missing", "no", "", "6", "", "4", "", "2", "", "", "", "", "", "", ""],
     ]
 
 
@@ -453,3 +455,18 @@ def test_report_images_load_in_chromium(report_page):
     assert len(images) == 4
     assert all(image["complete"] and image["width"] > 0 for image in images), images
     assert all(url.startswith(("file:", "data:")) for url in requests), requests
+
+
+def test_report_shows_written_answers_and_hand_grades_with_counts_that_agree(report_page):
+    page = open(report_page, encoding="utf-8").read()
+    written = _section(page, "written")
+    summary, each = written.split("<h3>Every answer</h3>")
+    # alice graded 1.5; bob not yet; dave's answer changed since it was graded: 3 submissions, 1 graded, 2 pending
+    assert _table_rows(summary) == [["01_graph", "dynamic_graph", "3", "1", "2", "1.5", "2"],
+                                    ["02_backward", "why_scalar", "4", "3", "1", "0.67", "2"]]
+    assert _table_rows(each)[:3] == [["01_graph", "dynamic_graph", "alice", "1.5 / 2", "my answer"],
+                                     ["01_graph", "dynamic_graph", "bob", "pending", "my answer"],
+                                     ["01_graph", "dynamic_graph", "dave", "pending", "my answer"]]
+    assert len(_table_rows(each)) == len(GRADES)
+    counted = int(re.search(r"(\d+) submissions ·", page).group(1))
+    assert counted == len(GRADES)  # the header counts the gradebook's submissions, as every section does

@@ -61,7 +61,9 @@ def test_grade_starts_its_warm_parents_before_it_reads_the_hand_grades_then_yiel
     order, jobs = [], [("01_graph", "s1")]
     monkeypatch.setattr(planning, "plan", lambda *a: (list(jobs), []))
     monkeypatch.setattr(status, "unchanged_failures", lambda course, found, force: (found, []))
-    monkeypatch.setattr(status, "record_batch", lambda *a: None)
+    monkeypatch.setattr(status, "record_batch", lambda *a: {})
+    from autograder.workflow.grades import late_penalties
+    monkeypatch.setattr(late_penalties, "settle", lambda root: 0)  # no gradebook here
     started = run.Started("", None, box="Kernels are boxed")
     monkeypatch.setattr(run, "start", lambda course, scheduler: order.append("warm parents") or started)
     monkeypatch.setattr(hand_grades, "before", lambda course, found: order.append("hand grades") or [])

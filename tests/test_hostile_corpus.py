@@ -361,7 +361,7 @@ def test_the_class_report_reads_only_the_graders_results(batch):
     """A cell's per-exercise result and timings are the grader's: cell_metadata's forged ones are not read."""
     from autograder.workflow.pages.report import read_autograded
     from hostile.cell_metadata import MARKUP
-    results, runs = read_autograded(batch.root, [ASSIGNMENT])
+    results, runs, _ = read_autograded(batch.root, [ASSIGNMENT])
     graded = {t for t in batch.scores[SOLUTION] if t.startswith("test_")}
     mine = [r for r in results if r.student == "hostile_cell_metadata"]
     assert len(mine) == len(graded) and not [r for r in mine if MARKUP in r.message]

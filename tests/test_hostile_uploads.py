@@ -197,6 +197,7 @@ def week(tmp_path_factory):
     os.chmod(course, 0o700)  # the instructor's, as on the hub (hub/classroom.py)
     with open(os.path.join(course, "nbgrader_config.py"), "a", encoding="utf-8") as config:
         config.write(f'\nc.LateSubmissionPlugin.penalty_method = "zero"\n'
+                     "c.LateWork.time_unknown_penalty = 1.0\n"  # an LMS's bare LATE costs what "zero" costs
                      f"c.Exchange.root = {os.path.join(base, 'exchange')!r}\n")
     week = Week(course)
     week.out["release"] = _run(course, "release", LESSON)
@@ -303,7 +304,11 @@ def test_case_is_its_students_alone_or_refused_with_its_reason(week, case):
             assert handle.read() == week.notebooks[graded]
         score = week.scores[student]
         assert score.code == (score.max_code if graded == "solution" else 0), (student, score)
-        if case.expect.get("late"):  # "zero": a late notebook loses every point it earned
+        if case.expect.get("late") == "time unknown":  # no time made up: late, at time_unknown_penalty's cost
+            from autograder.workflow.records.upload_record import late_time_unknown
+            assert (student, LESSON) in late_time_unknown(week.course)
+            assert score.late == 0 and score.penalty == score.total, f"not late, time unknown: {score}"
+        elif case.expect.get("late"):  # "zero": a late notebook loses every point it earned
             assert score.late > 0 and score.penalty == score.total, f"not late for nbgrader's penalty: {score}"
         else:
             assert score.late == 0 and score.penalty == 0, score
@@ -315,6 +320,9 @@ def test_case_is_its_students_alone_or_refused_with_its_reason(week, case):
 @pytest.mark.parametrize("case", [_case(c) for c in CASES if c.expect["graded"]])
 def test_plain_nbgrader_grades_what_reached_submitted_as_the_batch_did(week, case):
     student = week.students[case.name]
+    if case.expect.get("late") == "time unknown":  # its penalty is the course's policy: nbgrader has no time for it
+        assert week.regraded[student]._replace(penalty=0) == week.scores[student]._replace(penalty=0)
+        return
     assert week.regraded[student] == week.scores[student]
 
 

@@ -4,7 +4,8 @@ The downloads are built here, named as each LMS names them (see the readers in
 ``autograder/workflow/collect/lms/`` for where each naming comes from):
 
 - Canvas (lesson 01_graph): an on-time solution; a blank first upload and a ``_LATE_`` resubmission
-  (a re-uploaded file: a larger attachment id and ``-1``), graded with nbgrader's late penalty; a
+  (a re-uploaded file: a larger attachment id and ``-1``), late with the time unknown, which costs what
+  ``c.LateWork.time_unknown_penalty`` says; a
   zero-byte upload;
 - Moodle 4.1 with blind marking (02_backward): ``Participant_<id>_assignsubmission_file/`` folders and
   the assignment's grading worksheet for the submission times,
@@ -58,7 +59,8 @@ dvaughan,Dorothy Vaughan,,,,dvaughan,dvaughan,Lab B
 dknuth,Donald Knuth,48216,,,,dknuth,Lab B
 cshannon,Claude Shannon,48213,2048,,cshannon1,cshannon,Lab A
 """
-DUE = "2026-03-02 12:00:00"  # 01_graph's due date, UTC
+DUE = "2026-03-02 12:00:00"  # 01_graph's due date, UTC, set in the gradebook as nbgrader's own commands do
+DUE_2 = "2026-03-03 09:00"    # 02_backward's, set by c.LateWork.due_dates
 CANVAS_ASSIGNMENTS = {"01_graph": ["Lesson 1: the graph", 81001], "02_backward": ["Lesson 2: backward()", 81002],
                       "03_no_grad": ["Lesson 3: no_grad", 81003]}
 # a small limit, so that a 3 MB notebook is "too big" without writing hundreds of MB in a test
@@ -116,8 +118,11 @@ def downloads(folder: str) -> dict[str, str]:
     worksheet = os.path.join(folder, "Grades-Lesson 2-81002.csv")  # Moodle's grading worksheet, in English
     with open(worksheet, "w", encoding="utf-8") as handle:
         handle.write('Identifier,Status,Grade,"Maximum grade","Last modified (submission)","Last modified (grade)"\n'
-                     'Participant 2046,"Submitted for grading",,100.00,"Tuesday, 3 March 2026, 9:05 AM",-\n'
-                     'Participant 2047,"Submitted for grading",,100.00,"Tuesday, 3 March 2026, 9:20 AM",-\n')
+                     # Moodle's Status cell, tags stripped: the status, then the extension (gradingtable.php)
+                     'Participant 2046,"Submitted for grading Extension granted until: Wednesday, 4 March 2026, '
+                     '12:00 PM",,100.00,"Tuesday, 3 March 2026, 9:05 AM",-\n'
+                     'Participant 2047,"Submitted for grading",,100.00,"Tuesday, 3 March 2026, 9:20 AM",-\n'
+                     'Participant 2048,"No submission",,100.00,-,-\n')  # cshannon: on the roster, nothing handed in
     return {"canvas": canvas, "moodle": moodle, "blackboard": blackboard, "d2l": d2l, "moodle worksheet": worksheet}
 
 
@@ -177,6 +182,8 @@ def week(tmp_path_factory):
     config += (f"\nc.Collect.max_notebook_bytes = {NOTEBOOK_LIMIT}\n"
                f"c.CanvasExport.assignments = {CANVAS_ASSIGNMENTS!r}\n"
                'c.LateSubmissionPlugin.penalty_method = "zero"\n'
+               "c.LateWork.time_unknown_penalty = 1.0\n"  # Canvas's bare LATE costs what "zero" costs
+               f"c.LateWork.due_dates = {{'02_backward': '{DUE_2}'}}\n"  # jmuller's extension makes 9:05 on time
                "c.LMSFiles.columns = {'03_no_grad': 'Lesson 3'}\n")
     with open(os.path.join(course, "nbgrader_config.py"), "w", encoding="utf-8") as handle:
         handle.write(config)
@@ -230,7 +237,8 @@ def _rows(path: str) -> list[dict]:
 def test_every_command_runs_and_grade_says_what_it_could_not_grade(week):
     _, out, _ = week
     assert {name: done.returncode for name, done in out.items()} == {name: 1 if name == "grade" else 0 for name in out}
-    assert "could not grade ghopper / 01_graph: NotJSONError" in out["grade"].stdout
+    # in the words collect used, not the parser's ("NotJSONError: Notebook does not appear to be JSON: ''")
+    assert "could not grade ghopper / 01_graph: an empty file (0 bytes of notebook)" in out["grade"].stdout
     assert "graded 7, failed 1" in out["grade"].stdout
 
 
@@ -267,15 +275,19 @@ def test_submission_times_are_nbgraders_timestamps(week):
     course, _, _ = week
     assert _timestamp(course, "kjohnson", "03_no_grad") == "2026-03-05 18:40:31.000000 UTC"  # Blackboard's
     assert _timestamp(course, "jmuller", "02_backward") == "2026-03-03 09:05:00.000000 UTC"  # Moodle's worksheet
-    assert _timestamp(course, "aturing", "01_graph") == "2026-03-02 12:00:01.000000 UTC"  # Canvas: LATE only
+    # Canvas says LATE, not when: no time is made up, it is late with the time unknown
+    assert not os.path.exists(os.path.join(course, "submitted", "aturing", "01_graph", "timestamp.txt"))
     assert _timestamp(course, "mhamilton", "03_no_grad") == "2026-03-05 12:05:00.000000 UTC"  # D2L's, from the name
     assert _timestamp(course, "ghopper", "03_no_grad") == "2026-03-05 20:00:00.000000 UTC"  # Blackboard's
     assert not os.path.exists(os.path.join(course, "submitted", "alovelace", "01_graph", "timestamp.txt"))
     with Gradebook(f"sqlite:///{os.path.join(course, 'gradebook.db')}") as gradebook:
         late = gradebook.find_submission("01_graph", "aturing")
         on_time = gradebook.find_submission("01_graph", "alovelace")
-        assert late.total_seconds_late == 1 and late.late_submission_penalty == late.score > 0  # "zero" penalty
+        assert late.total_seconds_late == 0 and late.late_submission_penalty == late.score > 0  # time_unknown_penalty 1
         assert on_time.total_seconds_late == 0 and not on_time.late_submission_penalty
+    grades = {(r["student"], r["lesson"]): r for r in _rows(os.path.join(course, "exports", "grades.csv"))}
+    assert grades[("aturing", "01_graph")]["late"] == "late, time unknown"
+    assert grades[("kjohnson", "03_no_grad")]["late"] == "" and grades[("alovelace", "01_graph")]["late"] == ""
 
 
 def test_hand_grades_survive_grading_again_unless_the_answer_changed(week):
@@ -383,7 +395,7 @@ def test_report_accounts_for_everyone(week):
     assert "ghopper" in accounted and "enoether" in accounted and "dknuth" in accounted
     assert "11 students on the roster" in page
     late = page.split("<h3>Late work</h3>")[1].split("</table>")[0]  # apart from the score charts
-    assert "aturing" in late and "01_graph" in late
+    assert "aturing" in late and "01_graph" in late and "late, time unknown" in late
     assert "backward() was never called" in page  # jmuller's mistake
 
 
@@ -476,3 +488,27 @@ def test_students_names_reach_the_gradebook(week):
         names = {s.id: (s.first_name, s.last_name) for s in gradebook.students}
     assert names["ghopper"] == ("Grace", "Hopper") and names["jmuller"] == ("Jürgen", "Müller")
     assert names["mhamilton"] == ("Margaret", "Hamilton")
+
+
+def test_an_extension_in_moodles_worksheet_is_the_students_due_date(week):
+    """jmuller handed in at 9:05, five minutes after 02_backward's due date, within the extension
+    Moodle's worksheet grants: no late penalty, and every export and the report say the extension."""
+    course, out, _ = week
+    with Gradebook(f"sqlite:///{os.path.join(course, 'gradebook.db')}") as gradebook:
+        jmuller = gradebook.find_submission("02_backward", "jmuller")
+        assert jmuller.duedate == datetime(2026, 3, 4, 12, 0) and jmuller.total_seconds_late == 0
+        assert not any(n.late_submission_penalty for n in jmuller.notebooks)
+    grades = {(r["student"], r["lesson"]): r for r in _rows(os.path.join(course, "exports", "grades.csv"))}
+    assert grades[("jmuller", "02_backward")]["due"] == "2026-03-04T12:00:00+00:00"
+    assert grades[("jmuller", "02_backward")]["extension"] == "Moodle grading worksheet"
+    assert grades[("jmuller", "02_backward")]["late"] == ""
+    with open(os.path.join(course, "report", "report.html"), encoding="utf-8") as handle:
+        late = handle.read().split("<h3>Late work</h3>")[1].split("</table>")[0]
+    assert "jmuller" in late and "extension, from Moodle grading worksheet" in late
+
+
+def test_a_worksheet_row_of_a_roster_student_with_nothing_handed_in_is_theirs(week):
+    _, out, _ = week
+    said = "\n".join(done.stdout for name, done in out.items() if name.startswith("export"))
+    assert "Participant 2048" not in said  # matched by the roster's moodle_id: no "not a student" line for it
+

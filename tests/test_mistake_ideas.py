@@ -32,3 +32,21 @@ def test_the_commonest_raised_errors_and_a_missing_function_map_to_ideas_with_se
     assert not idea_of("RuntimeError", "something else entirely").idea.startswith("other:")
     # a diagnosed kind keeps its own idea, whatever its message quotes
     assert idea_of("grad_accumulated", "backward through the graph a second time").idea.startswith(".grad adds up")
+
+
+def test_a_kind_two_lessons_share_is_filed_under_each_lessons_own_idea():
+    """Lesson 2's "same tensor object" (grad_aliased in two_losses) is the in-place .grad of 02 §3, not
+    lesson 4's hooks, which use the same kind."""
+    from autograder.workflow.pages.mistake_ideas import idea_of
+    assert idea_of("grad_aliased", "both gradients are the same tensor object", "02_backward").where == "02_backward §3"
+    assert idea_of("grad_aliased", "", "04_zero_grad").where.startswith("04_zero_grad")
+
+
+def test_a_kind_not_listed_is_filed_under_its_exercises_section():
+    from autograder.workflow.pages.mistake_ideas import exercise_sections
+    from autograder.workflow.pages.report import CellResult, ideas
+    sections = exercise_sections(ROOT, ["01_graph", "02_backward"])
+    assert sections[("02_backward", "vjp")] == "02_backward §7" and sections[("01_graph", "leaf_from_list")] == "01_graph §2"
+    wrong = CellResult("02_backward", "ada", "vjp", "incorrect", "a_kind_nobody_listed", "a message")
+    [found] = ideas([wrong], sections)
+    assert found.where == "02_backward §7" and found.idea == "vjp: a kind nobody listed"

@@ -71,7 +71,7 @@ def expected_code_scores() -> dict[tuple[str, str], float]:
     corpus = {(a.assignment, a.name): a for a in examples.load_corpus(os.path.join(ROOT, "tests", "wrong_submissions"))}
     latest = {}
     for upload in examples.UPLOADS:
-        if not upload.filename:
+        if not upload.filename and upload.download == 1:  # the section collects the first download
             key = (upload.student, upload.lesson)
             if key not in latest or upload.submission_id > latest[key].submission_id:
                 latest[key] = upload
@@ -177,14 +177,20 @@ def test_report_is_one_self_contained_page(walkthrough):
     course, _ = walkthrough
     page = open(os.path.join(course, "report", "report.html"), encoding="utf-8").read()
     assert "02_backward" in page and "grad_via_backward" in page
-    assert "Submitted nothing</h3><p>kjohnson</p>" in page
+    handed_in = {u.student for u in examples.UPLOADS if u.download == 1}
+    nothing = sorted(s.student_id for s in examples.CLASS if s.student_id not in handed_in)
+    assert f"Submitted nothing</h3><p>{', '.join(nothing)}</p>" in page and "kjohnson" in nothing
     assert "data:image/png;base64," in page and "http://" not in page and "https://" not in page
 
 
 def test_the_committed_example_is_what_the_generator_makes(tmp_path):
-    """Same files and roster; the notebooks follow the lessons (run make_submissions.py after a change)."""
+    """Same files, each with the same contents, and the same roster: the README's example follows today's
+    lessons (run examples/make_submissions.py after a lesson changes)."""
     examples.main(["--root", ROOT, "--out", str(tmp_path)])
-    with zipfile.ZipFile(os.path.join(EXAMPLES, "canvas_download.zip")) as committed, \
-            zipfile.ZipFile(tmp_path / "canvas_download.zip") as fresh:
-        assert committed.namelist() == fresh.namelist()
-    assert open(os.path.join(EXAMPLES, "roster.csv")).read() == (tmp_path / "roster.csv").read_text()
+    for download in examples.DOWNLOADS.values():
+        with zipfile.ZipFile(os.path.join(EXAMPLES, download)) as committed, zipfile.ZipFile(tmp_path / download) as fresh:
+            assert committed.namelist() == fresh.namelist()
+            stale = [name for name in fresh.namelist() if committed.read(name) != fresh.read(name)]
+            assert not stale, f"examples/{download} predates the lessons: run examples/make_submissions.py ({stale})"
+    for name in ("roster.csv", "extensions.csv", "canvas_gradebook.csv"):
+        assert open(os.path.join(EXAMPLES, name)).read() == (tmp_path / name).read_text(), name

@@ -56,7 +56,9 @@ def run(args) -> int:
     noted = hand_grades.before(course, jobs)
     batch = grade_batch(course, jobs, workers, scheduler, Progress(len(jobs)), started)
     kept = hand_grades.after(course, noted, set(batch.graded))
-    status.record_batch(course.root, list(batch.graded) + list(batch.failed), batch.failed)
+    batch.failed = status.record_batch(course.root, list(batch.graded) + list(batch.failed), batch.failed)
+    from .grades import late_penalties  # due dates and penalties as every page shows them, formgrader's too
+    late_penalties.settle(course.root)
     # --- end of the workflow hook
     batch.skipped = skipped
     print("\n".join(batch.lines() + kept.lines()))

@@ -6,7 +6,7 @@ NAME = "canvas_late_zip"
 WHY = "hands in the solution late, in a zip, hoping the notebook inside comes with no time"
 KIND = "when"
 LMS = "canvas"
-EXPECT = {"graded": "solution", "late": True, "reason": "late (the LMS says so, not when)"}
+EXPECT = {"graded": "solution", "late": "time unknown", "reason": "late, time unknown (the LMS says late, not when)"}
 
 
 def build(kit):

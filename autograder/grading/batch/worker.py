@@ -38,8 +38,11 @@ class Executed:
 
 
 def _root_cause(error: BaseException) -> str:
-    """The error's first line, then whatever it says below it (a traceback's cause), whole."""
-    return f"{type(error).__name__}: {str(error).strip()}"
+    """The error's first line, then the traceback below it, whole: the instructor reads it in
+    ``grade``'s summary and ``ungraded/<student>/<lesson>/reason.txt``, the student only the first line."""
+    import traceback
+    first = f"{type(error).__name__}: {(str(error).strip().splitlines() or [''])[0]}"
+    return f"{first}\n{''.join(traceback.format_exception(error)).rstrip()}"
 
 
 def digest(path: str) -> str:

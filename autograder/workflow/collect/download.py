@@ -31,8 +31,9 @@ Choices made here:
   refused whole; a notebook over ``c.Collect.max_notebook_bytes`` is not placed, and its reason is kept.
 - When the LMS says when a file was submitted, that time is written as nbgrader's ``timestamp.txt``
   beside the notebook, so nbgrader's late penalty applies: Blackboard's and D2L's times from the file
-  names, Moodle's from its grading worksheet (``--moodle-worksheet``); Canvas says only ``LATE``,
-  recorded one second after the due date. What applies to many files is said once.
+  names, Moodle's from its grading worksheet (``--moodle-worksheet``); Canvas says only ``LATE``:
+  recorded as late, time unknown (``collected.csv``), never as a made-up time. What applies to many
+  files is said once.
 - Collecting again: a notebook newer than the one in ``submitted/`` (a later time or attempt than
   ``collected.csv`` recorded) replaces it; an older or undecidable one is kept aside beside it.
 - Files are written only to computed targets, built from a sanitised student id and a known lesson
@@ -49,13 +50,14 @@ import re
 import zipfile
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from typing import NamedTuple
 
 from ...course_dir import assignments
 from ...grading.batch.notebook_size import NotebookLimits
-from ..records import upload_record as collected, lms_ids
-from . import download_reading, lms, moodle_worksheet, staged_files, uploads
+from ..records import upload_record as collected, lms_ids, extensions
+from ..records.replaced import keep_replaced
+from . import download_reading, groups, lms, moodle_worksheet, staged_files, uploads
 from .report import CollectReport, Item
 from .download_files import DownloadError, download_size, mib
 from .download_reading import Pending, Upload, too_big
@@ -73,19 +75,6 @@ class CollectError(ValueError):
 # nbgrader reads submitted/<student>/<lesson>/timestamp.txt (CourseDirectory.get_existing_timestamp)
 # and compares it with the lesson's due date for its late penalty (AssignLatePenalties).
 TIMESTAMP_FORMAT = "%Y-%m-%d %H:%M:%S.%f %Z"
-
-
-def due_date(root: str, lesson: str) -> datetime | None:
-    """The lesson's due date in the gradebook (nbgrader db assignment add ... --duedate), as UTC."""
-    if not os.path.exists(os.path.join(root, "nbgrader_config.py")):
-        return None
-    from ...course_dir import open_api
-    with open_api(root).gradebook as gradebook:
-        try:
-            due = gradebook.find_assignment(lesson).duedate
-        except Exception:  # MissingEntry: not released yet
-            return None
-    return due.replace(tzinfo=timezone.utc) if due else None
 
 
 def record_time(folder: str, when: datetime | None) -> None:
@@ -145,10 +134,10 @@ class _Run:
     facts: dict = field(default_factory=dict)     # (reader, the LMS's name of a file) -> lms.Facts (receipts)
     found: dict = field(default_factory=lambda: defaultdict(list))  # (student, lesson) -> [_Candidate]
     notes: dict = field(default_factory=lambda: defaultdict(dict))  # a note said once -> {student: None}, in order
-    due: dict = field(default_factory=dict)
     ids: dict = field(default_factory=dict)      # lms_ids.Key -> id
     placed: dict = field(default_factory=dict)   # (student, lesson) -> collected.Upload
     students: dict = field(default_factory=dict)  # memo of _student
+    moodle_extensions: dict = field(default_factory=dict)  # participant id -> their own due date (worksheet)
 
     def note(self, text: str, who: str) -> None:
         self.notes[text][who] = None
@@ -264,14 +253,11 @@ def _timestamp(run: _Run, student: str, lesson: str, kept: _Candidate) -> dateti
         return None
     if not kept.late:
         return None
-    if lesson not in run.due:
-        run.due[lesson] = due_date(run.root, lesson)
-    if run.due[lesson] is None:
-        run.note(f"late (the LMS says so), but {lesson} has no due date in the gradebook: no late penalty", who)
-        return None
-    # Canvas says only that a file is late, not when: recorded just after the due date.
-    run.note("late (the LMS says so, not when): recorded 1 s after the lesson's due date", who)
-    return run.due[lesson] + timedelta(seconds=1)
+    # Canvas says only that a file is late, not when: no time is made up. It is recorded as "late, time
+    # unknown" (collected.csv), and c.LateWork.time_unknown_penalty says what that costs (grades/late_work.py).
+    run.note("late, time unknown (the LMS says late, not when): no time is recorded, and "
+             "c.LateWork.time_unknown_penalty decides the penalty", who)
+    return None
 
 
 def _choose(candidates: list[_Candidate]) -> tuple[list[_Candidate], list[_Candidate], list[_Candidate]]:
@@ -379,7 +365,7 @@ def _place(run: _Run, student: str, which: str, kept: _Candidate, previous: coll
         return
     when = _timestamp(run, student, which, kept)
     upload = collected.Upload(kept.shown, kept.order[0], kept.order[1], when.isoformat() if when else "",
-                              kept.lms_id[0])
+                              kept.lms_id[0], collected.TIME_UNKNOWN if kept.late and not when else "")
     why = ""
     exists = os.path.exists(target)
     if exists and staged_files.digest_of(target) != kept.staged.digest:
@@ -393,6 +379,7 @@ def _place(run: _Run, student: str, which: str, kept: _Candidate, previous: coll
                                              f"this one is kept in {where} (--force replaces it)"))
             return
         why = "replaced an older notebook" if later else "replaced a different notebook (--force)"
+        why += f"; the one before is kept in {keep_replaced(run.root, student, which)}"
     if why or not exists:
         staged_files.move(kept.staged, target)
         run.report.placed.append(Item(kept.shown, student, which, why))
@@ -441,6 +428,7 @@ def _start(source: str, root: str, lesson: str | None, roster: str | None, works
     context = lms.Context(limits.timezone, {"moodle": moodle.times})
     run = _Run(root, limits, people, bool(worksheets), context, lessons)
     run.report.unread_times = [Item(where, why=why) for where, why in moodle.unread]
+    run.moodle_extensions = moodle.extensions
     return run
 
 
@@ -462,7 +450,11 @@ def collect(source: str, root: str, lesson: str | None = None, roster: str | Non
         run.facts = reading.facts
         _sort(lesson, reading.pending, run)
         _place_all(run)
+        groups.share(run, set(run.placed))
     lms_ids.record(root, run.ids)
+    extensions.record_lms(root, {(student, which): (run.moodle_extensions[pid], "Moodle grading worksheet")
+                                 for (reader, which, student), pid in run.ids.items()
+                                 if reader == "moodle" and pid in run.moodle_extensions})
     collected.record(root, run.placed)
     if run.roster:
         from ..records.student_names import give_names

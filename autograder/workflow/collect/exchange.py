@@ -51,6 +51,7 @@ from ..lms_settings import Collect, course_config
 from ..records.roster import Roster, RosterError, folder_name
 from ..records.status import clear_problem, record_problem, unreadable
 from ..records.status import problem as recorded_problem
+from ..records.replaced import keep_replaced
 
 TIMESTAMP, SECRET = "timestamp.txt", "submission_secret.txt"
 SMALL_FILE = 4096  # bytes: the most timestamp.txt or submission_secret.txt may hold
@@ -307,6 +308,7 @@ def _place(submitted: str, root: str, item: Submission, force: bool, report: Col
                                          f"submitted/{item.student}/{item.lesson}/ holds a different notebook that is "
                                          "not older; left as it is (--force replaces it)"))
             return
+        why += f"; the one before is kept in {keep_replaced(root, item.student, item.lesson)}"
     _write(target, item.notebook)
     record_time(folder, item.submitted_at)
     if item.secret is not None:

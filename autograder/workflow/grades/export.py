@@ -5,14 +5,19 @@
 - ``grades.csv``: one row per student and lesson (every student of the roster, of the gradebook
   and of submitted/), with its status (``status.py``: graded, waiting for hand grading, hand
   grade to check, could not be graded and why, not graded yet, missing), the lesson's score split
-  into the autograded part (test cells) and the part graded by hand (written answers). Written
-  answers count once they are graded, as in nbgrader.
+  into the autograded part (test cells) and the part graded by hand (written answers), the student's
+  due date (``extension`` says where an extension comes from) and how late it was ("late, time
+  unknown" where the LMS said only late), and the group whose notebook it is. Written answers count
+  once they are graded, as in nbgrader.
 - ``exercises.csv``: the same rows with the status, one column per graded cell, so a
   spreadsheet can sort by any exercise. A blank cell has no points yet.
 - ``canvas.csv``: Canvas's gradebook import format (see :func:`export_canvas`).
 - ``moodle/<lesson>.csv``: each lesson's Moodle grading worksheet, for every lesson collected from
   a Moodle download (see :func:`write_moodle`), and ``moodle/<lesson>-feedback.zip``, its feedback
   pages for Moodle's "Upload multiple feedback files in a zip" (``moodle_feedback.py``);
+- ``canvas/<lesson>-feedback.zip``: the feedback pages of the students collected from Canvas, for the
+  assignment's "Re-Upload Submissions" (``canvas_feedback.py``); only pages still true to their
+  submission go into either archive;
 - with ``--into FILE``, a copy of the LMS's own gradebook file with the scores filled in (``lms_files.py``).
 
 Everything is read from the gradebook once (:func:`read_gradebook`), so the files always agree
@@ -26,14 +31,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from ...course_dir import open_api
-from ..records import upload_record as collected, lms_ids
+from ..records import upload_record as collected, groups, lms_ids
 from ..collect import moodle_worksheet
 from . import late_penalties
-from . import moodle_feedback
+from . import canvas_feedback, moodle_feedback
 from .lms_files import fill_lms_file
 from ..lms_settings import canvas_assignments
 from .score_text import points
-from ..records.status import GRADED, MISSING, Status, class_status, lessons_in_play
+from ..records.status import GRADED, MISSING, NOT_YET, Status, class_status, lessons_in_play
 
 
 @dataclass(frozen=True)
@@ -68,6 +73,10 @@ class Submission:
     late_penalty: float = 0.0
     changed_hand_grades: list[str] = field(default_factory=list)  # graded by hand, flagged again: answer changed
     ungraded_by_hand: list[str] = field(default_factory=list)     # waiting for a first hand grade
+    due: str = ""        # the student's due date (UTC, ISO), theirs when they have an extension
+    extension: str = ""  # where the student's own due date comes from ("extensions.csv", a Moodle worksheet)
+    late: str = ""       # late_penalties.how_late: "", "late by 1 day 8 h", "late, time unknown"
+    group: str = ""      # "group G, handed in by S" for a group's notebook (records/groups.py)
 
 
 @dataclass
@@ -111,8 +120,12 @@ def _ordered(cells: list[GradedCell], order: list[str]) -> list[GradedCell]:
 
 
 def read_gradebook(root: str) -> GradebookSnapshot:
+    from ...course_dir import load_config
     snapshot = GradebookSnapshot()
-    with open_api(root).gradebook as gradebook:
+    config = load_config(root)
+    unknown, extended = collected.late_time_unknown(root), late_penalties.extension_dates(root, config)
+    teams = groups.read_all(root)
+    with open_api(root, config).gradebook as gradebook:
         for assignment in sorted(gradebook.assignments, key=lambda a: a.name):
             cells = [GradedCell(cell.name, float(cell.max_score), by_hand=cell.cell_type == "markdown")
                      for notebook in assignment.notebooks for cell in notebook.grade_cells]
@@ -130,7 +143,15 @@ def read_gradebook(root: str) -> GradebookSnapshot:
                     needs_manual_grade=bool(submitted.needs_manual_grade),
                     late_penalty=float(submitted.late_submission_penalty or 0.0),
                     changed_hand_grades=sorted(g.name for g in flagged if g.manual_score is not None),
-                    ungraded_by_hand=sorted(g.name for g in flagged if g.manual_score is None))
+                    ungraded_by_hand=sorted(g.name for g in flagged if g.manual_score is None),
+                    due=submitted.duedate.replace(tzinfo=timezone.utc).isoformat() if submitted.duedate else "",
+                    extension=extended[(submitted.student.id, assignment.name)][1]
+                    if submitted.extension is not None and (submitted.student.id, assignment.name) in extended else "",
+                    late=late_penalties.how_late(submitted.total_seconds_late,
+                                                 (submitted.student.id, assignment.name) in unknown,
+                                                 submitted.duedate is not None),
+                    group=teams[(submitted.student.id, assignment.name)].text
+                    if (submitted.student.id, assignment.name) in teams else "")
         snapshot.students = [StudentRecord(s.id, s.first_name or "", s.last_name or "", s.lms_user_id or "")
                              for s in sorted(gradebook.students, key=lambda s: s.id)]
     return snapshot
@@ -152,7 +173,8 @@ def yes_no(flag: bool) -> str:
 
 
 GRADES_HEADER = ["student", "lesson", "status", "submitted", "score", "max_score", "autograded_score",
-                 "autograded_max", "manual_score", "manual_max", "late_penalty", "manual_grading_pending", "why"]
+                 "autograded_max", "manual_score", "manual_max", "late_penalty", "manual_grading_pending", "why",
+                 "due", "extension", "late", "group"]
 
 Statuses = dict[tuple[str, str], Status]
 
@@ -173,16 +195,17 @@ def write_grades(snapshot: GradebookSnapshot, path: str, statuses: Statuses) -> 
         for lesson in snapshot.lessons:
             status = statuses[(student, lesson)]
             maxima = [points(snapshot.max_score(lesson)), points(snapshot.max_score(lesson, False))]
-            sub = snapshot.submissions.get((student, lesson))
+            sub = snapshot.submissions.get((student, lesson)) if status.state != NOT_YET else None  # stale
             handed_in = "no" if status.state == MISSING else "yes"
             if sub is None:
                 rows.append([student, lesson, status.state, handed_in, "", maxima[0], "", maxima[1], "",
-                             points(snapshot.max_score(lesson, True)), "", "", status.why])
+                             points(snapshot.max_score(lesson, True)), "", "", status.why, "", "", "", ""])
                 continue
             rows.append([student, lesson, status.state, handed_in, points(snapshot.final_score(sub)), maxima[0],
                          points(snapshot.earned(sub, False)), maxima[1],
                          points(snapshot.earned(sub, True)), points(snapshot.max_score(lesson, True)),
-                         points(sub.late_penalty), yes_no(sub.needs_manual_grade), status.why])
+                         points(sub.late_penalty), yes_no(sub.needs_manual_grade), status.why,
+                         sub.due, sub.extension, sub.late, sub.group])
     return _write(path, GRADES_HEADER, rows)
 
 
@@ -199,7 +222,7 @@ def write_exercises(snapshot: GradebookSnapshot, path: str, statuses: Statuses) 
     rows = []
     for student in _students(statuses):
         for lesson, cells in snapshot.lessons.items():
-            sub = snapshot.submissions.get((student, lesson))
+            sub = snapshot.submissions.get((student, lesson)) if statuses[(student, lesson)].state != NOT_YET else None
             in_lesson = {c.name for c in cells}
             rows.append([student, lesson, statuses[(student, lesson)].state]
                         + [points(sub.points.get(name)) if sub and name in in_lesson else "" for name in columns])
@@ -438,6 +461,32 @@ def _print_blanks(args, statuses: Statuses, canvas: "CanvasExport | None", sheet
         print(f"  {student}: not in the roster {args.roster}, left out of canvas.csv")
 
 
+def _return_feedback(root: str, out: str, snapshot, statuses: Statuses, lessons: list[str]) -> None:
+    """Each LMS's feedback archive, of current pages only: a page older than its submission's grading
+    (a resubmission, a hand grade since) stays out until ``feedback`` writes it again."""
+    from ..records import feedback_pages
+    current = feedback_pages.current(root, snapshot, statuses)
+    stale = sorted(key for key in map(tuple, feedback_pages.written(root)) if key not in current and key[1] in lessons)
+    zips = moodle_feedback.write_feedback_zips(os.path.join(out, "moodle"), lms_ids.ids_of(root, "moodle"),
+                                               lessons, current)
+    for lesson, (path, pages) in zips.items():
+        print(f"wrote {pages} feedback page(s) to {path}: upload it with the assignment's grading action "
+              "Upload multiple feedback files in a zip")
+    shared = {key for key, work in groups.read_all(root).items() if work.handed_in_by != key[0]}
+    sources = {key: upload.source for key, upload in collected.read_all(root).items()  # Canvas comments a
+               if upload.lms == "canvas" and key not in shared}                       # group's file to all
+
+    canvas = canvas_feedback.write_feedback_zips(os.path.join(out, "canvas"), sources, lessons, current)
+    for lesson, (path, pages) in canvas.items():
+        print(f"wrote {pages} feedback page(s) to {path}: upload it on the Canvas assignment's page with "
+              "Re-Upload Submissions (each becomes a comment on the student's submission)")
+    returned = [lesson for lesson in lessons if lesson in zips or lesson in canvas]
+    feedback_pages.mark_returned(root, {key: page for key, page in current.items() if key.lesson in returned}, returned)
+    for student, lesson in stale:
+        print(f"  {student} {lesson}: feedback page left out of every archive, it no longer fits the submission "
+              f"({statuses.get((student, lesson), Status(MISSING)).text}): run autograd-course feedback")
+
+
 def run(args) -> int:
     """Write the CSVs; exit 1 if a student is missing from the roster, 2 if the roster is unusable."""
     root = getattr(args, "root", ".")
@@ -462,11 +511,7 @@ def run(args) -> int:
     print(f"lessons: {', '.join(lessons) or 'none collected yet'}"
           + (f"; {settled} late penalty(ies) worked out again on today's scores" if settled else ""))
     _print_files(args, grades, exercises, canvas, sheets, maxima)
-    zips = moodle_feedback.write_feedback_zips(root, os.path.join(args.out, "moodle"), lms_ids.ids_of(root, "moodle"),
-                                               lessons)
-    for lesson, (path, pages) in zips.items():
-        print(f"wrote {pages} feedback page(s) to {path}: upload it with the assignment's grading action "
-              "Upload multiple feedback files in a zip")
+    _return_feedback(root, args.out, snapshot, statuses, lessons)
     filled, code = [], 0
     for path in getattr(args, "into", []):
         try:

@@ -16,6 +16,8 @@ import hashlib
 import json
 from dataclasses import dataclass, field, replace
 
+from ..records.status import formgrader_place
+
 
 def answers(path: str) -> dict[str, str]:
     """grade_id -> digest of the answer that cell grades, from one notebook file."""
@@ -59,7 +61,8 @@ class Kept:
         out = [f"kept the hand grade of {g.student} / {g.lesson} {g.cell} ({g.score:g} points): answer unchanged"
                for g in self.kept]
         out += [f"HAND GRADE TO CHECK {g.student} / {g.lesson} {g.cell}: the answer changed since it was graded "
-                f"by hand ({g.score:g} points then); grade it again in Formgrader" for g in self.changed]
+                f"by hand ({g.score:g} points then): in {formgrader_place(g.lesson, g.student)}, check its grade "
+                "and press Resolve (or give another score)" for g in self.changed]
         return out
 
 

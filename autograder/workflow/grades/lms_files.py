@@ -52,7 +52,8 @@ class Filled:
         out = [f"wrote {self.path}: the {self.lms} file as downloaded, {self.filled} score(s) filled in"]
         out += [f"  {lesson}: no column for it in the file (set c.LMSFiles.columns[{lesson!r}] to its title)"
                 for lesson in self.no_column]
-        out += [f"  row {row}: no student of the course, left as it is" for row in self.unmatched_rows]
+        out += [f"  row {row}: not a student of the roster (nor one collect saw), left as it is"
+                for row in self.unmatched_rows]
         return out
 
 
@@ -120,7 +121,11 @@ def _student_of(kind: str, row: dict[str, str], people: Roster | None, ids: dict
              "D2L": [("Username", ("username", "login_id", "student_id")), ("OrgDefinedId", ("login_id", "student_id"))]}
     if kind == "Moodle":
         participant = row.get("Identifier", "").replace("Participant", "").strip()
-        return ids.get(participant)
+        if participant in ids:
+            return ids[participant]
+        # a participant collect never saw (nothing handed in): the roster knows them by id, email or name
+        row = {**row, "Participant": participant}
+        tries["Moodle"] = [("Participant", ("moodle_id",)), ("Email address", ("email",)), ("Full name", ("name",))]
     for column, roster_columns in tries[kind]:
         hits = matching(row.get(column, ""), roster_columns)
         if len(hits) == 1:

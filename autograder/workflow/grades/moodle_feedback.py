@@ -13,20 +13,24 @@ import zipfile
 from ..collect.moodle_worksheet import PARTICIPANT
 
 
-def write_feedback_zips(root: str, out: str, ids: dict[str, dict[str, str]], lessons: list[str]) -> dict[str, tuple[str, int]]:
-    """lesson -> (the zip written, how many pages it holds), for each Moodle lesson with feedback pages."""
+def write_feedback_zips(out: str, ids: dict[str, dict[str, str]], lessons: list[str],
+                        current: dict[tuple[str, str], str]) -> dict[str, tuple[str, int]]:
+    """lesson -> (the zip written, how many pages it holds), for each Moodle lesson with feedback pages;
+    ``current``: (student, lesson) -> page, the pages still true to their submission (no stale one goes)."""
     written = {}
     for lesson in lessons:
-        pages = [(participant, os.path.join(root, "feedback", student, lesson, f"{lesson}.html"))
-                 for student, participant in sorted(ids.get(lesson, {}).items())]
-        pages = [(participant, page) for participant, page in pages if os.path.exists(page)]
+        pages = [(participant, current[(student, lesson)])
+                 for student, participant in sorted(ids.get(lesson, {}).items()) if (student, lesson) in current]
         if not pages:
             continue
         path = os.path.join(out, f"{lesson}-feedback.zip")
         os.makedirs(out, exist_ok=True)
         with zipfile.ZipFile(path + ".partial", "w", zipfile.ZIP_DEFLATED) as archive:
             for participant, page in pages:
-                archive.write(page, f"{PARTICIPANT.strip()}_{participant}_assignsubmission_file_/{lesson}.html")
+                with open(page, "rb") as handle:  # a fixed date: the same pages make the same zip
+                    entry = zipfile.ZipInfo(f"{PARTICIPANT.strip()}_{participant}_assignsubmission_file_/{lesson}.html",
+                                            (1980, 1, 1, 0, 0, 0))
+                    archive.writestr(entry, handle.read(), zipfile.ZIP_DEFLATED)
         os.replace(path + ".partial", path)
         written[lesson] = (path, len(pages))
     return written

@@ -1,11 +1,14 @@
 """`autograd-course feedback`: a page for every submission graded to the end, through nbgrader's own step.
 
 A submission whose hand grades are pending is held back (its total is not final) and written by the
-next ``feedback`` once graded; one that could not be graded gets a page saying why (``feedback.py``).
+next ``feedback`` once graded; one that could not be graded gets a page saying why (``feedback.py``);
+a page that no longer fits its submission is removed, and the pages changed since the last return
+are listed (``feedback_pages.py``).
 """
 import os
 
 from ...course_dir import Course, open_api, root_cause
+from ..records import feedback_pages
 from .feedback import write_ungraded_page
 
 
@@ -22,8 +25,10 @@ def generate_feedback(root: str, assignment: str, students: list[str]) -> dict[s
 
 
 def run(args) -> int:
-    """Feedback for every submission graded to the end; one held back while a hand grade is pending
-    (written when the next ``feedback`` finds it graded), a page saying why for one that could not be."""
+    """Feedback for every submission graded to the end and a page saying why for one that could not be;
+    a page whose submission is held back (a hand grade pending), not graded yet (a resubmission) or
+    missing is removed, so no stale page stays to be returned. Ends with the pages changed since the
+    last return."""
     from ..grades import export, late_penalties
     from ..records import status
     course = Course(args.root)
@@ -35,20 +40,38 @@ def run(args) -> int:
         print(f"feedback: {problem}")
         return 2
     states = status.class_status(course.root, snapshot.only(lessons), lessons=lessons)
-    code = 0
+    code, written, removed = 0, {}, set()
     for lesson in lessons:
-        graded = [s for s in course.students(lesson) if os.path.isdir(course.path("autograded", s, lesson))]
-        pending = {s: states[(s, lesson)] for s in graded if states[(s, lesson)].state in (status.WAITING, status.TO_CHECK)}
-        students = [s for s in graded if s not in pending]
-        problems = generate_feedback(course.root, lesson, students) if students else {}
-        print(f"{lesson}: feedback for {len(students) - len(problems)} student(s) in feedback/")
-        for student, why in problems.items():
-            print(f"  no feedback for {student}: {why}")
-            code = 1
-        for student, state in sorted(pending.items()):
-            print(f"  {student}: held back, {state.text} (run feedback again once it is graded)")
-        for (student, name), state in sorted(states.items()):
-            if name == lesson and state.state == status.UNGRADABLE:
-                page = write_ungraded_page(course.path("feedback", student, lesson, f"{lesson}.html"), lesson, state.why)
+        here = {student: state for (student, name), state in states.items() if name == lesson}
+        graded = [s for s, state in sorted(here.items()) if state.state == status.GRADED]
+        problems = generate_feedback(course.root, lesson, graded) if graded else {}
+        print(f"{lesson}: feedback for {len(graded) - len(problems)} student(s) in feedback/")
+        for student in graded:
+            if student in problems:
+                print(f"  no feedback for {student}: {problems[student]}")
+                code = 1
+            else:
+                written[feedback_pages.Key(student, lesson)] = feedback_pages.made_from(
+                    course.root, snapshot, here[student], student, lesson)
+        for student, state in sorted(here.items()):
+            if state.state == status.UNGRADABLE:
+                page = write_ungraded_page(feedback_pages.page_path(course.root, student, lesson), lesson, state.why,
+                                           grader_stopped=state.why.startswith(status.STOPPED))
+                written[feedback_pages.Key(student, lesson)] = feedback_pages.made_from(
+                    course.root, snapshot, state, student, lesson)
                 print(f"  {student}: could not be graded, {os.path.relpath(page, course.root)} says why: {state.summary}")
+            elif state.state != status.GRADED or student in problems:
+                gone = feedback_pages.remove(course.root, student, lesson)
+                removed.add(feedback_pages.Key(student, lesson))
+                if state.state in (status.WAITING, status.TO_CHECK):
+                    print(f"  {student}: held back, {state.text} (run feedback again once it is graded)"
+                          + ("; its earlier page is removed" if gone else ""))
+                elif gone:
+                    print(f"  {student}: earlier page removed, {state.text}")
+    feedback_pages.record(course.root, written, removed)
+    new, changed, gone = feedback_pages.since_return(course.root)
+    print(f"since the last return: {len(new)} new, {len(changed)} changed, {len(gone)} removed page(s)")
+    for word, keys in (("new", new), ("changed", changed), ("removed", gone)):
+        for student, lesson in keys:
+            print(f"  {word}: {student} {lesson}")
     return code

@@ -6,6 +6,9 @@ teaches it, as the section is titled today. When a lesson's sections move, chang
 and nothing else. A kind not listed shows in the report under its own name, so a new kind is seen
 (and can be added here) rather than lost.
 
+A kind not listed here is filed under the section of the lesson that holds its exercise
+(``exercise_sections``), which is where that exercise's idea is taught.
+
 A function that raised has the error's type as its kind (``RuntimeError``), which says little: its
 message says which idea it is, so ``RAISED`` reads autograd's own messages (``course/checks/
 explain_error.py`` explains the same ones to the student) before the type is taken as the idea.
@@ -32,7 +35,7 @@ IDEAS = (
           "grad_none_not_reached", "grad_none_not_skipped", "grad_not_none", "grad_created", "f_not_on_copy",
           "zeroed_none", "retained_wrong_tensor", "retained_after_backward")),
     Idea(".grad adds up in place: a .clone() keeps a value, None resets", "02_backward §3",
-         ("grad_shares_memory",)),
+         ("grad_shares_memory", "02_backward:grad_aliased")),
     Idea("gradient= is a vector-Jacobian product; backward() starts from a scalar", "02_backward §2, §7",
          ("gradient_arg_unused", "squared_norm", "one_sided", "v_ignored")),
     Idea("The graph is freed after backward(): retain_graph, one backward per graph", "02_backward §4, §6",
@@ -87,10 +90,39 @@ RAISED = (
 _BY_KIND = {kind: idea for idea in IDEAS for kind in idea.kinds}
 
 
-def idea_of(kind: str, message: str = "") -> Idea:
-    """The idea a kind of mistake shows (an error's message first, for a function that raised); an
-    unlisted kind is an idea of its own, named by the kind."""
+def exercise_sections(root: str, lessons: list[str]) -> dict[tuple[str, str], str]:
+    """(lesson, exercise) -> "lesson §N": the section each exercise sits in, read from the source
+    notebook's "## N. Title" headings, where a kind not listed in IDEAS is filed (it is taught there)."""
+    import json
+    import os
+
+    from course.grade_ids import exercise_of_test
+    found = {}
+    for lesson in lessons:
+        path = os.path.join(root, "source", lesson, f"{lesson}.ipynb")
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding="utf-8") as handle:
+            cells = json.load(handle).get("cells", [])
+        section = ""
+        for cell in cells:
+            text = "".join(cell.get("source", "")) if isinstance(cell.get("source"), list) else cell.get("source", "")
+            heading = re.search(r"^##\s+(\d+)\.\s", text, re.M) if cell.get("cell_type") == "markdown" else None
+            if heading:
+                section = f"{lesson} §{heading.group(1)}"
+            grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+            if grade_id and section:
+                found[(lesson, grade_id)] = section
+                found[(lesson, exercise_of_test(grade_id) or grade_id)] = section
+    return found
+
+
+def idea_of(kind: str, message: str = "", lesson: str = "") -> Idea:
+    """The idea a kind of mistake shows in ``lesson`` (a kind two lessons share, such as grad_aliased,
+    is listed as "lesson:kind" under the idea its lesson teaches; an error's message first, for a
+    function that raised); an unlisted kind is an idea of its own, named by the kind."""
     said = next((said for pattern, said in RAISED if pattern.search(message or "")), None)
     if said and (kind not in _BY_KIND or _BY_KIND[kind].kinds == _BY_KIND["raised"].kinds):
         return _BY_KIND[said]
-    return _BY_KIND.get(kind) or Idea(f"other: {kind}", "not in mistake_ideas.IDEAS yet", (kind,))
+    return (_BY_KIND.get(f"{lesson}:{kind}") or _BY_KIND.get(kind)
+            or Idea(f"other: {kind}", "not in mistake_ideas.IDEAS yet", (kind,)))

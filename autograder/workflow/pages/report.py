@@ -31,7 +31,7 @@ from course.grade_ids import exercise_of_test
 from ..grades.export import GradebookSnapshot, chosen_lessons, read_gradebook, read_roster
 from ..grades.score_text import points as _points
 from .inert_html import content_security_policy
-from .mistake_ideas import idea_of
+from .mistake_ideas import Idea, exercise_sections, idea_of
 from ..records.status import MISSING, UNGRADABLE, class_status
 
 # The sections that draw import report_plots themselves: matplotlib's import is then paid by this
@@ -41,6 +41,7 @@ OUTCOMES = ("correct", "incorrect", "not_attempted", "raised", "timeout", "limit
 MISTAKES_PER_EXERCISE = 3
 MISTAKES_IN_CHART = 12
 SLOWEST_CELLS = 10
+BLANK = ("", "YOUR ANSWER HERE")  # a written answer as released (nbgrader's ClearSolutions text)
 
 
 @dataclass(frozen=True)
@@ -90,11 +91,26 @@ def _cell_label(cell: dict) -> str:
     return first if len(first) <= 48 else first[:47] + "…"
 
 
-def read_notebook(path: str, student: str, lesson: str) -> tuple[list[CellResult], list[CellRun]]:
+@dataclass(frozen=True)
+class WrittenAnswer:
+    """A student's answer to a cell graded by hand, as the autograded notebook holds it."""
+    lesson: str
+    student: str
+    cell: str
+    text: str
+
+
+def read_notebook(path: str, student: str, lesson: str
+                  ) -> tuple[list[CellResult], list[CellRun], list[WrittenAnswer]]:
     with open(path, encoding="utf-8") as handle:
         cells = json.load(handle).get("cells", [])
-    results, runs = [], []
+    results, runs, written = [], [], []
     for cell in cells:
+        marks = cell.get("metadata", {}).get("nbgrader", {})
+        if cell.get("cell_type") == "markdown" and marks.get("grade"):  # an answer graded by hand
+            source = cell.get("source", "")
+            written.append(WrittenAnswer(lesson, student, marks.get("grade_id", ""),
+                                         "".join(source) if isinstance(source, list) else source))
         if cell.get("cell_type") != "code":
             continue
         graded = cell.get("metadata", {}).get("autograd_course")
@@ -105,21 +121,24 @@ def read_notebook(path: str, student: str, lesson: str) -> tuple[list[CellResult
         seconds = _seconds(cell)
         if seconds is not None:
             runs.append(CellRun(lesson, student, _cell_label(cell), seconds))
-    return results, runs
+    return results, runs, written
 
 
-def read_autograded(root: str, lessons: list[str]) -> tuple[list[CellResult], list[CellRun]]:
-    """Every ``autograded/<student>/<lesson>/<lesson>.ipynb`` for the chosen lessons."""
-    results, runs = [], []
+def read_autograded(root: str, lessons: list[str], only=None
+                    ) -> tuple[list[CellResult], list[CellRun], list[WrittenAnswer]]:
+    """Every ``autograded/<student>/<lesson>/<lesson>.ipynb`` for the chosen lessons (those of
+    ``only``'s (student, lesson) pairs, when given: the submissions the gradebook counts)."""
+    results, runs, written = [], [], []
     folder = os.path.join(root, "autograded")
     for student in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
         for lesson in lessons:
             path = os.path.join(folder, student, lesson, f"{lesson}.ipynb")
-            if os.path.exists(path):
+            if os.path.exists(path) and (only is None or (student, lesson) in only):
                 found = read_notebook(path, student, lesson)
                 results += found[0]
                 runs += found[1]
-    return results, runs
+                written += found[2]
+    return results, runs, written
 
 
 def exercise_name(grade_id: str) -> str:
@@ -188,13 +207,16 @@ class IdeaCount:
     example: str
 
 
-def ideas(results: list[CellResult]) -> list[IdeaCount]:
-    """Diagnosed mistakes grouped by the idea they show (mistake_ideas.IDEAS), most frequent first."""
+def ideas(results: list[CellResult], sections: dict[tuple[str, str], str] | None = None) -> list[IdeaCount]:
+    """Diagnosed mistakes grouped by the idea they show (mistake_ideas.IDEAS), most frequent first; a
+    kind IDEAS does not list is filed under its exercise's section (``sections``), named by its kind."""
     found: dict[str, list[CellResult]] = defaultdict(list)
     where: dict[str, str] = {}
     for r in results:
         if _is_mistake(r):
-            idea = idea_of(r.kind, r.message)
+            idea = idea_of(r.kind, r.message, r.lesson)
+            if idea.idea.startswith("other: ") and (sections or {}).get((r.lesson, r.exercise)):
+                idea = Idea(f"{r.exercise}: {r.kind.replace('_', ' ')}", sections[(r.lesson, r.exercise)], (r.kind,))
             found[idea.idea].append(r)
             where[idea.idea] = idea.where
     rows = []
@@ -278,6 +300,11 @@ def _none(text: str) -> str:
     return f'<p class="note">{_e(text)}</p>'
 
 
+def _due_text(submission) -> str:
+    due = submission.due[:16].replace("T", " ") + " UTC" if submission.due else "no due date"
+    return f"{due} (extension, from {submission.extension})" if submission.extension else due
+
+
 def _scores_section(snapshot: GradebookSnapshot, lessons: list[str], out: str) -> str:
     from . import report_plots
     late = [s for _, s in sorted(snapshot.submissions.items()) if s.late_penalty > 0]
@@ -288,14 +315,21 @@ def _scores_section(snapshot: GradebookSnapshot, lessons: list[str], out: str) -
     if not scores:
         return _section("scores", "Score distribution per lesson", _none("No submissions in the gradebook yet."))
     chart = report_plots.score_histograms(scores, {lesson: snapshot.max_score(lesson) for lesson in scores},
-                                          os.path.join(out, "scores.png"))
+                                          os.path.join(out, "scores.png"),
+                                          dict(Counter(s.lesson for s in late)))
     notes = [_none("Written answers count once they are graded; until then they add 0 points. Late work is "
                    "shown apart, below the charts, so a late penalty does not read as a weak answer.")]
-    if late:
+    shown = [s for _, s in sorted(snapshot.submissions.items()) if s.late_penalty > 0 or s.late or s.extension]
+    if shown:  # late, late with the time unknown, or with a due date of their own
         notes.append("<h3>Late work</h3>" + _table(
-            ["student", "lesson", "points earned", "late penalty", "score"],
-            [[s.student, s.lesson, _points(snapshot.earned(s)), _points(s.late_penalty), _points(snapshot.final_score(s))]
-             for s in late], {2, 3, 4}))
+            ["student", "lesson", "due", "handed in", "points earned", "late penalty", "score"],
+            [[s.student, s.lesson, _due_text(s), s.late or "on time", _points(snapshot.earned(s)),
+              _points(s.late_penalty), _points(snapshot.final_score(s))] for s in shown], {4, 5, 6}))
+    teams = [s for _, s in sorted(snapshot.submissions.items()) if s.group]
+    if teams:  # each member's score is counted in the charts: the same notebook, graded for each
+        notes.append("<h3>Group work</h3>" + _table(
+            ["student", "lesson", "group", "score"],
+            [[s.student, s.lesson, s.group, _points(snapshot.final_score(s))] for s in teams], {3}))
     if empty:
         notes.append(_none(f"No graded submission yet for {', '.join(empty)}: no chart for them."))
     return _section("scores", "Score distribution per lesson", _image(chart, "Histograms of scores per lesson"),
@@ -321,9 +355,9 @@ def _pass_rate_section(snapshot: GradebookSnapshot, lessons: list[str], results:
                     table)
 
 
-def _mistakes_section(results: list[CellResult], out: str) -> str:
+def _mistakes_section(results: list[CellResult], out: str, sections: dict[tuple[str, str], str]) -> str:
     from . import report_plots
-    grouped = ideas(results)
+    grouped = ideas(results, sections)
     title = "Mistakes by the idea they show"
     if not grouped:
         return _section("mistakes", title, _none("No diagnosed mistakes in the autograded notebooks."))
@@ -354,6 +388,33 @@ def _attempts_section(results: list[CellResult]) -> str:
              _none("Every exercise was attempted by at least one student.")]
     parts.append(_table(["lesson", "exercise", "attempted", "not attempted"], [list(r) for r in rows], {2, 3}))
     return _section("unattempted", "Attempts", *parts)
+
+
+def _written_section(snapshot: GradebookSnapshot, lessons: list[str], written: list[WrittenAnswer]) -> str:
+    """Each answer graded by hand: how many are graded and pending, the mean hand grade, and every
+    answer as the student wrote it (escaped) with its grade, so the page covers the whole score."""
+    title = "Written answers and hand grades"
+    cells = [(lesson, cell) for lesson in lessons for cell in snapshot.lessons[lesson] if cell.by_hand]
+    if not cells:
+        return _section("written", title, _none("These lessons have no answers graded by hand."))
+    rows, answers = [], []
+    text = {(w.lesson, w.student, w.cell): w.text for w in written}
+    for lesson, cell in cells:
+        subs = [s for (_, name), s in sorted(snapshot.submissions.items()) if name == lesson]
+        graded = [s.points[cell.name] for s in subs if s.points.get(cell.name) is not None
+                  and cell.name not in s.ungraded_by_hand and cell.name not in s.changed_hand_grades]
+        pending = len(subs) - len(graded)
+        mean = _points(statistics.fmean(graded)) if graded else ""
+        rows.append([lesson, cell.name, len(subs), len(graded), pending, mean, _points(cell.max_score)])
+        for s in subs:
+            pending_here = s.points.get(cell.name) is None or cell.name in s.ungraded_by_hand + s.changed_hand_grades
+            shown = "pending" if pending_here else f"{_points(s.points[cell.name])} / {_points(cell.max_score)}"
+            wrote = text.get((lesson, s.student, cell.name), "").strip()
+            answers.append([lesson, cell.name, s.student, shown, "(not answered)" if wrote in BLANK else wrote])
+    table = _table(["lesson", "answer", "submissions", "graded", "pending", "mean grade", "out of"], rows,
+                   {2, 3, 4, 5, 6})
+    each = _table(["lesson", "answer", "student", "hand grade", "what they wrote"], answers)
+    return _section("written", title, table, f"<h3>Every answer</h3>{each}")
 
 
 def _accounted_section(statuses: dict, lessons: list[str], roster_given: bool) -> str:
@@ -401,11 +462,12 @@ def build_report(root: str, out: str, lessons: list[str] | None = None, roster: 
     snapshot = read_gradebook(root)
     lessons = chosen_lessons(root, snapshot, lessons)
     snapshot = snapshot.only(lessons)
-    results, runs = read_autograded(root, lessons)
+    results, runs, written = read_autograded(root, lessons, set(snapshot.submissions))
     os.makedirs(out, exist_ok=True)
     statuses = class_status(root, snapshot, roster_ids, lessons)
     sections = [_accounted_section(statuses, lessons, bool(roster)), _scores_section(snapshot, lessons, out),
-                _pass_rate_section(snapshot, lessons, results, out), _mistakes_section(results, out),
+                _pass_rate_section(snapshot, lessons, results, out), _written_section(snapshot, lessons, written),
+                _mistakes_section(results, out, exercise_sections(root, lessons)),
                 _attempts_section(results), _slowest_section(runs, out)]
     chosen = [key for key in snapshot.submissions if key[1] in lessons]
     people = roster_ids or sorted({student for student, _ in statuses})

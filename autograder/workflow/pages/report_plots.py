@@ -35,8 +35,10 @@ def _styled(draw):
 
 
 @_styled
-def score_histograms(scores: dict[str, list[float]], maxima: dict[str, float], path: str) -> str:
-    """One histogram per lesson, one bar per point value: how many students scored what.
+def score_histograms(scores: dict[str, list[float]], maxima: dict[str, float], path: str,
+                     apart: dict[str, int] | None = None) -> str:
+    """One histogram per lesson, one bar per point value: how many students scored what; ``apart``:
+    how many of a lesson's submissions are shown apart (late work), said in its title so counts add up.
 
     Bars are a point wide, or half a point when a score has a half (a written answer's grade),
     so every score lands on its own bar. The dashed line is the mean.
@@ -57,7 +59,9 @@ def score_histograms(scores: dict[str, list[float]], maxima: dict[str, float], p
             axes.axvline(mean, color=OKABE_ITO["orange"], linewidth=2, linestyle="--", label=f"mean {mean:.1f}")
             axes.legend(frameon=False, loc="best")
         axes.set_ylim(0, max(counts, default=0) * 1.35 + 0.5)  # headroom for the legend above the bars
-        axes.set_title(f"{lesson}: {len(found)} submissions, out of {top:g}")
+        late = (apart or {}).get(lesson, 0)
+        axes.set_title(f"{lesson}: {len(found)} submissions" + (f" (+{late} late, apart)" if late else "")
+                       + f", out of {top:g}")
         axes.set_xlabel("score (points)")
         axes.set_ylabel("students")
         axes.set_xlim(edges[0] - 0.1, top + step / 2 + 0.1)

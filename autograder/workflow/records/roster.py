@@ -20,6 +20,8 @@ Roster CSV: header names are case-insensitive and only ``student_id`` is require
     name        "First Last" or "Last, First"; tried only when no id matched (Canvas, Moodle, D2L, folders)
     first_name, last_name
                 given to the gradebook with the student, so formgrader shows names
+    group       the student's group (a name; the same in every member's row): a notebook one member
+                hands in is every member's (``collect/groups.py``)
 """
 import csv
 import re
@@ -29,7 +31,7 @@ import unicodedata
 # roster columns whose cell may list one id per assignment (an LMS that numbers students afresh in each)
 SEVERAL_IDS = ("canvas_anonymous_id", "moodle_id")
 ROSTER_COLUMNS = ("student_id", "canvas_id", "canvas_anonymous_id", "moodle_id", "d2l_id", "username", "login_id",
-                  "email", "name", "first_name", "last_name")
+                  "email", "name", "first_name", "last_name", "group")
 LONGEST_ID = 100  # characters of a student id made into a folder name
 
 
@@ -72,6 +74,14 @@ class Roster:
                              or (column == "name" and name_keys(cell) & name_keys(wanted))):
                     hits.add(row["student_id"])
         return sorted(hits)
+
+    def group_of(self, student: str) -> tuple[str, list[str]]:
+        """(the student's group, its members but the student), or ("", []) outside any group."""
+        group = next((row.get("group", "") for row in self.rows if row["student_id"] == student), "")
+        if not group:
+            return "", []
+        return group, sorted({row["student_id"] for row in self.rows
+                              if _plain(row.get("group", "")) == _plain(group) and row["student_id"] != student})
 
     def mentions(self, value: str) -> bool:
         """Whether any cell of the roster is ``value`` (a folder named for a student is never a wrapper)."""

@@ -9,7 +9,8 @@ A student of the roster (or of the gradebook, or with anything under submitted/)
 - ``could not be graded``: the file was refused by collect (too big, not a notebook at all, several
   notebooks and nothing to choose by) or by grade (not a readable notebook, a damaged one), with the
   reason kept whole in ``ungraded/<student>/<lesson>/reason.txt``;
-- ``not graded yet``: submitted, ``grade`` has not run on it;
+- ``not graded yet``: submitted, ``grade`` has not run on it (or a newer notebook was collected since
+  it was graded: nothing of the replaced notebook's grading is shown as its);
 - ``missing``: nothing submitted.
 
 Whatever the state, the uploads collect kept aside beside the notebook (a PDF, a second notebook:
@@ -72,14 +73,19 @@ def problem(root: str, student: str, lesson: str) -> str:
 
 
 SAME_FILE = "fails-as-it-is.sha256"  # beside reason.txt: the digest of a notebook that fails for what it holds
+STOPPED = "grading stopped"  # a failure of the grader's on a readable notebook: the instructor's to look into
 
 
-def record_batch(root: str, jobs: list[tuple[str, str]], failed: dict[tuple[str, str], str]) -> None:
-    """After ``grade``: keep why each failed submission could not be graded, forget it for the rest.
+def record_batch(root: str, jobs: list[tuple[str, str]], failed: dict[tuple[str, str], str]
+                 ) -> dict[tuple[str, str], str]:
+    """After ``grade``: keep why each failed submission could not be graded, forget it for the rest;
+    (lesson, student) -> the reason kept, for ``grade`` to say the same words as collect and export.
 
-    A failure the file itself causes (not a notebook, too big) is marked with the file's digest: the
-    same file would fail the same way, so ``grade`` does not try it again until it changes.
+    A failure the file itself causes (empty, not a notebook, too big) is said as what is wrong with the
+    file ("an empty file"), not as the parser's error, and marked with the file's digest: the same file
+    would fail the same way, so ``grade`` does not try it again until it changes.
     """
+    kept = {}
     for lesson, student in jobs:
         why = failed.get((lesson, student))
         marker = os.path.join(root, LEDGER, student, lesson, SAME_FILE)
@@ -90,10 +96,12 @@ def record_batch(root: str, jobs: list[tuple[str, str]], failed: dict[tuple[str,
             continue
         path = _submitted(root, student, lesson)
         fault = _unreadable(path, _notebook_limit(root)) if path else ""
-        record_problem(root, student, lesson, fault or f"grading stopped: {why}")
+        kept[(lesson, student)] = fault or f"{STOPPED}: {why}"
+        record_problem(root, student, lesson, kept[(lesson, student)])
         if fault:
             with open(marker, "w", encoding="utf-8") as handle:
                 handle.write(file_digest(path) + "\n")
+    return kept
 
 
 def file_digest(path: str) -> str:
@@ -158,15 +166,25 @@ def status_of(root: str, snapshot, student: str, lesson: str, notebook_limit: in
     return Status(found.state, "; ".join(filter(None, [first, also])) + (f"\n{cause}" if cause else ""))
 
 
+def formgrader_place(lesson: str, student: str) -> str:
+    """Where in Formgrader a person grades this submission by hand: its breadcrumbs, then the row
+    (nbgrader lists submissions by number until "Show All Names" is pressed)."""
+    return f"Formgrader, Manual Grading > {lesson} > {lesson} ({student}'s submission: Show All Names)"
+
+
 def _status_of(root: str, snapshot, student: str, lesson: str, notebook_limit: int) -> Status:
     sub = snapshot.submissions.get((student, lesson))
+    if sub is not None and resubmitted(root, student, lesson):
+        return Status(NOT_YET, "a newer notebook was collected since it was graded: run autograd-course grade")
     if sub is not None:
+        where = formgrader_place(lesson, student)
         if sub.changed_hand_grades:
             return Status(TO_CHECK, f"the answer to {', '.join(sub.changed_hand_grades)} changed since it was "
-                                    "graded by hand: grade it again in Formgrader")
+                                    f"graded by hand: in {where}, check its grade against the new answer and "
+                                    "press Resolve (or give another score)")
         if sub.needs_manual_grade:
             waiting = ", ".join(sub.ungraded_by_hand) or "a cell"
-            return Status(WAITING, f"{waiting} to grade by hand in Formgrader")
+            return Status(WAITING, f"{waiting} to grade by hand in {where}")
         return Status(GRADED)
     reason = problem(root, student, lesson)
     path = _submitted(root, student, lesson)
@@ -178,6 +196,14 @@ def _status_of(root: str, snapshot, student: str, lesson: str, notebook_limit: i
     if path:
         return Status(NOT_YET, "run autograd-course grade")
     return Status(MISSING)
+
+
+def resubmitted(root: str, student: str, lesson: str) -> bool:
+    """The notebook in submitted/ is newer than its graded copy: what the gradebook holds is stale
+    (``grade`` grades it again: ``grading/batch/planning.graded_already``)."""
+    path = _submitted(root, student, lesson)
+    graded = os.path.join(root, "autograded", student, lesson, f"{lesson}.ipynb")
+    return bool(path) and os.path.exists(graded) and os.path.getmtime(graded) < os.path.getmtime(path)
 
 
 def everyone(root: str, snapshot, roster_ids=()) -> list[str]:

@@ -10,7 +10,8 @@ from datetime import datetime
 from typing import NamedTuple
 
 FILE = "collected.csv"
-HEADER = ["student_id", "lesson", "source", "attempt", "mtime", "submitted_at", "lms"]
+HEADER = ["student_id", "lesson", "source", "attempt", "mtime", "submitted_at", "lms", "late"]
+TIME_UNKNOWN = "time unknown"  # ``late``: the LMS said late, not when (Canvas's LATE); no time is made up
 
 
 class Upload(NamedTuple):
@@ -19,6 +20,7 @@ class Upload(NamedTuple):
     mtime: float            # the file's time in the download
     submitted_at: str = ""  # ISO time the LMS gave, or ""
     lms: str = ""           # the reader that read it (lms/)
+    late: str = ""          # TIME_UNKNOWN when the LMS marked it late without saying when
 
 
 def newer(candidate: Upload, placed: Upload) -> bool | None:
@@ -36,7 +38,8 @@ def read_all(root: str) -> dict[tuple[str, str], Upload]:
     try:
         with open(os.path.join(root, FILE), newline="", encoding="utf-8") as handle:
             return {(row["student_id"], row["lesson"]): Upload(row["source"], int(row["attempt"]), float(row["mtime"]),
-                                                               row["submitted_at"], row.get("lms") or "") for row in csv.DictReader(handle)}
+                                                               row["submitted_at"], row.get("lms") or "",
+                                                               row.get("late") or "") for row in csv.DictReader(handle)}
     except FileNotFoundError:
         return {}
 
@@ -52,6 +55,11 @@ def record(root: str, placed: dict[tuple[str, str], Upload]) -> None:
         writer.writerow(HEADER)
         writer.writerows([*key, *upload] for key, upload in sorted(rows.items()))
     os.replace(path + ".partial", path)
+
+
+def late_time_unknown(root: str) -> set[tuple[str, str]]:
+    """(student, lesson) of each notebook its LMS marked late without saying when."""
+    return {key for key, upload in read_all(root).items() if upload.late == TIME_UNKNOWN and not upload.submitted_at}
 
 
 def readers_used(root: str) -> set[str]:
