@@ -50,6 +50,16 @@ def test_moving_the_slider_recomputes_slope_and_picture():
     assert "slope f'(x) from autograd = 1<" in explorer.slope.value  # 3 - 2
 
 
+def test_the_named_buttons_move_x_a_twentieth_of_the_range_and_stop_at_its_ends():
+    explorer = slope_explorer(cube, -2, 2)
+    explorer.larger.click()
+    assert explorer.slider.value == 0.2 and "At x = 0.200" in explorer.slope.value
+    for _ in range(30):
+        explorer.smaller.click()
+    assert explorer.slider.value == -2.0
+    assert [explorer.smaller.description, explorer.larger.description] == ["◀ smaller x", "larger x ▶"]
+
+
 def test_explorer_bundle_has_widget_static_png_and_fixed_text():
     explorer = slope_explorer(cube, -2, 2, at=1.0)
     bundle, metadata = explorer._repr_mimebundle_()

@@ -1,4 +1,4 @@
-"""A slider that moves a point along f and asks autograd for the slope there.
+"""A slider (and two buttons) that move a point along f and ask autograd for the slope there.
 
 The plot is a PNG with its text alternative (``ImageView``) rather than a live matplotlib canvas:
 it needs no interactive backend, and it is saved in the widget state, so exported HTML still shows it.
@@ -29,12 +29,17 @@ class SlopeExplorer:
         self.slider = widgets.FloatSlider(
             value=at, min=self.start, max=self.end, step=(self.end - self.start) / 200,
             description="x", readout_format=".3f", continuous_update=False,  # redraw on release
-            layout=widgets.Layout(width="500px"),
+            layout=widgets.Layout(width="380px"),
         )
+        # the slider's handle has no accessible name (ipywidgets#2650): buttons named by their text move x too
+        self.smaller = widgets.Button(description="◀ smaller x", layout=widgets.Layout(width="110px"))
+        self.larger = widgets.Button(description="larger x ▶", layout=widgets.Layout(width="110px"))
         self.slope = widgets.HTML()
         self.image = ImageView(layout=widgets.Layout(width="560px"))
-        self.widget = widgets.VBox([self.slider, self.slope, self.image])
+        self.widget = widgets.VBox([widgets.HBox([self.slider, self.smaller, self.larger]), self.slope, self.image])
         self.slider.observe(self._moved, names="value")
+        self.smaller.on_click(lambda _: self.nudge(-1))
+        self.larger.on_click(lambda _: self.nudge(+1))
         described = describe_gradient(f, self.start, self.end, at)
         drawn = None if grading() else png(draw(described), DPI)  # a graded notebook keeps no widget state
         self.initial = bundle(described, DPI, drawn)
@@ -52,6 +57,11 @@ class SlopeExplorer:
         described = describe_gradient(self.f, self.start, self.end, at=x)
         self.image.show(png(draw(described), DPI), text_alternative(described))
         self.slope.value = code_line(self.text())
+
+    def nudge(self, direction: int):
+        """Move x a twentieth of the range left (-1) or right (+1), within the range."""
+        step = (self.end - self.start) / 20
+        self.slider.value = min(max(self.slider.value + direction * step, self.start), self.end)
 
     def _moved(self, change):
         self._show(change["new"])
