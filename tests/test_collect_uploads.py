@@ -141,8 +141,8 @@ def test_a_late_canvas_zip_is_late_for_what_it_holds(course, download):
     report = collect(honest(download, {"doejane_LATE_5120_7003_work.zip": make_zip({"02_backward.ipynb": notebook("j")})}),
                      str(course))
     assert submitted(course, "5120").read_bytes() == notebook("j")
-    assert "late (the LMS says so), but 02_backward has no due date in the gradebook: no late penalty: " \
-           "5120/02_backward" in report.notes  # the LATE mark reached the notebook inside
+    assert "late, time unknown (the LMS says late, not when): no time is recorded, and " \
+           "c.LateWork.time_unknown_penalty decides the penalty: 5120/02_backward" in report.notes  # the LATE mark reached the notebook inside
 
 
 def test_a_blackboard_zip_carries_its_attempts_time(course, download):

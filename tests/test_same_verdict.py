@@ -75,9 +75,12 @@ def _self_check(assignment, name, answer) -> tuple:
 
 
 def _demo_call(assignment, name, answer, seed):
-    """What a student's own cell leaves behind: a call on inputs that are then freed."""
+    """What a student's own cell leaves behind: a call on inputs that are then freed. An exercise whose
+    check calls the answer once per case (``cases``) is called as a student would: on one case."""
+    inputs = exercise(assignment, name).inputs(seed)
+    arguments = [inputs["cases"][0]] if list(inputs) == ["cases"] else list(inputs.values())
     try:
-        answer(*exercise(assignment, name).inputs(seed).values())
+        answer(*arguments)
     except Exception:  # noqa: BLE001  (a demo call with the check's inputs in order may not fit)
         pass
     garbage = [torch.zeros(3) for _ in range(50)] + [torch.nn.Linear(2, 2) for _ in range(5)]

@@ -53,7 +53,8 @@ def hostile_notebook():
 def feedback_page(inert: bool) -> str:
     """As nbgrader's GenerateFeedback renders it, with the course's feedback steps (grades given)."""
     loaded = PyFileConfigLoader("nbgrader_config.py", path=ROOT).load_config()
-    steps = [s for s in loaded.GenerateFeedback.preprocessors if not s.endswith("GetGrades")]
+    steps = [s for s in loaded.GenerateFeedback.preprocessors  # all but the two that read a gradebook
+             if not s.endswith(("GetGrades", "LateWorkNote"))]
     if not inert:
         steps = [s for s in steps if not s.endswith("InertOutputs")]
     import nbgrader
