@@ -332,8 +332,11 @@ def _scores_section(snapshot: GradebookSnapshot, lessons: list[str], out: str) -
             [[s.student, s.lesson, s.group, _points(snapshot.final_score(s))] for s in teams], {3}))
     if empty:
         notes.append(_none(f"No graded submission yet for {', '.join(empty)}: no chart for them."))
-    return _section("scores", "Score distribution per lesson", _image(chart, "Histograms of scores per lesson"),
-                    *notes)
+    said = "; ".join(f"{lesson}: {len(found)} submission{'s' * (len(found) != 1)}, median {_points(statistics.median(found))} of "
+                     f"{_points(snapshot.max_score(lesson))}, from {_points(min(found))} to {_points(max(found))}"
+                     for lesson, found in scores.items())
+    return _section("scores", "Score distribution per lesson",
+                    _image(chart, f"Histograms of scores per lesson, late work apart. {said}."), *notes)
 
 
 def _pass_rate_section(snapshot: GradebookSnapshot, lessons: list[str], results: list[CellResult],
@@ -351,7 +354,9 @@ def _pass_rate_section(snapshot: GradebookSnapshot, lessons: list[str], results:
     table = ("<h3>Outcomes per exercise</h3>"
              + _table(["lesson", "exercise", *OUTCOMES], outcome_rows, set(range(2, 2 + len(OUTCOMES))))
              if outcome_rows else "")
-    return _section("pass-rate", "Pass rate per exercise", _image(chart, "Bar chart of pass rate per exercise"),
+    said = "; ".join(f"{lesson} {exercise}: {passed} of {total}" for lesson, exercise, passed, total in rates)
+    return _section("pass-rate", "Pass rate per exercise",
+                    _image(chart, f"Bar chart of the share of submissions with full points, per exercise. {said}."),
                     table)
 
 
@@ -371,7 +376,9 @@ def _mistakes_section(results: list[CellResult], out: str, sections: dict[tuple[
     found = mistakes(results)
     by_kind = _table(["lesson", "exercise", "kind", "count", "example message"],
                      [[m.lesson, m.exercise, m.kind, m.count, m.example] for m in found], {3})
-    return _section("mistakes", title, _image(chart, "Bar chart of wrong answers by idea"), by_idea,
+    said = "; ".join(f"{i.idea} ({i.where}): {i.count}" for i in top)
+    return _section("mistakes", title, _image(chart, f"Bar chart of wrong answers by idea, the {len(top)} most "
+                                               f"frequent. {said}. The table below lists every idea."), by_idea,
                     _none("Exercises left as released count as not attempted (below), not as mistakes."),
                     f'<h3>Each exercise\'s most frequent kinds</h3><div id="mistake-kinds">{by_kind}</div>')
 
@@ -449,7 +456,8 @@ def _slowest_section(runs: list[CellRun], out: str) -> str:
     table = _table(["lesson", "cell", "slowest (s)", "median (s)", "slowest for", "runs"],
                    [[c.lesson, c.cell, f"{c.slowest:.2f}", f"{c.median:.2f}", c.student, c.runs] for c in slow],
                    {2, 3, 5})
-    return _section("slowest", "Slowest cells", _image(chart, "Bar chart of the slowest cells"),
+    said = "; ".join(f"{c.lesson} {c.cell}: slowest {c.slowest:.2f} s, median {c.median:.2f} s" for c in slow)
+    return _section("slowest", "Slowest cells", _image(chart, f"Bar chart of the slowest cells. {said}."),
                     _none("Timed on the students' own code: the grader's trials of each graded function, and the "
                           "cells students wrote (their solution cells); the lesson's own cells are left out."), table)
 
