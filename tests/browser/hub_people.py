@@ -77,6 +77,14 @@ class Terminal:
     def run(self, command: str, timeout: float = 900_000) -> str:
         """Types ``command`` and Enter, waits for the next prompt: the lines shown after the command."""
         self.tab.click()  # its tab in front again, as a person would click it
+        try:
+            self.body.wait_for(state="visible", timeout=30_000)
+        except Exception:  # the tab's panel stayed hidden (a layout restored late): as a person would, a new one
+            os.makedirs(SHOTS, exist_ok=True)
+            self.page.screenshot(path=os.path.join(SHOTS, "terminal-hidden.png"), full_page=True)
+            print(f"the terminal's panel stayed hidden after its tab was clicked; opening another "
+                  f"(screenshot terminal-hidden.png)")
+            self.__init__(self.page)
         for attempt in range(3):  # keys typed while xterm takes the focus can be lost: then the line again
             self.body.click()
             self.page.keyboard.type(command)
