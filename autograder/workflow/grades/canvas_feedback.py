@@ -11,9 +11,9 @@ files carry no user id and cannot be matched: those students get no file here. R
 code as described; not tried on a Canvas site here.
 """
 import os
-import zipfile
 
 from ..collect.lms.canvas import NAMED
+from .feedback_archive import write_archive
 
 
 def canvas_name(source: str) -> str | None:
@@ -36,12 +36,6 @@ def write_feedback_zips(out: str, sources: dict[tuple[str, str], str], lessons: 
         if not pages:
             continue
         path = os.path.join(out, f"{lesson}-feedback.zip")
-        os.makedirs(out, exist_ok=True)
-        with zipfile.ZipFile(path + ".partial", "w", zipfile.ZIP_DEFLATED) as archive:
-            for stem, page in pages:
-                with open(page, "rb") as handle:  # a fixed date: the same pages make the same zip
-                    entry = zipfile.ZipInfo(f"{stem}_{lesson}-feedback.html", (1980, 1, 1, 0, 0, 0))
-                    archive.writestr(entry, handle.read(), zipfile.ZIP_DEFLATED)
-        os.replace(path + ".partial", path)
+        write_archive(path, [(f"{stem}_{lesson}-feedback.html", page) for stem, page in pages])
         written[lesson] = (path, len(pages))
     return written

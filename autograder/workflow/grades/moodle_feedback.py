@@ -8,9 +8,9 @@ Moodle's own blind-marking name, so no student's name needs cleaning the way Moo
 Read from Moodle's code as described; not run against a Moodle site here.
 """
 import os
-import zipfile
 
 from ..collect.moodle_worksheet import PARTICIPANT
+from .feedback_archive import write_archive
 
 
 def write_feedback_zips(out: str, ids: dict[str, dict[str, str]], lessons: list[str],
@@ -24,13 +24,7 @@ def write_feedback_zips(out: str, ids: dict[str, dict[str, str]], lessons: list[
         if not pages:
             continue
         path = os.path.join(out, f"{lesson}-feedback.zip")
-        os.makedirs(out, exist_ok=True)
-        with zipfile.ZipFile(path + ".partial", "w", zipfile.ZIP_DEFLATED) as archive:
-            for participant, page in pages:
-                with open(page, "rb") as handle:  # a fixed date: the same pages make the same zip
-                    entry = zipfile.ZipInfo(f"{PARTICIPANT.strip()}_{participant}_assignsubmission_file_/{lesson}.html",
-                                            (1980, 1, 1, 0, 0, 0))
-                    archive.writestr(entry, handle.read(), zipfile.ZIP_DEFLATED)
-        os.replace(path + ".partial", path)
+        write_archive(path, [(f"{PARTICIPANT.strip()}_{participant}_assignsubmission_file_/{lesson}.html", page)
+                             for participant, page in pages])
         written[lesson] = (path, len(pages))
     return written
