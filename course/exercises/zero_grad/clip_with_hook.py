@@ -32,11 +32,6 @@ def inputs(rng):
     largest = largest if largest > 0 else float(grads.abs().max())  # all of one sign: clip that side
     largest = min([largest] + [float(g.abs().max()) for g in per_param if g.any()])
     max_value = largest * float(rand.tensor(rng, (), torch.float64, 0.2, 0.6))
-    # and above some nonzero entry, so that clipping leaves an entry as it is (a hook that makes every
-    # entry +-max_value would otherwise pass)
-    smallest = float(grads.abs()[grads != 0].min()) if grads.any() else 0.0
-    if 0 < smallest < largest and smallest >= max_value:
-        max_value = min(smallest * 1.05, largest)  # only that entry is left as it is; all others still clipped
     largest_weight = max(float(p.detach().abs().max()) for p in model.parameters())
     # the third pass, after the hooks are removed, has a loss scaled up so far that any hook left
     # in place would visibly clip
